@@ -1,0 +1,120 @@
+// Defaulting, as the API server applies it on create and update, for the kinds whose defaults
+// clients read back (kubectl rollout, describe, and ansible's diffs).
+import type { KObject } from "../types.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+function defaultContainer(c: J) {
+  c.imagePullPolicy ??= String(c.image ?? "").endsWith(":latest") || !String(c.image ?? "").includes(":") ? "Always" : "IfNotPresent";
+  c.terminationMessagePath ??= "/dev/termination-log";
+  c.terminationMessagePolicy ??= "File";
+  c.resources ??= {};
+  for (const p of c.ports ?? []) p.protocol ??= "TCP";
+  for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
+    if (!probe) continue;
+    probe.timeoutSeconds ??= 1;
+    probe.periodSeconds ??= 10;
+    probe.successThreshold ??= 1;
+    probe.failureThreshold ??= 3;
+    if (probe.httpGet) probe.httpGet.scheme ??= "HTTP";
+  }
+  // requests default to limits when only limits are set
+  if (c.resources.limits && !c.resources.requests) c.resources.requests = { ...c.resources.limits };
+}
+
+export function defaultPodSpec(spec: J) {
+  if (!spec) return;
+  spec.restartPolicy ??= "Always";
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= "ClusterFirst";
+  spec.securityContext ??= {};
+  spec.schedulerName ??= "default-scheduler";
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
+  for (const v of spec.volumes ?? []) {
+    if (v.configMap) v.configMap.defaultMode ??= 420;
+    if (v.secret) v.secret.defaultMode ??= 420;
+  }
+}
+
+const DEFAULTERS: Record<string, (o: J) => void> = {
+  Pod(o) {
+    defaultPodSpec(o.spec);
+    o.spec.enableServiceLinks ??= true;
+    o.spec.serviceAccountName ??= "default";
+    o.spec.serviceAccount ??= o.spec.serviceAccountName;
+    o.spec.priority ??= 0;
+    o.spec.preemptionPolicy ??= "PreemptLowerPriority";
+    o.spec.tolerations ??= [
+      { key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
+      { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
+    ];
+    o.status ??= { phase: "Pending", qosClass: qosClass(o.spec) };
+  },
+  Deployment(o) {
+    o.spec.replicas ??= 1;
+    o.spec.revisionHistoryLimit ??= 10;
+    o.spec.progressDeadlineSeconds ??= 600;
+    o.spec.strategy ??= { type: "RollingUpdate" };
+    if (o.spec.strategy.type === "RollingUpdate") {
+      o.spec.strategy.rollingUpdate ??= {};
+      o.spec.strategy.rollingUpdate.maxSurge ??= "25%";
+      o.spec.strategy.rollingUpdate.maxUnavailable ??= "25%";
+    }
+    defaultPodSpec(o.spec.template?.spec);
+  },
+  ReplicaSet(o) {
+    o.spec.replicas ??= 1;
+    defaultPodSpec(o.spec.template?.spec);
+  },
+  StatefulSet(o) {
+    o.spec.replicas ??= 1;
+    o.spec.podManagementPolicy ??= "OrderedReady";
+    o.spec.revisionHistoryLimit ??= 10;
+    o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { partition: 0 } };
+    defaultPodSpec(o.spec.template?.spec);
+  },
+  DaemonSet(o) {
+    o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } };
+    defaultPodSpec(o.spec.template?.spec);
+  },
+  Service(o) {
+    o.spec ??= {};
+    o.spec.type ??= "ClusterIP";
+    o.spec.sessionAffinity ??= "None";
+    o.spec.ipFamilies ??= ["IPv4"];
+    o.spec.ipFamilyPolicy ??= "SingleStack";
+    o.spec.internalTrafficPolicy ??= "Cluster";
+    for (const p of o.spec.ports ?? []) {
+      p.protocol ??= "TCP";
+      p.targetPort ??= p.port;
+    }
+    o.status ??= { loadBalancer: {} };
+  },
+  Namespace(o) {
+    o.spec ??= {};
+    o.spec.finalizers ??= ["kubernetes"];
+    o.status ??= { phase: "Active" };
+    o.metadata.labels = { ...(o.metadata.labels ?? {}), "kubernetes.io/metadata.name": o.metadata.name };
+  },
+  Secret(o) {
+    o.type ??= "Opaque";
+  },
+};
+
+export function applyDefaults(obj: KObject): KObject {
+  DEFAULTERS[obj.kind]?.(obj);
+  return obj;
+}
+
+export function qosClass(spec: J): "Guaranteed" | "Burstable" | "BestEffort" {
+  const cs: J[] = spec?.containers ?? [];
+  const any = cs.some((c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length);
+  if (!any) return "BestEffort";
+  const guaranteed = cs.every((c) => {
+    const l = c.resources?.limits ?? {};
+    const r = c.resources?.requests ?? {};
+    return l.cpu && l.memory && (r.cpu ?? l.cpu) === l.cpu && (r.memory ?? l.memory) === l.memory;
+  });
+  return guaranteed ? "Guaranteed" : "Burstable";
+}

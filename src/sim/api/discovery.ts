@@ -1,0 +1,73 @@
+// Discovery documents: /version, /api, /apis and each group-version's resource list.
+import { apiVersionOf, groupVersions, RESOURCES } from "./resources.js";
+
+export const KUBE_VERSION = { major: "1", minor: "31", gitVersion: "v1.31.6+k3s1" };
+
+export function versionInfo(speed: number) {
+  return {
+    ...KUBE_VERSION,
+    gitCommit: "microremed-embedded",
+    gitTreeState: "clean",
+    buildDate: "2026-01-01T00:00:00Z",
+    goVersion: "go1.22.12",
+    compiler: "gc",
+    platform: "linux/amd64",
+    // The embedded cluster says how fast its clock runs, so the runner need not be told twice.
+    clockSpeed: String(speed),
+  };
+}
+
+export function coreVersions() {
+  return {
+    kind: "APIVersions",
+    versions: ["v1"],
+    serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1:6443" }],
+  };
+}
+
+export function apiGroupList() {
+  const groups = new Map<string, string[]>();
+  for (const gv of groupVersions()) {
+    if (!gv.group) continue;
+    groups.set(gv.group, [...(groups.get(gv.group) ?? []), gv.version]);
+  }
+  return {
+    kind: "APIGroupList",
+    apiVersion: "v1",
+    groups: [...groups].map(([name, versions]) => ({
+      name,
+      versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+      preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
+    })),
+  };
+}
+
+export function apiGroup(group: string) {
+  const list = apiGroupList().groups.find((g) => g.name === group);
+  return list ? { kind: "APIGroup", apiVersion: "v1", ...list } : undefined;
+}
+
+export function resourceList(group: string, version: string) {
+  const rs = RESOURCES.filter((r) => r.group === group && r.version === version);
+  if (!rs.length) return undefined;
+  const resources = rs.flatMap((r) => [
+    {
+      name: r.resource,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: r.verbs,
+      ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+      ...(r.categories ? { categories: r.categories } : {}),
+    },
+    ...(r.subresources ?? []).map((s) => ({
+      name: `${r.resource}/${s}`,
+      singularName: "",
+      namespaced: r.namespaced,
+      kind: s === "scale" ? "Scale" : s === "log" || s === "exec" ? "PodExecOptions" : r.kind,
+      ...(s === "scale" ? { group: "autoscaling", version: "v1" } : {}),
+      verbs: s === "exec" ? ["create", "get"] : s === "log" ? ["get"] : ["get", "patch", "update"],
+    })),
+  ]);
+  return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]), resources };
+}

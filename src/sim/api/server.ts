@@ -1,0 +1,334 @@
+// The embedded cluster's HTTP API server: routes each request to discovery, CRUD, watch or a
+// subresource. Every failure becomes a Status answer; nothing a client sends can crash it.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import type { Clock } from "../clock.js";
+import type { Store } from "../store/store.js";
+import type { KObject, ResourceType } from "../types.js";
+import { apiGroup, apiGroupList, coreVersions, resourceList, versionInfo } from "./discovery.js";
+import type { ExecHandler, LogSource, MetricsSource } from "./hooks.js";
+import { parseJson, readBody, sendError, sendJson, sendText } from "./http.js";
+import { applyPatch, parsePatchBody, patchTypeOf } from "./patch/index.js";
+import type { DeleteOptions, Registry } from "./registry.js";
+import { apiVersionOf, isMetrics } from "./resources.js";
+import { parseRoute, type Route } from "./route.js";
+import { fieldMatches, matches, parseFieldSelector, parseLabelSelector, selectorToString } from "./selectors.js";
+import { ApiError, badRequest, notFound } from "./status.js";
+import { toTable } from "./table/index.js";
+import { serveWatch } from "./watch.js";
+
+export interface ApiServerDeps {
+  store: Store;
+  registry: Registry;
+  clock: Clock;
+  logs?: LogSource;
+  exec?: ExecHandler;
+  metrics?: MetricsSource;
+  /** Upgrade requests (exec over WebSocket) are handed here. */
+  onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, route: Route & { type: "object" }) => void;
+}
+
+type Obj = Extract<Route, { type: "object" }>;
+
+export class ApiServer {
+  private server?: Server;
+  private readonly sockets = new Set<Duplex>();
+
+  constructor(private readonly deps: ApiServerDeps) {}
+
+  async listen(port = 0, host = "127.0.0.1"): Promise<number> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((e) => sendError(res, e));
+    });
+    server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
+    server.on("connection", (s) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    server.keepAliveTimeout = 30_000;
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    for (const sock of this.sockets) sock.destroy();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    try {
+      const url = new URL(req.url ?? "/", "http://x");
+      const route = parseRoute(url.pathname);
+      if (route?.type === "object" && route.subresource === "exec" && this.deps.onUpgrade) {
+        this.deps.onUpgrade(req, socket, head, route);
+        return;
+      }
+      socket.end("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n\r\nupgrade is served only for pods/exec\n");
+    } catch (e) {
+      const msg = e instanceof ApiError ? e.message : "bad upgrade request";
+      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\n${msg}\n`);
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://x");
+    const q = url.searchParams;
+    const route = parseRoute(url.pathname);
+    if (!route) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    switch (route.type) {
+      case "version":
+        return sendJson(res, 200, versionInfo(this.deps.clock.speed));
+      case "core-versions":
+        return sendJson(res, 200, coreVersions());
+      case "groups":
+        return sendJson(res, 200, apiGroupList());
+      case "group": {
+        const g = apiGroup(route.group);
+        if (!g) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+        return sendJson(res, 200, g);
+      }
+      case "resources": {
+        const list = resourceList(route.group, route.version);
+        if (!list) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+        return sendJson(res, 200, list);
+      }
+      case "openapi-v2":
+        // An empty protobuf-typed body makes both kubectl versions skip client-side validation.
+        res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": 0 });
+        return res.end();
+      case "health":
+        return sendText(res, 200, "ok");
+      case "object":
+        return this.object(req, res, route, q);
+    }
+  }
+
+  private async object(req: IncomingMessage, res: ServerResponse, r: Obj, q: URLSearchParams) {
+    const { registry } = this.deps;
+    const method = req.method ?? "GET";
+    const ns = r.namespace ?? (r.rt.kind === "Namespace" ? undefined : undefined);
+    const dryRun = q.getAll("dryRun").includes("All");
+    if (isMetrics(r.rt)) return this.metrics(res, r, q);
+    if (r.subresource === "log") return this.log(req, res, r, q);
+    if (r.subresource === "exec") throw new ApiError(400, "BadRequest", "exec needs a WebSocket (v5.channel.k8s.io) upgrade");
+    if (r.subresource === "scale") return this.scale(req, res, r);
+
+    if (method === "GET") {
+      if (r.watchPath || q.get("watch") === "true" || q.get("watch") === "1") {
+        return serveWatch(this.deps.store, req, res, {
+          rt: r.rt,
+          namespace: ns,
+          name: r.name,
+          labelSelector: q.get("labelSelector"),
+          fieldSelector: r.name ? `metadata.name=${r.name}` : q.get("fieldSelector"),
+          resourceVersion: q.get("resourceVersion"),
+          timeoutSeconds: Number(q.get("timeoutSeconds") ?? 0) || undefined,
+          allowBookmarks: q.get("allowWatchBookmarks") === "true",
+          render: wantsTable(req) ? (o, first) => this.table(r.rt, [o], q, first) : undefined,
+        });
+      }
+      if (r.name) {
+        const o = registry.get(r.rt, ns, r.name);
+        return sendJson(res, 200, wantsTable(req) ? this.table(r.rt, [o], q) : o);
+      }
+      const items = registry.list(r.rt, ns, { labelSelector: q.get("labelSelector"), fieldSelector: q.get("fieldSelector") });
+      if (wantsTable(req)) return sendJson(res, 200, this.table(r.rt, items, q));
+      return sendJson(res, 200, this.listOf(r.rt, items));
+    }
+    const body = method === "DELETE" || method === "GET" ? "" : await readBody(req);
+    switch (method) {
+      case "POST": {
+        if (r.name) throw new ApiError(405, "MethodNotAllowed", `POST is not supported on a named ${r.rt.resource}`);
+        const obj = parseJson(body) as KObject;
+        checkKind(r.rt, obj);
+        const created = registry.create(r.rt, ns ?? obj?.metadata?.namespace, obj, { dryRun });
+        return sendJson(res, 201, created);
+      }
+      case "PUT": {
+        if (!r.name) throw new ApiError(405, "MethodNotAllowed", "PUT needs an object name");
+        const obj = parseJson(body) as KObject;
+        checkKind(r.rt, obj);
+        return sendJson(res, 200, registry.update(r.rt, ns, r.name, obj, { dryRun, subresource: r.subresource }));
+      }
+      case "PATCH": {
+        if (!r.name) throw new ApiError(405, "MethodNotAllowed", "PATCH needs an object name");
+        return sendJson(res, 200, this.patch(req, r, ns, body, dryRun, q));
+      }
+      case "DELETE": {
+        const opts = deleteOptions(await readBody(req), q);
+        if (!r.name) {
+          const items = registry.list(r.rt, ns, { labelSelector: q.get("labelSelector"), fieldSelector: q.get("fieldSelector") });
+          for (const o of items) registry.delete(r.rt, o.metadata.namespace, o.metadata.name!, opts);
+          return sendJson(res, 200, this.listOf(r.rt, items));
+        }
+        const { object, gone } = registry.delete(r.rt, ns, r.name, opts);
+        if (gone && r.rt.kind !== "Pod") {
+          return sendJson(res, 200, {
+            kind: "Status",
+            apiVersion: "v1",
+            metadata: {},
+            status: "Success",
+            details: { name: r.name, group: r.rt.group || undefined, kind: r.rt.resource, uid: object.metadata.uid },
+          });
+        }
+        return sendJson(res, 200, object);
+      }
+      default:
+        throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported`);
+    }
+  }
+
+  private patch(req: IncomingMessage, r: Obj, ns: string | undefined, body: string, dryRun: boolean, q: URLSearchParams): KObject {
+    const { registry } = this.deps;
+    const type = patchTypeOf(req.headers["content-type"]);
+    if (!type) throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    const parsed = parsePatchBody(type, body);
+    const live = registry.tryGet(r.rt, ns, r.name!);
+    if (!live) {
+      // Server-side apply creates what does not exist yet.
+      if (type === "apply") {
+        const obj = parsed as KObject;
+        checkKind(r.rt, obj);
+        return registry.create(r.rt, ns, { ...obj, metadata: { ...(obj.metadata ?? {}), name: r.name } }, { dryRun });
+      }
+      throw notFound(r.rt.resource, r.rt.group, r.name!);
+    }
+    if (type === "apply" && !q.get("fieldManager")) throw badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    const patched = applyPatch(live, type, parsed, r.rt);
+    // A patch is applied to the version it read: no resourceVersion conflict unless the patch names one.
+    const wanted = (parsed as KObject)?.metadata?.resourceVersion;
+    const next = { ...patched, metadata: { ...patched.metadata, resourceVersion: wanted ?? live.metadata.resourceVersion } };
+    return registry.update(r.rt, ns, r.name!, next, { dryRun, subresource: r.subresource });
+  }
+
+  private scale(req: IncomingMessage, res: ServerResponse, r: Obj) {
+    return (async () => {
+      const { registry } = this.deps;
+      const method = req.method ?? "GET";
+      const live = registry.get(r.rt, r.namespace, r.name!);
+      const toScale = (o: KObject) => ({
+        kind: "Scale",
+        apiVersion: "autoscaling/v1",
+        metadata: {
+          name: o.metadata.name,
+          namespace: o.metadata.namespace,
+          uid: o.metadata.uid,
+          resourceVersion: o.metadata.resourceVersion,
+          creationTimestamp: o.metadata.creationTimestamp,
+        },
+        spec: { replicas: o.spec?.replicas ?? 0 },
+        status: { replicas: o.status?.replicas ?? 0, selector: selectorToString(o.spec?.selector) },
+      });
+      if (method === "GET") return sendJson(res, 200, toScale(live));
+      const body = await readBody(req);
+      let scale: KObject;
+      if (method === "PUT") scale = parseJson(body) as KObject;
+      else if (method === "PATCH") {
+        const type = patchTypeOf(req.headers["content-type"]) ?? "merge";
+        scale = applyPatch(toScale(live) as KObject, type === "apply" ? "merge" : type, parsePatchBody(type, body), SCALE_RT);
+      } else throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported on scale`);
+      const replicas = scale?.spec?.replicas;
+      if (typeof replicas !== "number" || replicas < 0 || !Number.isInteger(replicas))
+        throw new ApiError(422, "Invalid", `Scale.autoscaling "${r.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be a non-negative integer`);
+      const rv = scale.metadata?.resourceVersion;
+      const updated = registry.update(r.rt, r.namespace, r.name!, { ...live, metadata: { ...live.metadata, resourceVersion: rv || live.metadata.resourceVersion }, spec: { ...live.spec, replicas } });
+      return sendJson(res, 200, toScale(updated));
+    })();
+  }
+
+  private log(req: IncomingMessage, res: ServerResponse, r: Obj, q: URLSearchParams) {
+    const pod = this.deps.registry.get(r.rt, r.namespace, r.name!);
+    const containers: string[] = (pod.spec?.containers ?? []).map((c: { name: string }) => c.name);
+    const container = q.get("container") ?? (containers.length === 1 ? containers[0] : (pod.metadata.annotations?.["kubectl.kubernetes.io/default-container"] ?? ""));
+    if (!container)
+      throw badRequest(`a container name must be specified for pod ${r.name}, choose one of: [${containers.join(" ")}]`);
+    if (!containers.includes(container)) throw badRequest(`container ${container} is not valid for pod ${r.name}`);
+    const src = this.deps.logs;
+    if (!src) return sendText(res, 200, "");
+    const tail = q.get("tailLines");
+    const { lines, follow } = src.logs({
+      pod,
+      container,
+      tailLines: tail === null ? undefined : Number(tail),
+      sinceSeconds: q.get("sinceSeconds") ? Number(q.get("sinceSeconds")) : undefined,
+      previous: q.get("previous") === "true",
+      timestamps: q.get("timestamps") === "true",
+    });
+    if (q.get("follow") !== "true" || !follow) return sendText(res, 200, lines.map((l) => `${l}\n`).join(""));
+    res.writeHead(200, { "Content-Type": "text/plain", "Transfer-Encoding": "chunked" });
+    for (const l of lines) res.write(`${l}\n`);
+    const stop = follow((l) => res.write(`${l}\n`));
+    req.on("close", stop);
+  }
+
+  private metrics(res: ServerResponse, r: Obj, q: URLSearchParams) {
+    const src = this.deps.metrics;
+    const all = !src ? [] : r.rt.kind === "NodeMetrics" ? src.nodeMetrics() : src.podMetrics(r.namespace);
+    const labels = parseLabelSelector(q.get("labelSelector"));
+    const fields = parseFieldSelector(q.get("fieldSelector"));
+    const items = all.filter((m) => matches(labels, m.metadata.labels) && fieldMatches(fields, m));
+    if (r.name) {
+      const one = items.find((m) => m.metadata.name === r.name);
+      if (!one) throw notFound(r.rt.resource, r.rt.group, r.name);
+      return sendJson(res, 200, one);
+    }
+    return sendJson(res, 200, { kind: `${r.rt.kind}List`, apiVersion: apiVersionOf(r.rt), metadata: {}, items });
+  }
+
+  private listOf(rt: ResourceType, items: KObject[]) {
+    return {
+      kind: `${rt.kind}List`,
+      apiVersion: apiVersionOf(rt),
+      metadata: { resourceVersion: String(this.deps.store.resourceVersion) },
+      items,
+    };
+  }
+
+  private table(rt: ResourceType, objects: KObject[], q: URLSearchParams, withColumns = true) {
+    const t = toTable(rt, objects, {
+      now: this.deps.clock.now(),
+      includeObject: (q.get("includeObject") as "None" | "Metadata" | "Object" | null) ?? "Metadata",
+      resourceVersion: String(this.deps.store.resourceVersion),
+    });
+    return withColumns ? t : { ...t, columnDefinitions: [] };
+  }
+}
+
+const SCALE_RT: ResourceType = { group: "autoscaling", version: "v1", resource: "scale", kind: "Scale", singular: "scale", namespaced: true, verbs: [] };
+
+function wantsTable(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  return accept.split(",")[0].includes("as=Table");
+}
+
+function checkKind(rt: ResourceType, obj: KObject) {
+  if (!obj || typeof obj !== "object" || Array.isArray(obj)) throw badRequest("the object provided is not a JSON object");
+  if (obj.kind && obj.kind !== rt.kind)
+    throw badRequest(`the kind of the object (${obj.kind}) does not match the resource ${rt.resource} (kind ${rt.kind})`);
+  if (obj.apiVersion && obj.apiVersion !== apiVersionOf(rt))
+    throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(rt)})`);
+}
+
+function deleteOptions(body: string, q: URLSearchParams): DeleteOptions {
+  let o: Record<string, unknown> = {};
+  if (body.trim()) {
+    const parsed = parseJson(body);
+    if (parsed && typeof parsed === "object") o = parsed as Record<string, unknown>;
+  }
+  const grace = q.get("gracePeriodSeconds") ?? (o.gracePeriodSeconds as number | undefined);
+  const policy = (q.get("propagationPolicy") ?? o.propagationPolicy ?? (o.orphanDependents === true ? "Orphan" : undefined)) as DeleteOptions["propagationPolicy"];
+  if (policy && !["Foreground", "Background", "Orphan"].includes(policy)) throw badRequest(`invalid propagationPolicy "${policy}"`);
+  return {
+    gracePeriodSeconds: grace === undefined || grace === null ? undefined : Number(grace),
+    propagationPolicy: policy,
+    preconditions: o.preconditions as DeleteOptions["preconditions"],
+    dryRun: q.getAll("dryRun").includes("All") || (Array.isArray(o.dryRun) && o.dryRun.includes("All")),
+  };
+}

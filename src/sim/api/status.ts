@@ -1,0 +1,94 @@
+// Kubernetes Status errors: what the API answers when a request fails.
+
+export type StatusReason =
+  | "BadRequest"
+  | "NotFound"
+  | "AlreadyExists"
+  | "Conflict"
+  | "Invalid"
+  | "Forbidden"
+  | "MethodNotAllowed"
+  | "UnsupportedMediaType"
+  | "NotAcceptable"
+  | "Gone"
+  | "Expired"
+  | "InternalError"
+  | "Timeout";
+
+export interface StatusCause {
+  reason?: string;
+  message: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  causes?: StatusCause[];
+}
+
+/** An error the API server returns to the client as a Status object. Never crashes the server. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details?: StatusDetails,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  toStatus(): Record<string, unknown> {
+    return {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: this.message,
+      reason: this.reason,
+      ...(this.details ? { details: this.details } : {}),
+      code: this.code,
+    };
+  }
+}
+
+const qualified = (resource: string, group: string) => (group ? `${resource}.${group}` : resource);
+
+export const notFound = (resource: string, group: string, name: string) =>
+  new ApiError(404, "NotFound", `${qualified(resource, group)} "${name}" not found`, {
+    name,
+    group: group || undefined,
+    kind: resource,
+  });
+
+export const alreadyExists = (resource: string, group: string, name: string) =>
+  new ApiError(409, "AlreadyExists", `${qualified(resource, group)} "${name}" already exists`, {
+    name,
+    group: group || undefined,
+    kind: resource,
+  });
+
+export const conflict = (resource: string, group: string, name: string) =>
+  new ApiError(
+    409,
+    "Conflict",
+    `Operation cannot be fulfilled on ${qualified(resource, group)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    { name, group: group || undefined, kind: resource },
+  );
+
+export const badRequest = (message: string) => new ApiError(400, "BadRequest", message);
+
+export const invalid = (kind: string, name: string, causes: StatusCause[]) =>
+  new ApiError(
+    422,
+    "Invalid",
+    `${kind} "${name}" is invalid: ${causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(", ")}`,
+    { name, kind, causes: causes.map((c) => ({ reason: c.reason ?? "FieldValueInvalid", ...c })) },
+  );
+
+export const unsupportedMediaType = (contentType: string) =>
+  new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${contentType ? ` (got ${contentType})` : ""}`);
+
+export const gone = (message: string) => new ApiError(410, "Expired", message);

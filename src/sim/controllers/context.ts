@@ -1,0 +1,54 @@
+// What every controller of the embedded cluster is given.
+import type { Registry } from "../api/registry.js";
+import { resourceOfKind } from "../api/resources.js";
+import type { Clock } from "../clock.js";
+import type { Store } from "../store/store.js";
+import type { KObject, ResourceType } from "../types.js";
+import type { Rng } from "../../util/rng.js";
+import type { EventRecorder } from "./events.js";
+import type { ControllerRuntime } from "./runtime.js";
+
+export interface SimContext {
+  store: Store;
+  registry: Registry;
+  clock: Clock;
+  rng: Rng;
+  runtime: ControllerRuntime;
+  events: EventRecorder;
+}
+
+const cache = new Map<string, ResourceType>();
+
+/** The ResourceType of a built-in kind ("Pod", "Deployment", ...). */
+export function R(kind: string): ResourceType {
+  let rt = cache.get(kind);
+  if (!rt) {
+    rt = resourceOfKind(kind);
+    if (!rt) throw new Error(`unknown kind ${kind}`);
+    cache.set(kind, rt);
+  }
+  return rt;
+}
+
+export const keyOf = (o: KObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+
+export function splitKey(key: string): [string | undefined, string] {
+  const i = key.indexOf("/");
+  const ns = key.slice(0, i);
+  return [ns || undefined, key.slice(i + 1)];
+}
+
+export function controllerOf(o: KObject) {
+  return o.metadata.ownerReferences?.find((r) => r.controller);
+}
+
+export function ownerRef(owner: KObject, controller = true) {
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller,
+    blockOwnerDeletion: true,
+  };
+}

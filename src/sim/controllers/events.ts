@@ -1,0 +1,59 @@
+// Events as the kubelet and controllers emit them: aggregated by object, reason and message
+// (count and lastTimestamp grow), in the involved object's namespace.
+import { iso } from "../clock.js";
+import type { Registry } from "../api/registry.js";
+import { apiVersionOf, resourceOfKind } from "../api/resources.js";
+import type { KObject } from "../types.js";
+
+const EVENT_RT = resourceOfKind("Event")!;
+
+export interface EventSource {
+  component: string;
+  host?: string;
+}
+
+export class EventRecorder {
+  private readonly seen = new Map<string, string>(); // aggregation key -> event name
+
+  constructor(private readonly registry: Registry) {}
+
+  record(obj: KObject, type: "Normal" | "Warning", reason: string, message: string, source: EventSource, fieldPath?: string): void {
+    const ns = obj.metadata.namespace ?? "default";
+    const now = iso(this.registry.clock.now());
+    const aggKey = `${obj.metadata.uid}|${fieldPath ?? ""}|${reason}|${message}`;
+    const existingName = this.seen.get(aggKey);
+    const existing = existingName ? this.registry.tryGet(EVENT_RT, ns, existingName) : undefined;
+    if (existing) {
+      this.registry.update(EVENT_RT, ns, existing.metadata.name!, { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now }, { force: true });
+      return;
+    }
+    if (!this.registry.tryGet(resourceOfKind("Namespace")!, undefined, ns)) return;
+    const name = `${obj.metadata.name}.${this.registry.rng.chars(16, "0123456789abcdef")}`;
+    const rt = resourceOfKind(obj.kind);
+    this.registry.create(EVENT_RT, ns, {
+      apiVersion: "v1",
+      kind: "Event",
+      metadata: { name, namespace: ns },
+      involvedObject: {
+        kind: obj.kind,
+        namespace: obj.metadata.namespace,
+        name: obj.metadata.name,
+        uid: obj.metadata.uid,
+        apiVersion: rt ? apiVersionOf(rt) : obj.apiVersion,
+        resourceVersion: obj.metadata.resourceVersion,
+        ...(fieldPath ? { fieldPath } : {}),
+      },
+      reason,
+      message,
+      source,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: source.component,
+      reportingInstance: source.host ?? "",
+    });
+    this.seen.set(aggKey, name);
+  }
+}

@@ -1,0 +1,43 @@
+// Namespaces: new ones get their default ServiceAccount and root CA ConfigMap; a deleted one
+// is Terminating until everything in it is gone, then leaves.
+import { RESOURCES, isMetrics } from "../api/resources.js";
+import { R, type SimContext } from "./context.js";
+
+const NAME = "namespace";
+
+export function installNamespaceController(ctx: SimContext) {
+  const { store, registry, runtime } = ctx;
+  runtime.register(NAME, (name) => {
+    const ns = registry.tryGet(R("Namespace"), undefined, name);
+    if (!ns) return;
+    if (!ns.metadata.deletionTimestamp) {
+      if (!registry.tryGet(R("ServiceAccount"), name, "default"))
+        registry.create(R("ServiceAccount"), name, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } });
+      if (!registry.tryGet(R("ConfigMap"), name, "kube-root-ca.crt"))
+        registry.create(R("ConfigMap"), name, {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "kube-root-ca.crt", annotations: { "kubernetes.io/description": "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc." } },
+          data: { "ca.crt": "-----BEGIN CERTIFICATE-----\nMIIBembedded\n-----END CERTIFICATE-----\n" },
+        });
+      return;
+    }
+    let left = 0;
+    for (const rt of RESOURCES) {
+      if (!rt.namespaced || isMetrics(rt)) continue;
+      for (const o of store.list(rt, name)) {
+        left++;
+        if (!o.metadata.deletionTimestamp) registry.delete(rt, name, o.metadata.name!, { propagationPolicy: "Background" });
+      }
+    }
+    if (left === 0) registry.purge(R("Namespace"), undefined, name);
+    else runtime.enqueueAfter(NAME, name, 1000);
+  });
+  store.subscribe((e) => {
+    if (e.rt.kind === "Namespace" && e.type !== "DELETED") runtime.enqueue(NAME, e.object.metadata.name!);
+    else if (e.type === "DELETED" && e.object.metadata.namespace) {
+      const ns = store.get(R("Namespace"), undefined, e.object.metadata.namespace);
+      if (ns?.metadata.deletionTimestamp) runtime.enqueue(NAME, ns.metadata.name!);
+    }
+  });
+}
