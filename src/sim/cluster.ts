@@ -10,6 +10,8 @@ import { createNodes, type NodeSpec } from "./controllers/nodes.js";
 import { ControllerRuntime } from "./controllers/runtime.js";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 import { Store } from "./store/store.js";
+import { LogBook } from "./model/logbook.js";
+import { GenericBehavior } from "./model/generic.js";
 import { Rng } from "../util/rng.js";
 
 export interface EmbeddedClusterOptions {
@@ -38,7 +40,7 @@ export class EmbeddedCluster {
     const registry = new Registry(store, clock, rng);
     const runtime = new ControllerRuntime(clock, opts.autoDrain ?? true);
     const events = new EventRecorder(registry);
-    this.ctx = { store, registry, clock, rng, runtime, events };
+    this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior: new GenericBehavior(rng) };
     installControllers(this.ctx);
     for (const ns of SYSTEM_NAMESPACES) registry.create(R("Namespace"), undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
     createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
@@ -46,7 +48,7 @@ export class EmbeddedCluster {
 
   /** Serve the Kubernetes API on 127.0.0.1 (a free port unless given). */
   async listen(port = 0): Promise<string> {
-    this.server = new ApiServer({ store: this.ctx.store, registry: this.ctx.registry, clock: this.ctx.clock });
+    this.server = new ApiServer({ store: this.ctx.store, registry: this.ctx.registry, clock: this.ctx.clock, logs: this.ctx.logs });
     this.port = await this.server.listen(port);
     return this.url;
   }

@@ -196,7 +196,7 @@ export class Registry {
     if (m.deletionTimestamp && rt.kind !== "Pod") return { object: old, gone: false };
     m.deletionTimestamp = iso(this.clock.now() + grace * 1000);
     m.deletionGracePeriodSeconds = grace;
-    if (rt.kind !== "Pod") m.generation = (m.generation ?? 1) + 1;
+    if (rt.kind !== "Pod" && m.generation !== undefined) m.generation += 1;
     return { object: this.store.put(rt, { ...old, metadata: m }), gone: false };
   }
 

@@ -6,6 +6,8 @@ import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
 import type { Rng } from "../../util/rng.js";
 import type { EventRecorder } from "./events.js";
+import type { Behavior } from "../model/behavior.js";
+import type { LogBook } from "../model/logbook.js";
 import type { ControllerRuntime } from "./runtime.js";
 
 export interface SimContext {
@@ -15,6 +17,10 @@ export interface SimContext {
   rng: Rng;
   runtime: ControllerRuntime;
   events: EventRecorder;
+  /** What containers write (kubectl logs). */
+  logs: LogBook;
+  /** What runs inside containers; the failure model wraps it. */
+  behavior: Behavior;
 }
 
 const cache = new Map<string, ResourceType>();
