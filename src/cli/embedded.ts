@@ -1,0 +1,36 @@
+// Starting the embedded cluster in-process: the only place outside src/sim that imports it.
+import { MicroRemedError } from "../errors.js";
+import { EmbeddedCluster } from "../sim/cluster.js";
+
+export interface EmbeddedOptions {
+  port?: number;
+  speed?: number;
+  seed?: number | string;
+}
+
+export interface RunningCluster {
+  url: string;
+  speed: number;
+  writeKubeconfig(path: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<RunningCluster> {
+  const cluster = new EmbeddedCluster({ speed: opts.speed ?? 1, seed: opts.seed ?? 42 });
+  try {
+    await cluster.listen(opts.port ?? 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE")
+      throw new MicroRemedError("E_PORT_IN_USE", `port ${opts.port} is already in use`, "pick another --port or leave it out for a free one", { cause: e });
+    throw e;
+  }
+  // Answering, not only listening: the line printed afterwards is a promise that kubectl works.
+  const res = await fetch(`${cluster.url}/version`);
+  if (!res.ok) throw new MicroRemedError("E_CLUSTER", `the embedded cluster did not answer /version (HTTP ${res.status})`);
+  return {
+    url: cluster.url,
+    speed: opts.speed ?? 1,
+    writeKubeconfig: (p) => cluster.writeKubeconfig(p),
+    stop: () => cluster.stop(),
+  };
+}

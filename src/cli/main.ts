@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// The microremed command line: one file per command, one boundary that prints errors.
+import { Command, CommanderError } from "commander";
+import { isMicroRemedError } from "../errors.js";
+import { registerSim } from "./sim.js";
+
+export function buildProgram(): Command {
+  const program = new Command("microremed")
+    .description("Benchmark how well LLMs repair broken microservice systems with Ansible playbooks")
+    .version("0.1.0")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  registerSim(program);
+  return program;
+}
+
+/** The one place errors are printed: known ones as one line with the fix, others with their stack. */
+export function reportError(e: unknown): number {
+  if (e instanceof CommanderError) return e.exitCode;
+  if (isMicroRemedError(e)) {
+    process.stderr.write(`${e.oneLine()}\n`);
+    return e.code === "E_INTERRUPTED" ? 130 : e.code === "E_USAGE" ? 2 : 1;
+  }
+  process.stderr.write(`microremed: unexpected error (a bug; please report it with this trace):\n${(e as Error)?.stack ?? String(e)}\n`);
+  return 70;
+}
+
+async function main() {
+  try {
+    await buildProgram().parseAsync(process.argv);
+  } catch (e) {
+    process.exitCode = reportError(e);
+  }
+}
+
+await main();

@@ -1,0 +1,169 @@
+// apps/v1 kinds: the workload controllers and their revisions.
+import { since } from "./duration.js";
+import { containerCells, formatLabelSelector, formatLabels, int, labelSelectorString } from "./format.js";
+import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, type Json, NAME_COL, type Printer } from "./types.js";
+
+const name = (o: Json): string => o.metadata?.name ?? "";
+/** spec.replicas defaults to 1; stored objects normally carry it already. */
+const desired = (o: Json): number => (typeof o.spec?.replicas === "number" ? o.spec.replicas : 1);
+const selectorCol = (description: string) => col("Selector", "string", description, { p: 1 });
+
+export const deploymentPrinter: Printer = {
+  columns: [
+    NAME_COL,
+    col("Ready", "string", "Number of the pod with ready state"),
+    col(
+      "Up-to-date",
+      "string",
+      "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
+    ),
+    col(
+      "Available",
+      "string",
+      "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
+    ),
+    AGE_COL,
+    CONTAINERS_COL,
+    IMAGES_COL,
+    selectorCol(
+      "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
+    ),
+  ],
+  cells(o, { now }) {
+    const st = o.status ?? {};
+    const [names, images] = containerCells(o.spec?.template?.spec);
+    return [
+      name(o),
+      `${int(st.readyReplicas)}/${desired(o)}`,
+      int(st.updatedReplicas),
+      int(st.availableReplicas),
+      since(o.metadata.creationTimestamp, now),
+      names,
+      images,
+      // printDeployment uses selector.String() directly: an empty selector prints blank, not <none>.
+      labelSelectorString(o.spec?.selector),
+    ];
+  },
+};
+
+export const replicaSetPrinter: Printer = {
+  columns: [
+    NAME_COL,
+    col("Desired", "integer", "Replicas is the number of desired replicas."),
+    col("Current", "integer", "Replicas is the most recently observed number of replicas."),
+    col("Ready", "integer", "The number of ready replicas for this replica set."),
+    AGE_COL,
+    CONTAINERS_COL,
+    IMAGES_COL,
+    selectorCol("Selector is a label query over pods that should match the replica count."),
+  ],
+  cells(o, { now }) {
+    const st = o.status ?? {};
+    const [names, images] = containerCells(o.spec?.template?.spec);
+    return [
+      name(o),
+      desired(o),
+      int(st.replicas),
+      int(st.readyReplicas),
+      since(o.metadata.creationTimestamp, now),
+      names,
+      images,
+      formatLabelSelector(o.spec?.selector),
+    ];
+  },
+};
+
+export const statefulSetPrinter: Printer = {
+  columns: [
+    NAME_COL,
+    col("Ready", "string", "Number of the pod with ready state"),
+    AGE_COL,
+    CONTAINERS_COL,
+    IMAGES_COL,
+  ],
+  cells(o, { now }) {
+    const [names, images] = containerCells(o.spec?.template?.spec);
+    return [
+      name(o),
+      `${int(o.status?.readyReplicas)}/${desired(o)}`,
+      since(o.metadata.creationTimestamp, now),
+      names,
+      images,
+    ];
+  },
+};
+
+export const daemonSetPrinter: Printer = {
+  columns: [
+    NAME_COL,
+    col("Desired", "integer", "The total number of nodes that should be running the daemon pod."),
+    col(
+      "Current",
+      "integer",
+      "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.",
+    ),
+    col(
+      "Ready",
+      "integer",
+      "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.",
+    ),
+    col("Up-to-date", "integer", "The total number of nodes that are running updated daemon pod"),
+    col(
+      "Available",
+      "integer",
+      "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.",
+    ),
+    col(
+      "Node Selector",
+      "string",
+      "NodeSelector is a selector which must be true for the pod to fit on a node.",
+    ),
+    AGE_COL,
+    CONTAINERS_COL,
+    IMAGES_COL,
+    selectorCol("A label query over pods that are managed by the daemon set."),
+  ],
+  cells(o, { now }) {
+    const st = o.status ?? {};
+    const [names, images] = containerCells(o.spec?.template?.spec);
+    return [
+      name(o),
+      int(st.desiredNumberScheduled),
+      int(st.currentNumberScheduled),
+      int(st.numberReady),
+      int(st.updatedNumberScheduled),
+      int(st.numberAvailable),
+      formatLabels(o.spec?.template?.spec?.nodeSelector),
+      since(o.metadata.creationTimestamp, now),
+      names,
+      images,
+      formatLabelSelector(o.spec?.selector),
+    ];
+  },
+};
+
+/** "statefulset.apps/web": the lower-cased group kind of the controlling owner, then its name. */
+function controllerOf(o: Json): string {
+  const ref = ((o.metadata?.ownerReferences ?? []) as Json[]).find((r) => r.controller === true);
+  if (!ref) return "<none>";
+  const apiVersion: string = ref.apiVersion ?? "";
+  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+  const kind: string = ref.kind ?? "";
+  if (!kind) return ref.name ?? "";
+  return `${(group ? `${kind}.${group}` : kind).toLowerCase()}/${ref.name ?? ""}`;
+}
+
+export const controllerRevisionPrinter: Printer = {
+  columns: [
+    NAME_COL,
+    col("Controller", "string", "Controller of the object"),
+    col("Revision", "string", "Revision indicates the revision of the state represented by Data."),
+    AGE_COL,
+  ],
+  cells: (o, { now }) => [
+    name(o),
+    controllerOf(o),
+    int(o.revision),
+    since(o.metadata.creationTimestamp, now),
+  ],
+};
