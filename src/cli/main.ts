@@ -2,6 +2,8 @@
 // The microremed command line: one file per command, one boundary that prints errors.
 import { Command, CommanderError } from "commander";
 import { isMicroRemedError } from "../errors.js";
+import { registerRun } from "./run.js";
+import { registerRunAll } from "./run-all.js";
 import { registerSim } from "./sim.js";
 
 export function buildProgram(): Command {
@@ -11,6 +13,8 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerSim(program);
+  registerRun(program);
+  registerRunAll(program);
   return program;
 }
 

@@ -1,0 +1,57 @@
+// The failure catalog (chaos/catalog.yaml): id, category, how it is injected, which check decides.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { MicroRemedError } from "../errors.js";
+import { packageRoot } from "../util/paths.js";
+import { validateWith } from "../util/schema.js";
+
+export type VerifierId = "cpu" | "memory" | "io" | "network" | "pod" | "config";
+
+export interface FailureSpec {
+  id: string;
+  category: string;
+  title: string;
+  kind: string;
+  template: string;
+  verifier: VerifierId;
+  description: string;
+}
+
+const SCHEMA = {
+  type: "object",
+  required: ["failures"],
+  properties: {
+    failures: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        required: ["category", "title", "kind", "template", "verifier"],
+        properties: {
+          category: { type: "string" },
+          title: { type: "string" },
+          kind: { type: "string" },
+          template: { type: "string" },
+          verifier: { enum: ["cpu", "memory", "io", "network", "pod", "config"] },
+          description: { type: "string", default: "" },
+        },
+      },
+    },
+  },
+};
+
+let cached: Map<string, FailureSpec> | undefined;
+
+export function catalog(): Map<string, FailureSpec> {
+  if (cached) return cached;
+  const file = join(packageRoot(), "chaos", "catalog.yaml");
+  const raw = validateWith<{ failures: Record<string, Omit<FailureSpec, "id">> }>(SCHEMA, parse(readFileSync(file, "utf8")), file, "E_CONFIG", "restore chaos/catalog.yaml");
+  cached = new Map(Object.entries(raw.failures).map(([id, f]) => [id, { id, ...f }]));
+  return cached;
+}
+
+export function failure(id: string): FailureSpec {
+  const f = catalog().get(id);
+  if (!f) throw new MicroRemedError("E_UNKNOWN_FAILURE", `unknown failure type "${id}"`, `use one of: ${[...catalog().keys()].join(", ")}`);
+  return f;
+}

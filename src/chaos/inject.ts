@@ -1,0 +1,81 @@
+// Injecting a failure (a Chaos Mesh object from a template, or the config patch) and removing it:
+// delete the chaos object and wait until it is gone, clearing a finalizer that hangs (IOChaos).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import type { KObj, KubeClient } from "../cluster/client.js";
+import type { ClusterTime } from "../cluster/time.js";
+import { waitFor } from "../cluster/wait.js";
+import { MicroRemedError } from "../errors.js";
+import { packageRoot } from "../util/paths.js";
+import type { FailureSpec } from "./catalog.js";
+
+export interface Injection {
+  failure: string;
+  namespace: string;
+  service: string;
+  /** The chaos object created, if any (the config patch creates none). */
+  chaos?: { apiVersion: string; kind: string; name: string };
+  /** Template parameters overridden by the experiment file. */
+  params?: Record<string, unknown>;
+}
+
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (over && typeof over === "object" && !Array.isArray(over) && base && typeof base === "object" && !Array.isArray(base)) {
+    const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(over)) out[k] = deepMerge(out[k], v);
+    return out;
+  }
+  return over === undefined ? base : over;
+}
+
+export function renderTemplate(f: FailureSpec, vars: Record<string, string>, params?: Record<string, unknown>): KObj {
+  let text = readFileSync(join(packageRoot(), f.template), "utf8");
+  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`[${k}]`, v);
+  const obj = parse(text) as KObj;
+  return params ? (deepMerge(obj, { spec: params }) as KObj) : obj;
+}
+
+export async function inject(client: KubeClient, f: FailureSpec, namespace: string, service: string, params?: Record<string, unknown>): Promise<Injection> {
+  if (f.kind === "patch") {
+    const dep = await client.tryGet("apps/v1", "Deployment", namespace, service);
+    if (!dep) throw new MicroRemedError("E_CONFIG", `cannot inject ${f.id}: Deployment ${service} is not in namespace ${namespace}`, "pick a target that the env deploys");
+    const container = dep.spec?.template?.spec?.containers?.[0]?.name;
+    const patch = renderTemplate(f, { target_container: container, target_namespace: namespace, target_pod: service }, params);
+    await client.patch("apps/v1", "Deployment", namespace, service, patch, "strategic");
+    return { failure: f.id, namespace, service, params };
+  }
+  const obj = renderTemplate(f, { target_namespace: namespace, target_pod: service }, params);
+  // A leftover object of a case cut off earlier would make the create fail: clear it first.
+  await client.delete(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
+  await client.create(obj, namespace);
+  return { failure: f.id, namespace, service, chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name! }, params };
+}
+
+/** Delete the chaos object; if it lingers past `stuckMs` (cluster), clear its finalizers. */
+export async function removeChaos(client: KubeClient, time: ClusterTime, inj: Injection, stuckMs = 30_000): Promise<{ finalizerCleared: boolean }> {
+  if (!inj.chaos) return { finalizerCleared: false };
+  const { apiVersion, kind, name } = inj.chaos;
+  await client.delete(apiVersion, kind, inj.namespace, name);
+  const gone = () => client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => (o ? undefined : true));
+  const watch = [{ apiVersion, kind, namespace: inj.namespace }];
+  let r = await waitFor({ client, time, check: gone, watch, timeoutMs: stuckMs, pollMs: 1000 });
+  if (r.ok) return { finalizerCleared: false };
+  await client.patch(apiVersion, kind, inj.namespace, name, { metadata: { finalizers: [] } }, "merge").catch(() => undefined);
+  r = await waitFor({ client, time, check: gone, watch, timeoutMs: stuckMs, pollMs: 1000 });
+  if (!r.ok) throw new MicroRemedError("E_CLUSTER", `${kind} ${name} in ${inj.namespace} is still there after its finalizers were cleared`, `delete it by hand: kubectl -n ${inj.namespace} delete ${kind.toLowerCase()} ${name}`);
+  return { finalizerCleared: true };
+}
+
+/** Every chaos object MicroRemed may have left in a namespace (an interrupted run). */
+export async function removeAllChaos(client: KubeClient, time: ClusterTime, namespace: string): Promise<number> {
+  let n = 0;
+  for (const kind of ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"]) {
+    if (!(await client.serves("chaos-mesh.org/v1alpha1", kind))) continue;
+    for (const o of await client.list("chaos-mesh.org/v1alpha1", kind, namespace)) {
+      await removeChaos(client, time, { failure: "", namespace, service: "", chaos: { apiVersion: "chaos-mesh.org/v1alpha1", kind, name: o.metadata.name! } });
+      n++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,64 @@
+// `microremed run-all <env> <log_dir> <model>`: the reference's run_all.sh. Deploys the env,
+// runs every method on the easy, medium and hard tiers (one run folder per method and tier in
+// log_dir), then prints and writes a summary across them.
+import { join } from "node:path";
+import type { Command } from "commander";
+import { loadEnv } from "../envs/env.js";
+import { methodNames } from "../methods/registry.js";
+import { resolveModel } from "../models/registry.js";
+import { formatSummary, type RunSummary } from "../runner/summary.js";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { usageError } from "../errors.js";
+import { runWithSignals } from "./run.js";
+import { addRunOptions, resolveData, toRunConfig } from "./run-options.js";
+
+export const TIERS = ["easy", "medium", "hard"] as const;
+export const ALL_METHODS = ["SoloGen", "ThinkRemed"];
+
+export function formatAcross(rows: { method: string; tier: string; s: RunSummary }[]): string {
+  const head = "| method | tier | success | cases | inj. fail | attempts/success | mean time (s) | tokens/case | cost ($) |";
+  const lines = rows.map(
+    ({ method, tier, s }) =>
+      `| ${method} | ${tier} | ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated}) | ${s.cases} | ${s.injectionFailures} | ${s.attemptsPerSuccess ?? "-"} | ${s.meanRemediationSeconds ?? "-"} | ${s.tokensPerCase ?? "-"} | ${(s.tokens.costUsd ?? 0).toFixed(4)} |`,
+  );
+  return [head, "|---|---|---|---|---|---|---|---|---|", ...lines].join("\n");
+}
+
+export function registerRunAll(program: Command) {
+  const cmd = program
+    .command("run-all")
+    .description("Deploy <env> and run every method on the easy, medium and hard tiers with <model>, one log per method and tier in <log_dir>")
+    .argument("<env>", "simple-micro, online-boutique or train-ticket")
+    .argument("<log_dir>", "folder for the runs and the summary")
+    .argument("<model>", "backbone model (oracle, noop, scripted:<file>, or a provider model)")
+    .option("--tiers <list>", "comma-separated tiers to run", TIERS.join(","))
+    .option("--methods <list>", "comma-separated methods to run (default: every available one)");
+  addRunOptions(cmd, ["env", "model", "savePath", "experimentPath", "method", "runName", "experiments"]).action(
+    async (env: string, logDir: string, model: string, opts: Record<string, unknown>) => {
+      loadEnv(env);
+      resolveModel(model);
+      const tiers = String(opts.tiers).split(",").map((t) => t.trim()).filter(Boolean);
+      for (const t of tiers) if (!TIERS.includes(t as (typeof TIERS)[number])) throw usageError(`unknown tier "${t}"`, `use some of: ${TIERS.join(", ")}`);
+      const available = methodNames();
+      const wanted = opts.methods ? String(opts.methods).split(",").map((m) => m.trim()) : ALL_METHODS;
+      const methods = wanted.filter((m) => available.includes(m));
+      const missing = wanted.filter((m) => !available.includes(m));
+      if (missing.length) process.stderr.write(`run-all: ${missing.join(", ")} not available in this version; running ${methods.join(", ") || "nothing"}\n`);
+      if (!methods.length) throw usageError(`no method to run`, `use --methods with some of: ${available.join(", ")}`);
+      const rows: { method: string; tier: string; s: RunSummary }[] = [];
+      for (const method of methods) {
+        for (const tier of tiers) {
+          const cfg = toRunConfig({ ...opts, env, model, savePath: logDir, remediateMethod: method, experimentPath: resolveData(`experiments/${tier}.txt`), runName: `${method}_${tier}` });
+          const s = await runWithSignals(cfg);
+          rows.push({ method, tier, s });
+          process.stdout.write(formatSummary(s));
+        }
+      }
+      const table = formatAcross(rows);
+      mkdirSync(logDir, { recursive: true });
+      writeFileSync(join(logDir, "summary.md"), `# ${env} with ${model}\n\n${table}\n`);
+      writeFileSync(join(logDir, "summary.json"), `${JSON.stringify(rows.map((r) => ({ ...r.s, method: r.method, tier: r.tier })), null, 2)}\n`);
+      process.stdout.write(`\n${table}\n`);
+    },
+  );
+}

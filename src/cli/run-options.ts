@@ -1,0 +1,89 @@
+// The run options, declared once in a table typed against RunConfig: the reference's flags
+// (same names and defaults) plus MicroRemed's own. `run` and `run-all` share it.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import type { RunConfig } from "../runner/config.js";
+import { packageRoot } from "../util/paths.js";
+import { parseNonNegativeInt, parsePositive } from "./options.js";
+
+type Flag = {
+  flags: string;
+  key: keyof RunConfig;
+  help: string;
+  parse?: (v: string) => unknown;
+  default?: unknown;
+};
+
+const int = (flag: string) => (v: string) => parseNonNegativeInt(v, flag);
+const pos = (flag: string) => (v: string) => parsePositive(v, flag);
+
+export const RUN_FLAGS: Flag[] = [
+  { flags: "--experiments <n>", key: "experiments", help: "number of cases to run (default: every case of the experiment file; more cycles through it)", parse: (v) => parsePositive(v, "--experiments", true) },
+  { flags: "--namespace <ns>", key: "namespace", help: "namespace to deploy into and target (default: the env's own, e.g. train-ticket)" },
+  { flags: "--wait-interval <s>", key: "waitInterval", help: "seconds (cluster time) between status checks where nothing can be watched", parse: pos("--wait-interval"), default: 10 },
+  { flags: "--injection-timeout <s>", key: "injectionTimeout", help: "seconds (cluster time) for an injected fault to show before the case is an injection failure", parse: pos("--injection-timeout"), default: 30 },
+  { flags: "--env <name>", key: "env", help: "system: simple-micro, online-boutique or train-ticket", default: "train-ticket" },
+  { flags: "--save-path <dir>", key: "savePath", help: "folder for run records", default: "conversations" },
+  { flags: "--manifest-path <file>", key: "manifestPath", help: "original manifests to restore targets from (default: envs/<env>/source-config.yaml)" },
+  { flags: "--remediate-method <name>", key: "method", help: "remediation method: SoloGen or ThinkRemed", default: "ThinkRemed" },
+  { flags: "--experiment-path <file>", key: "experimentPath", help: "experiment file (.txt: one failure per line; .yaml: explicit cases)", default: "experiments/easy.txt" },
+  { flags: "--enable-strict-restart", key: "enableStrictRestart", help: "on an injection timeout, restart the target and inject once more", default: false },
+  { flags: "--model <id>", key: "model", help: "backbone model (oracle, noop, scripted:<file>, or a provider model: see `microremed models`)" },
+  { flags: "--cluster <sim|kube>", key: "cluster", help: "embedded cluster (sim, default) or the cluster of a kubeconfig (kube)", default: "sim" },
+  { flags: "--kubeconfig <file>", key: "kubeconfig", help: "kubeconfig for --cluster kube (default: KUBECONFIG, then ~/.kube/config)" },
+  { flags: "--context <name>", key: "context", help: "kubeconfig context for --cluster kube" },
+  { flags: "--seed <n>", key: "seed", help: "seed for target selection and the embedded cluster", parse: int("--seed"), default: 42 },
+  { flags: "--max-attempts <n>", key: "maxAttempts", help: "ThinkRemed's T_max (default 2, as the reference)", parse: (v) => parsePositive(v, "--max-attempts", true) },
+  { flags: "--speed <factor>", key: "speed", help: "embedded cluster clock speed; every protocol duration stays in cluster time, so results do not depend on it", parse: pos("--speed"), default: 60 },
+  { flags: "--settle <s>", key: "settle", help: "seconds (cluster time) to wait after a playbook before verifying", parse: int("--settle"), default: 10 },
+  { flags: "--playbook-timeout <s>", key: "playbookTimeout", help: "seconds (wall time) a playbook may run before it is killed", parse: pos("--playbook-timeout"), default: 600 },
+  { flags: "--run-name <name>", key: "runName", help: "folder name of the run in --save-path (default: <env>_<method>_<experiments>_<model>)" },
+  { flags: "--inventory <file>", key: "inventory", help: "Ansible inventory the playbooks run with", default: "inventory.ini" },
+];
+
+export function addRunOptions(cmd: Command, skip: (keyof RunConfig)[] = []): Command {
+  for (const f of RUN_FLAGS) {
+    if (skip.includes(f.key)) continue;
+    if (f.parse) cmd.option(f.flags, f.help, f.parse as (v: string) => unknown, f.default);
+    else cmd.option(f.flags, f.help, f.default as string | boolean | undefined);
+  }
+  return cmd;
+}
+
+/** Commander's camelCase names → RunConfig, with the defaults that depend on other values. */
+export function toRunConfig(o: Record<string, unknown>): RunConfig {
+  const env = String(o.env);
+  const inventory = String(o.inventory ?? "inventory.ini");
+  return {
+    env,
+    namespace: (o.namespace as string | undefined) ?? env,
+    experimentPath: resolveData(String(o.experimentPath)),
+    experiments: o.experiments as number | undefined,
+    method: String(o.remediateMethod ?? o.method),
+    model: o.model as string,
+    savePath: String(o.savePath),
+    manifestPath: o.manifestPath as string | undefined,
+    waitInterval: o.waitInterval as number,
+    injectionTimeout: o.injectionTimeout as number,
+    enableStrictRestart: Boolean(o.enableStrictRestart),
+    seed: o.seed as number,
+    maxAttempts: o.maxAttempts as number | undefined,
+    settle: o.settle as number,
+    playbookTimeout: o.playbookTimeout as number,
+    cluster: o.cluster as "sim" | "kube",
+    kubeconfig: o.kubeconfig as string | undefined,
+    context: o.context as string | undefined,
+    speed: o.speed as number,
+    runName: o.runName as string | undefined,
+    // the shipped inventory when the user has none of their own here
+    inventory: resolveData(inventory),
+  };
+}
+
+/** A path as given if it exists here, else the package's own file of that name (experiments/, inventory.ini). */
+export function resolveData(p: string): string {
+  if (existsSync(p)) return resolve(p);
+  const shipped = resolve(packageRoot(), p);
+  return existsSync(shipped) ? shipped : resolve(p);
+}

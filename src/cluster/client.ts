@@ -1,0 +1,246 @@
+// A small JSON client for the Kubernetes API over any kubeconfig (certificates, tokens and exec
+// plugins are applied by client-node). Resource paths come from discovery, as kubectl finds them.
+import http from "node:http";
+import https from "node:https";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { MicroRemedError } from "../errors.js";
+
+export interface KObj {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    deletionTimestamp?: string;
+    creationTimestamp?: string;
+    generation?: number;
+    ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
+    [k: string]: unknown;
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are open JSON documents
+  [field: string]: any;
+}
+
+/** An API answer other than 2xx: the Status the server sent. */
+export class KubeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "KubeApiError";
+  }
+}
+
+export const isNotFound = (e: unknown) => e instanceof KubeApiError && e.status === 404;
+
+interface ResourceInfo {
+  plural: string;
+  namespaced: boolean;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  /** Return the raw text instead of parsing JSON (pod logs). */
+  text?: boolean;
+  timeoutMs?: number;
+}
+
+export class KubeClient {
+  private readonly discovery = new Map<string, Promise<Map<string, ResourceInfo>>>();
+  readonly server: string;
+
+  constructor(readonly kc: KubeConfig) {
+    this.server = kc.getCurrentCluster()!.server.replace(/\/+$/, "");
+  }
+
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const url = new URL(this.server + path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    const reqOpts: https.RequestOptions = {
+      method,
+      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": opts.contentType ?? "application/json" } : {}) },
+    };
+    await this.kc.applyToHTTPSOptions(reqOpts);
+    const lib = url.protocol === "https:" ? https : http;
+    return new Promise<T>((resolve, reject) => {
+      const req = lib.request(url, reqOpts, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const code = res.statusCode ?? 0;
+          if (code >= 200 && code < 300) {
+            if (opts.text) return resolve(text as T);
+            try {
+              resolve((text ? JSON.parse(text) : {}) as T);
+            } catch {
+              reject(new KubeApiError(code, "BadResponse", `${method} ${path}: the server answered non-JSON: ${text.slice(0, 200)}`));
+            }
+            return;
+          }
+          let status: { message?: string; reason?: string } = {};
+          try {
+            status = JSON.parse(text);
+          } catch {
+            status = { message: text.trim() };
+          }
+          reject(new KubeApiError(code, status.reason ?? String(code), status.message ?? `${method} ${path} answered ${code}`));
+        });
+        res.on("error", reject);
+      });
+      req.setTimeout(opts.timeoutMs ?? 60_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
+      req.on("error", (e) =>
+        reject(
+          new MicroRemedError("E_CLUSTER_UNREACHABLE", `the cluster at ${this.server} does not answer: ${(e as Error).message}`, "check the cluster is running and the kubeconfig points at it", {
+            cause: e,
+          }),
+        ),
+      );
+      if (body !== undefined) req.write(body);
+      req.end();
+    });
+  }
+
+  private async resources(apiVersion: string): Promise<Map<string, ResourceInfo>> {
+    let p = this.discovery.get(apiVersion);
+    if (!p) {
+      const path = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+      p = this.request<{ resources: { name: string; kind: string; namespaced: boolean }[] }>("GET", path).then(
+        (list) => new Map(list.resources.filter((r) => !r.name.includes("/")).map((r) => [r.kind, { plural: r.name, namespaced: r.namespaced }])),
+      );
+      this.discovery.set(apiVersion, p);
+      p.catch(() => this.discovery.delete(apiVersion));
+    }
+    return p;
+  }
+
+  /** The URL path of a kind's collection (namespace given) or of one object (name given). */
+  async pathOf(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<string> {
+    const info = (await this.resources(apiVersion)).get(kind);
+    if (!info) throw new KubeApiError(404, "NotFound", `the cluster does not serve ${kind} in ${apiVersion}`);
+    const base = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : "";
+    return `${base}${ns}/${info.plural}${name ? `/${encodeURIComponent(name)}` : ""}`;
+  }
+
+  async serves(apiVersion: string, kind: string): Promise<boolean> {
+    try {
+      return (await this.resources(apiVersion)).has(kind);
+    } catch {
+      return false;
+    }
+  }
+
+  async get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KObj> {
+    return this.request<KObj>("GET", await this.pathOf(apiVersion, kind, namespace, name));
+  }
+
+  async tryGet(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KObj | undefined> {
+    try {
+      return await this.get(apiVersion, kind, namespace, name);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async list(apiVersion: string, kind: string, namespace?: string, labelSelector?: string): Promise<KObj[]> {
+    const list = await this.request<{ items: KObj[] }>("GET", await this.pathOf(apiVersion, kind, namespace), { query: { labelSelector } });
+    return list.items.map((i) => ({ ...i, apiVersion: i.apiVersion ?? apiVersion, kind: i.kind ?? kind }));
+  }
+
+  async create(obj: KObj, namespace?: string): Promise<KObj> {
+    return this.request<KObj>("POST", await this.pathOf(obj.apiVersion, obj.kind, namespace ?? obj.metadata.namespace), { body: obj });
+  }
+
+  async replace(obj: KObj, namespace?: string): Promise<KObj> {
+    return this.request<KObj>("PUT", await this.pathOf(obj.apiVersion, obj.kind, namespace ?? obj.metadata.namespace, obj.metadata.name), { body: obj });
+  }
+
+  async patch(apiVersion: string, kind: string, namespace: string | undefined, name: string, patch: unknown, type: "merge" | "strategic" | "json" = "merge"): Promise<KObj> {
+    const contentType = { merge: "application/merge-patch+json", strategic: "application/strategic-merge-patch+json", json: "application/json-patch+json" }[type];
+    return this.request<KObj>("PATCH", await this.pathOf(apiVersion, kind, namespace, name), { body: patch, contentType });
+  }
+
+  async delete(apiVersion: string, kind: string, namespace: string | undefined, name: string, opts: { gracePeriodSeconds?: number; propagationPolicy?: string } = {}): Promise<boolean> {
+    try {
+      await this.request("DELETE", await this.pathOf(apiVersion, kind, namespace, name), {
+        body: { kind: "DeleteOptions", apiVersion: "v1", ...opts },
+      });
+      return true;
+    } catch (e) {
+      if (isNotFound(e)) return false;
+      throw e;
+    }
+  }
+
+  /** Create the object, or replace it (keeping its resourceVersion) when it exists. */
+  async apply(obj: KObj, namespace: string): Promise<KObj> {
+    const live = await this.tryGet(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
+    const desired: KObj = { ...obj, metadata: { ...obj.metadata, namespace } };
+    if (!live) return this.create(desired, namespace);
+    desired.metadata.resourceVersion = live.metadata.resourceVersion;
+    if (obj.kind === "Service") desired.spec = { ...desired.spec, clusterIP: live.spec?.clusterIP, clusterIPs: live.spec?.clusterIPs };
+    return this.replace(desired, namespace);
+  }
+
+  async version(): Promise<{ gitVersion: string; clockSpeed?: string }> {
+    return this.request("GET", "/version", { timeoutMs: 10_000 });
+  }
+}
+
+/** Open a watch and call onEvent for each event; returns a function that closes it. */
+export async function openWatch(
+  client: KubeClient,
+  apiVersion: string,
+  kind: string,
+  namespace: string | undefined,
+  onEvent: (type: string, obj: KObj) => void,
+  query: Record<string, string | undefined> = {},
+): Promise<() => void> {
+  const url = new URL(client.server + (await client.pathOf(apiVersion, kind, namespace)));
+  url.searchParams.set("watch", "true");
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
+  const reqOpts: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" } };
+  await client.kc.applyToHTTPSOptions(reqOpts);
+  const lib = url.protocol === "https:" ? https : http;
+  let closed = false;
+  const req = lib.request(url, reqOpts, (res) => {
+    let buf = "";
+    res.setEncoding("utf8");
+    res.on("data", (chunk: string) => {
+      buf += chunk;
+      let i = buf.indexOf("\n");
+      while (i >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line) {
+          try {
+            const e = JSON.parse(line) as { type: string; object: KObj };
+            if (!closed) onEvent(e.type, e.object);
+          } catch {
+            // a partial or foreign line: the next poll catches up
+          }
+        }
+        i = buf.indexOf("\n");
+      }
+    });
+    res.on("error", () => {});
+  });
+  req.on("error", () => {}); // a broken watch only loses speed: waits also poll
+  req.end();
+  return () => {
+    closed = true;
+    req.destroy();
+  };
+}

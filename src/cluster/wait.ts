@@ -1,0 +1,67 @@
+// Waits that end when the watched condition holds: watches trigger re-checks at once, and a
+// poll in cluster time covers what cannot be watched (metrics) or a dropped watch.
+import { MicroRemedError } from "../errors.js";
+import { type KubeClient, openWatch } from "./client.js";
+import type { ClusterTime } from "./time.js";
+
+export interface WatchTarget {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  labelSelector?: string;
+}
+
+export interface WaitOptions<T> {
+  client: KubeClient;
+  time: ClusterTime;
+  /** Resolves to a value when the condition holds, undefined when not yet. */
+  check: () => Promise<T | undefined>;
+  watch?: WatchTarget[];
+  /** Cluster ms. */
+  timeoutMs: number;
+  /** Cluster ms between checks when nothing was watched to change (default 2 s, as the reference polls usage). */
+  pollMs?: number;
+  signal?: AbortSignal;
+}
+
+export type WaitResult<T> = { ok: true; value: T; waitedMs: number } | { ok: false; waitedMs: number; error?: unknown };
+
+export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
+  const start = Date.now();
+  const elapsedCluster = () => (Date.now() - start) * o.time.speed;
+  const closers: (() => void)[] = [];
+  let wake: (() => void) | undefined;
+  const poke = () => wake?.();
+  try {
+    for (const w of o.watch ?? []) {
+      closers.push(await openWatch(o.client, w.apiVersion, w.kind, w.namespace, poke, { labelSelector: w.labelSelector }));
+    }
+    let lastError: unknown;
+    for (;;) {
+      if (o.signal?.aborted) throw o.signal.reason ?? new MicroRemedError("E_INTERRUPTED", "interrupted");
+      try {
+        const v = await o.check();
+        if (v !== undefined) return { ok: true, value: v, waitedMs: elapsedCluster() };
+        lastError = undefined;
+      } catch (e) {
+        if (e instanceof MicroRemedError && e.code === "E_CLUSTER_UNREACHABLE") throw e;
+        lastError = e;
+      }
+      const left = o.timeoutMs - elapsedCluster();
+      if (left <= 0) return { ok: false, waitedMs: elapsedCluster(), error: lastError };
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, o.time.wall(Math.min(left, o.pollMs ?? 2000)));
+        function done() {
+          clearTimeout(t);
+          wake = undefined;
+          o.signal?.removeEventListener("abort", done);
+          resolve();
+        }
+        wake = done;
+        o.signal?.addEventListener("abort", done, { once: true });
+      });
+    }
+  } finally {
+    for (const c of closers) c();
+  }
+}

@@ -1,0 +1,42 @@
+// The oracle: writes the canonical remediation for the failure category, using only what an
+// agent may use (kubectl in the target namespace). It proves each case solvable; it does not
+// touch chaos objects, which a real system would not have.
+import { stringify } from "yaml";
+import { estimateTokens, type Model, type ModelRequest, type ModelResponse } from "../types.js";
+
+/** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */
+function fixTasks(failure: string, namespace: string, service: string) {
+  const deploy = `deployment/${service}`;
+  const fix =
+    failure === "pod-config-error"
+      ? { name: `Roll ${service} back to its last working template`, "ansible.builtin.command": `kubectl rollout undo ${deploy} -n ${namespace}` }
+      : { name: `Replace the faulty ${service} pod with a fresh one`, "ansible.builtin.command": `kubectl rollout restart ${deploy} -n ${namespace}` };
+  const wait = { name: `Wait until ${service} is rolled out`, "ansible.builtin.command": `kubectl rollout status ${deploy} -n ${namespace} --timeout=600s`, changed_when: false };
+  return [fix, wait];
+}
+
+export function oraclePlaybook(faults: { failure: string; service: string }[], namespace: string): string {
+  const tasks = faults.flatMap((f) => fixTasks(f.failure, namespace, f.service));
+  const what = faults.map((f) => `${f.failure} in ${f.service}`).join(", ");
+  return stringify([{ name: `Remediate ${what}`, hosts: "localhost", gather_facts: false, tasks }]);
+}
+
+export class OracleModel implements Model {
+  readonly id = "oracle";
+
+  async generate(req: ModelRequest): Promise<ModelResponse> {
+    const f = req.facts;
+    const tool = req.tools.find((t) => t.name === "print_playbook");
+    const input = estimateTokens(req.messages.map((m) => m.content).join("\n"));
+    if (!f || !tool) {
+      // Asked something it has no canonical answer for (e.g. a probe round): say so plainly.
+      return { message: { role: "assistant", content: "No further action." }, usage: { inputTokens: input, outputTokens: 4 } };
+    }
+    const playbook = oraclePlaybook(f.faults, f.namespace);
+    const args = JSON.stringify({ playbook });
+    return {
+      message: { role: "assistant", content: "", toolCalls: [{ id: "oracle-1", name: "print_playbook", arguments: args }] },
+      usage: { inputTokens: input, outputTokens: estimateTokens(args) },
+    };
+  }
+}

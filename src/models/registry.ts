@@ -1,0 +1,35 @@
+// Models by name: the built-ins here; real providers join through the model registry (models/).
+import { MicroRemedError } from "../errors.js";
+import { NoopModel } from "./builtin/noop.js";
+import { OracleModel } from "./builtin/oracle.js";
+import { loadScript, ScriptedModel } from "./builtin/scripted.js";
+import type { Model } from "./types.js";
+
+export const BUILTIN_MODELS = {
+  oracle: "writes the canonical remediation for the failure category (kubectl in the namespace); proves each case solvable",
+  noop: "writes a playbook that changes nothing; must score 0%",
+  "scripted:<file>": "replays recorded assistant turns and tool calls from a YAML/JSON file (tests)",
+} as const;
+
+export type ModelFactory = (id: string) => Model | undefined;
+
+const extraFactories: ModelFactory[] = [];
+
+/** Providers register here (issue 5's registry of real backbones). */
+export function registerModelFactory(f: ModelFactory) {
+  extraFactories.push(f);
+}
+
+export function resolveModel(id: string): Model {
+  if (id === "oracle") return new OracleModel();
+  if (id === "noop") return new NoopModel();
+  if (id.startsWith("scripted:")) {
+    const file = id.slice("scripted:".length);
+    return new ScriptedModel(loadScript(file), file);
+  }
+  for (const f of extraFactories) {
+    const m = f(id);
+    if (m) return m;
+  }
+  throw new MicroRemedError("E_UNKNOWN_MODEL", `unknown model "${id}"`, `use one of: ${Object.keys(BUILTIN_MODELS).join(", ")} (list them with: microremed models)`);
+}

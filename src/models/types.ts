@@ -1,0 +1,80 @@
+// The model seam: messages and tool schemas in, one assistant message (text and/or tool calls)
+// and token usage out. Built-in models (oracle, noop, scripted) and real providers implement it.
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them (JSON text, possibly malformed). */
+  arguments: string;
+}
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+  toolCalls?: ToolCall[];
+  /** For role "tool": which call this answers. */
+  toolCallId?: string;
+  name?: string;
+}
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens?: number;
+  reasoningTokens?: number;
+  costUsd?: number;
+}
+
+/** What a case is about, structured. Real providers ignore it; the oracle reads it. */
+export interface CaseFacts {
+  /** Unique per case within a run (models that keep per-case state key on it). */
+  caseId: string;
+  namespace: string;
+  service: string;
+  failure: string;
+  /** Every fault of the case (several faults in one case are possible). */
+  faults: { failure: string; service: string }[];
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  /** The agent role asking (for accounting): "generator", "coordinator", "probe", ... */
+  role: string;
+  facts?: CaseFacts;
+  signal?: AbortSignal;
+}
+
+export interface ModelResponse {
+  message: ChatMessage;
+  usage: Usage;
+}
+
+export interface Model {
+  readonly id: string;
+  generate(req: ModelRequest): Promise<ModelResponse>;
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedTokens: (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0),
+    reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0),
+    costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0),
+  };
+}
+
+/** The reference's estimate for models that report nothing: characters / 4. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,54 @@
+// What a run is configured with: the reference's flags plus MicroRemed's own. The CLI's option
+// table is typed against this, so flags and config cannot drift apart.
+
+export interface RunConfig {
+  env: string;
+  namespace: string;
+  experimentPath: string;
+  /** Run the first N cases of the file (cycling when N is larger); all when undefined. */
+  experiments?: number;
+  method: string;
+  model: string;
+  savePath: string;
+  /** The original manifests to restore targets from (default: the env's source config). */
+  manifestPath?: string;
+  /** Seconds (cluster) between status checks where nothing can be watched. */
+  waitInterval: number;
+  /** Seconds (cluster) for a fault to show before it counts as an injection failure. */
+  injectionTimeout: number;
+  /** On an injection timeout, restart the target and try the injection once more. */
+  enableStrictRestart: boolean;
+  seed: number;
+  /** ThinkRemed's T_max; SoloGen makes one attempt. */
+  maxAttempts?: number;
+  /** Seconds (cluster) to wait after a playbook before verifying (the reference: 10). */
+  settle: number;
+  /** Seconds (wall) a playbook may run before it is killed. */
+  playbookTimeout: number;
+  cluster: "sim" | "kube";
+  kubeconfig?: string;
+  context?: string;
+  /** Embedded cluster only: clock speed. */
+  speed: number;
+  /** Folder name of the run inside savePath (default from env, method, model and experiment file). */
+  runName?: string;
+  inventory: string;
+}
+
+/** What must match for a run to be resumed (issue 6) and what is recorded with each run. */
+export function identity(c: RunConfig) {
+  return {
+    env: c.env,
+    namespace: c.namespace,
+    experimentPath: c.experimentPath,
+    experiments: c.experiments ?? null,
+    method: c.method,
+    model: c.model,
+    seed: c.seed,
+    maxAttempts: c.maxAttempts ?? null,
+    settle: c.settle,
+    injectionTimeout: c.injectionTimeout,
+    enableStrictRestart: c.enableStrictRestart,
+    manifestPath: c.manifestPath ?? null,
+  };
+}

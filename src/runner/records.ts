@@ -1,0 +1,85 @@
+// What a run leaves behind, in <save-path>/<run>/: run.json (its configuration), cases.jsonl
+// (one line per finished case, append-only), case-NNN/ (playbooks, outputs, conversation),
+// summary.json and summary.txt.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Usage } from "../models/types.js";
+import type { Verdict } from "../methods/types.js";
+
+export type CaseStatus = "success" | "failure" | "injection-failure" | "interrupted" | "error";
+
+export interface Phases {
+  inject?: number;
+  confirm?: number;
+  method?: number;
+  execute?: number;
+  settle?: number;
+  verify?: number;
+  restore?: number;
+}
+
+export interface CaseRecord {
+  index: number;
+  failure: string;
+  target: string;
+  faults: { failure: string; service: string }[];
+  status: CaseStatus;
+  success: boolean;
+  injected: boolean;
+  verdicts: { reference?: Verdict; health?: Verdict; injection?: Verdict };
+  attempts: number;
+  probeRounds: number;
+  /** Wall ms per phase. */
+  phases: Phases;
+  /** Cluster seconds the case took from injection to verdict. */
+  remediationSeconds?: number;
+  tokens: Usage;
+  usageByRole: Record<string, Usage>;
+  errors: string[];
+  method: string;
+  model: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export class RunRecords {
+  readonly casesFile: string;
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.casesFile = join(dir, "cases.jsonl");
+  }
+
+  caseDir(index: number): string {
+    const d = join(this.dir, `case-${String(index).padStart(3, "0")}`);
+    mkdirSync(d, { recursive: true });
+    return d;
+  }
+
+  append(rec: CaseRecord): void {
+    appendFileSync(this.casesFile, `${JSON.stringify(rec)}\n`);
+  }
+
+  /** Finished cases so far (a torn last line from a crash is ignored). */
+  read(): CaseRecord[] {
+    if (!existsSync(this.casesFile)) return [];
+    const out: CaseRecord[] = [];
+    for (const line of readFileSync(this.casesFile, "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        // an interrupted write: that case runs again
+      }
+    }
+    return out;
+  }
+
+  writeJson(name: string, data: unknown): void {
+    writeFileSync(join(this.dir, name), `${JSON.stringify(data, null, 2)}\n`);
+  }
+
+  writeText(name: string, text: string): void {
+    writeFileSync(join(this.dir, name), text);
+  }
+}

@@ -1,0 +1,100 @@
+// The experiment loop: plan the cases, run them one by one on the cluster behind the
+// kubeconfig, record each as it finishes, and summarize. Ctrl-C cleans up the current case,
+// records it as interrupted, and stops.
+import { basename, extname, join } from "node:path";
+import { AnsibleExecutor } from "../ansible/executor.js";
+import type { KubeClient } from "../cluster/client.js";
+import type { ClusterTime } from "../cluster/time.js";
+import { deployEnv, ensureNamespace } from "../envs/deploy.js";
+import { loadEnv } from "../envs/env.js";
+import { MicroRemedError } from "../errors.js";
+import { resolveMethod } from "../methods/registry.js";
+import { resolveModel } from "../models/registry.js";
+import { identity, type RunConfig } from "./config.js";
+import { runCase } from "./case.js";
+import { loadExperimentFile, planCases } from "./experiments.js";
+import { type CaseRecord, RunRecords } from "./records.js";
+import { formatSummary, type RunSummary, summarize } from "./summary.js";
+
+export interface Connection {
+  client: KubeClient;
+  time: ClusterTime;
+  kubeconfigPath: string;
+}
+
+export interface RunHooks {
+  /** Progress lines (the CLI prints them to stderr). */
+  log: (line: string) => void;
+  signal: AbortSignal;
+}
+
+export function defaultRunName(cfg: RunConfig): string {
+  const exp = basename(cfg.experimentPath, extname(cfg.experimentPath));
+  return `${cfg.env}_${cfg.method}_${exp}_${cfg.model.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+}
+
+export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: RunHooks): Promise<RunSummary> {
+  // Everything a user wrote is checked before the cluster is touched.
+  const env = loadEnv(cfg.env);
+  const method = resolveMethod(cfg.method);
+  const model = resolveModel(cfg.model);
+  const exp = loadExperimentFile(cfg.experimentPath);
+  const plan = planCases(exp, env, cfg.seed, cfg.experiments);
+  const runName = cfg.runName ?? defaultRunName(cfg);
+  const records = new RunRecords(join(cfg.savePath, runName));
+
+  const previous = records.read();
+  const runFile = join(records.dir, "run.json");
+  const id = identity(cfg);
+  if (previous.length) {
+    const { readFileSync, existsSync } = await import("node:fs");
+    const recorded = existsSync(runFile) ? JSON.parse(readFileSync(runFile, "utf8")).config : undefined;
+    const diff = recorded ? Object.keys(id).filter((k) => JSON.stringify((recorded as Record<string, unknown>)[k]) !== JSON.stringify((id as Record<string, unknown>)[k])) : [];
+    if (diff.length)
+      throw new MicroRemedError(
+        "E_RESUME_MISMATCH",
+        `${records.dir} holds a run with a different configuration (${diff.map((k) => `${k}: ${JSON.stringify((recorded as Record<string, unknown>)[k])} → ${JSON.stringify((id as Record<string, unknown>)[k])}`).join(", ")})`,
+        "run with the same options to resume it, or pass another --save-path or --run-name",
+      );
+  }
+  records.writeJson("run.json", { config: id, cluster: cfg.cluster, speed: conn.time.speed, startedAt: new Date().toISOString() });
+
+  const done = new Map<number, CaseRecord>();
+  for (const r of previous) if (r.status !== "interrupted") done.set(r.index, r);
+  const todo = plan.filter((c) => !done.has(c.index));
+  if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${plan.length} cases already done`);
+
+  hooks.log(`${runName}: ${plan.length} cases of ${cfg.experimentPath} on ${cfg.env} (namespace ${cfg.namespace}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`);
+  if ((await ensureNamespace(conn.client, cfg.namespace, env.name)) === "created") {
+    hooks.log(`deploying ${env.name} into ${cfg.namespace}`);
+  }
+  await deployEnv(conn.client, conn.time, env, cfg.namespace, hooks.signal);
+
+  const executor = new AnsibleExecutor({ inventory: cfg.inventory, kubeconfig: conn.kubeconfigPath, timeoutMs: cfg.playbookTimeout * 1000 });
+  const all = [...done.values()];
+  for (const pc of todo) {
+    if (hooks.signal.aborted) break;
+    const label = `[${pc.index}/${plan.length}] ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
+    const rec = await runCase(pc, {
+      client: conn.client,
+      time: conn.time,
+      env,
+      cfg,
+      method,
+      model,
+      executor,
+      caseDir: records.caseDir(pc.index),
+      onPhase: (phase) => hooks.log(`${label}: ${phase}`),
+      signal: hooks.signal,
+    });
+    records.append(rec);
+    all.push(rec);
+    const s = summarize(runName, { env: env.name, method: method.name, model: model.id }, all);
+    hooks.log(`${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`);
+  }
+  const summary = summarize(runName, { env: env.name, method: method.name, model: model.id }, all.sort((a, b) => a.index - b.index));
+  records.writeJson("summary.json", summary);
+  records.writeText("summary.txt", formatSummary(summary));
+  if (hooks.signal.aborted) throw new MicroRemedError("E_INTERRUPTED", `interrupted: the current case was cleaned up and recorded as interrupted in ${records.casesFile}`, "run the same command again to resume");
+  return summary;
+}

@@ -1,0 +1,50 @@
+// disk-io: in each target pod, writing 10 MiB with `dd ... oflag=direct` into /var/log/mysql
+// reaches at least 10 MB/s.
+import type { KObj } from "../cluster/client.js";
+import { execIn } from "../cluster/exec.js";
+import { describePods, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
+import type { Verdict, Verifier, VerifyContext } from "./types.js";
+
+export const IO_PATH = "/var/log/mysql";
+
+/** Parse dd's summary line into MB/s (decimal megabytes, as dd prints). */
+export function parseDd(out: string): number | undefined {
+  const m = out.match(/copied,\s*([\d.]+)\s*s,\s*([\d.]+)\s*([kMGT]?B)\/s/);
+  if (!m) return undefined;
+  const scale: Record<string, number> = { B: 1e-6, kB: 1e-3, MB: 1, GB: 1e3, TB: 1e6 };
+  return Number(m[2]) * (scale[m[3]] ?? 1);
+}
+
+function ioContainer(pod: KObj): string | undefined {
+  const cs: { name: string; volumeMounts?: { mountPath: string }[] }[] = pod.spec?.containers ?? [];
+  return cs.find((c) => c.volumeMounts?.some((v) => v.mountPath === IO_PATH))?.name;
+}
+
+async function measure(ctx: VerifyContext, pods: KObj[]): Promise<Verdict> {
+  const rows: Record<string, unknown>[] = [];
+  const problems: string[] = [];
+  for (const pod of pods) {
+    const container = ioContainer(pod);
+    if (!container) {
+      problems.push(`${pod.metadata.name} mounts nothing at ${IO_PATH}`);
+      continue;
+    }
+    const r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, ["dd", "if=/dev/zero", `of=${IO_PATH}/microremed-check`, "bs=1M", "count=10", "oflag=direct"], ctx.time.wall(120_000) + 10_000);
+    const mbps = parseDd(`${r.stderr}\n${r.stdout}`);
+    rows.push({ pod: pod.metadata.name, container, mbps, exitCode: r.exitCode });
+    if (mbps === undefined) problems.push(`dd in ${pod.metadata.name} gave no result (exit ${r.exitCode}): ${(r.stderr || r.message || "").slice(-200)}`);
+    else if (mbps < 10) problems.push(`dd in ${pod.metadata.name} wrote at ${mbps} MB/s (< 10 MB/s)`);
+  }
+  if (pods.length === 0) problems.push(`no pods of ${ctx.service}`);
+  return { pass: problems.length === 0, reason: problems.join("; ") || `dd into ${IO_PATH} reaches ≥ 10 MB/s in every ${ctx.service} pod`, measurements: { dd: rows } };
+}
+
+export const ioVerifier: Verifier = {
+  id: "io",
+  async verify(ctx) {
+    if (ctx.mode === "confirm") return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx)));
+    const pods = await waitTargetsReady(ctx);
+    if (!pods) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
+    return measure(ctx, pods);
+  },
+};

@@ -1,0 +1,79 @@
+// network-loss / network-delay: from each target pod (main container, else the busybox sidecar)
+// `ping -c 3 -W 2 <address>` shows 0% loss and an average RTT of at most 1000 ms. The address is a
+// pod of the namespace (env pingTarget): in-cluster, no Internet needed.
+import { execIn } from "../cluster/exec.js";
+import { describePods, mainContainer, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
+import type { Verdict, Verifier, VerifyContext } from "./types.js";
+import type { KObj } from "../cluster/client.js";
+
+export interface PingResult {
+  transmitted: number;
+  received: number;
+  lossPercent: number;
+  avgMs?: number;
+}
+
+/** Parse iputils or busybox ping output. */
+export function parsePing(out: string): PingResult | undefined {
+  const m = out.match(/(\d+) packets transmitted, (\d+) (?:packets )?received.*?([\d.]+)% packet loss/);
+  if (!m) return undefined;
+  const rtt = out.match(/(?:rtt|round-trip) min\/avg\/max(?:\/mdev)? = [\d.]+\/([\d.]+)\//);
+  return { transmitted: Number(m[1]), received: Number(m[2]), lossPercent: Number(m[3]), avgMs: rtt ? Number(rtt[1]) : undefined };
+}
+
+export async function pingAddress(ctx: VerifyContext): Promise<string | undefined> {
+  for (const app of ctx.env.pingTarget.apps) {
+    if (app === ctx.service) continue;
+    const pods = await ctx.client.list("v1", "Pod", ctx.namespace, `app=${app}`);
+    const ip = pods.find((p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp)?.status.podIP;
+    if (ip) return ip;
+  }
+  return undefined;
+}
+
+async function pingFrom(ctx: VerifyContext, pod: KObj, address: string) {
+  const cmd = ["ping", "-c", "3", "-W", "2", address];
+  const wallTimeout = ctx.time.wall(30_000) + 10_000;
+  let container = mainContainer(pod);
+  let r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, cmd, wallTimeout);
+  const noPing = r.exitCode === 127 || r.exitCode === 126 || /executable file not found|not found/.test(r.message ?? "");
+  if (noPing && (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === SIDECAR)) {
+    container = SIDECAR;
+    r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, cmd, wallTimeout);
+  }
+  return { container, parsed: parsePing(r.stdout), exitCode: r.exitCode, output: r.stdout.slice(-400) || r.message };
+}
+
+async function measure(ctx: VerifyContext, pods: KObj[], address: string): Promise<Verdict> {
+  const rows: Record<string, unknown>[] = [];
+  const problems: string[] = [];
+  for (const pod of pods) {
+    const r = await pingFrom(ctx, pod, address);
+    rows.push({ pod: pod.metadata.name, container: r.container, address, ...(r.parsed ?? { output: r.output }) });
+    if (!r.parsed) problems.push(`ping from ${pod.metadata.name} gave no result: ${r.output ?? `exit ${r.exitCode}`}`);
+    else if (r.parsed.lossPercent > 0) problems.push(`ping from ${pod.metadata.name} lost ${r.parsed.lossPercent}% of packets`);
+    else if ((r.parsed.avgMs ?? 0) > 1000) problems.push(`ping from ${pod.metadata.name} has an average RTT of ${r.parsed.avgMs} ms`);
+  }
+  if (pods.length === 0) problems.push(`no pods of ${ctx.service}`);
+  return { pass: problems.length === 0, reason: problems.join("; ") || `ping from every ${ctx.service} pod to ${address}: 0% loss, RTT ≤ 1000 ms`, measurements: { ping: rows } };
+}
+
+export const networkVerifier: Verifier = {
+  id: "network",
+  async verify(ctx) {
+    const address = await pingAddress(ctx);
+    if (!address) return { pass: ctx.mode === "confirm", reason: `no Running pod of ${ctx.env.pingTarget.apps.join("/")} to ping`, measurements: {} };
+    if (ctx.mode === "confirm") return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx), address));
+    const pods = await waitTargetsReady(ctx);
+    if (!pods) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
+    // A 50%-loss link passes a 3-packet ping 1 time in 8: require several runs in a row.
+    const runs: Verdict[] = [];
+    for (let i = 0; i < ctx.timeouts.networkRuns; i++) {
+      const v = await measure(ctx, pods, address);
+      runs.push(v);
+      if (!v.pass) break;
+    }
+    const last = runs[runs.length - 1];
+    return { ...last, measurements: { ...last.measurements, runs: runs.length, required: ctx.timeouts.networkRuns } };
+  },
+};

@@ -1,0 +1,64 @@
+// The target service's pods as the checks see them, and the wait for them to be Running+Ready.
+import type { KObj } from "../cluster/client.js";
+import { waitFor } from "../cluster/wait.js";
+import type { VerifyContext } from "./types.js";
+
+export const SIDECAR = "sidecar-busybox";
+
+export const isReady = (p: KObj) =>
+  p.status?.phase === "Running" && (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === "Ready" && c.status === "True");
+
+/** The service's pods that are not on their way out. */
+export async function targetPods(ctx: VerifyContext): Promise<KObj[]> {
+  const pods = await ctx.client.list("v1", "Pod", ctx.namespace, `app=${ctx.service}`);
+  return pods.filter((p) => !p.metadata.deletionTimestamp);
+}
+
+export function describePods(pods: KObj[]): string {
+  return pods.map((p) => `${p.metadata.name} ${p.status?.phase ?? "?"}${isReady(p) ? " Ready" : " NotReady"}`).join(", ") || "no pods";
+}
+
+/** Wait (final mode) until every target pod is Running+Ready; undefined on timeout. */
+export async function waitTargetsReady(ctx: VerifyContext): Promise<KObj[] | undefined> {
+  const r = await waitFor({
+    client: ctx.client,
+    time: ctx.time,
+    signal: ctx.signal,
+    timeoutMs: ctx.timeouts.readyMs,
+    pollMs: 10_000,
+    watch: [{ apiVersion: "v1", kind: "Pod", namespace: ctx.namespace, labelSelector: `app=${ctx.service}` }],
+    check: async () => {
+      const pods = await targetPods(ctx);
+      return pods.length > 0 && pods.every(isReady) ? pods : undefined;
+    },
+  });
+  return r.ok ? r.value : undefined;
+}
+
+/** The container a check runs commands in: the main one, else the busybox sidecar. */
+export function mainContainer(pod: KObj): string {
+  const cs: { name: string }[] = pod.spec?.containers ?? [];
+  return (cs.find((c) => c.name !== SIDECAR) ?? cs[0]).name;
+}
+
+/**
+ * Poll a single-shot measurement: in confirm mode until it sees the fault (fails), in final mode
+ * until it passes; the last measurement is the verdict.
+ */
+export async function pollMeasure<T extends { pass: boolean }>(ctx: VerifyContext, windowMs: number, measure: () => Promise<T>): Promise<T> {
+  const want = ctx.mode === "final";
+  let last: T | undefined;
+  const r = await waitFor({
+    client: ctx.client,
+    time: ctx.time,
+    signal: ctx.signal,
+    timeoutMs: windowMs,
+    pollMs: ctx.timeouts.pollMs,
+    check: async () => {
+      last = await measure();
+      return last.pass === want ? last : undefined;
+    },
+  });
+  if (r.ok) return r.value;
+  return last ?? (await measure());
+}
