@@ -5,6 +5,9 @@ import { isMicroRemedError } from "../errors.js";
 import { registerRun } from "./run.js";
 import { registerRunAll } from "./run-all.js";
 import { registerSim } from "./sim.js";
+import { registerSingleSteps } from "./single.js";
+import { registerDoctor } from "./doctor.js";
+import { registerModels } from "./models.js";
 
 export function buildProgram(): Command {
   const program = new Command("microremed")
@@ -15,6 +18,9 @@ export function buildProgram(): Command {
   registerSim(program);
   registerRun(program);
   registerRunAll(program);
+  registerSingleSteps(program);
+  registerDoctor(program);
+  registerModels(program);
   return program;
 }
 

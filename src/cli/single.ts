@@ -1,0 +1,93 @@
+// The single-step commands: deploy an env, inject one failure, verify it, restore a service.
+// Each works on the embedded cluster (started for the command) or on any cluster with
+// --cluster kube --kubeconfig F, e.g. one started by `microremed sim`.
+import type { Command } from "commander";
+import { failure } from "../chaos/catalog.js";
+import { inject, removeAllChaos } from "../chaos/inject.js";
+import { deployEnv, restoreService } from "../envs/deploy.js";
+import { loadEnv, sourceManifest } from "../envs/env.js";
+import { snapshot } from "../envs/health.js";
+import { MicroRemedError } from "../errors.js";
+import { VERIFIERS } from "../verify/registry.js";
+import { DEFAULT_TIMEOUTS } from "../verify/types.js";
+import { openCluster, type ClusterFlags } from "./cluster.js";
+import { parseNonNegativeInt, parsePositive } from "./options.js";
+
+function clusterOptions(cmd: Command): Command {
+  return cmd
+    .option("--env <name>", "system the namespace runs", "train-ticket")
+    .option("--namespace <ns>", "namespace (default: the env's own)")
+    .option("--cluster <sim|kube>", "embedded cluster (sim) or the cluster of a kubeconfig (kube)", "kube")
+    .option("--kubeconfig <file>", "kubeconfig (default: KUBECONFIG, then ~/.kube/config)")
+    .option("--context <name>", "kubeconfig context")
+    .option("--speed <factor>", "embedded cluster clock speed", (v) => parsePositive(v, "--speed"), 60)
+    .option("--seed <n>", "seed", (v) => parseNonNegativeInt(v, "--seed"), 42);
+}
+
+type Opts = ClusterFlags & { env: string; namespace?: string };
+
+async function withCluster<T>(o: Opts, fn: (c: Awaited<ReturnType<typeof openCluster>>, ns: string) => Promise<T>): Promise<T> {
+  const conn = await openCluster(o);
+  try {
+    return await fn(conn, o.namespace ?? loadEnv(o.env).defaultNamespace);
+  } finally {
+    await conn.close();
+  }
+}
+
+function checkTarget(env: string, f: string, service: string) {
+  const targets = loadEnv(env).faultTargets[f] ?? [];
+  if (!targets.includes(service)) throw new MicroRemedError("E_CONFIG", `${service} is not a ${f} target of ${env}`, `use one of: ${targets.join(", ")}`);
+}
+
+export function registerSingleSteps(program: Command) {
+  clusterOptions(program.command("deploy").description("Deploy a system into its namespace and wait until every workload is Ready").argument("<env>", "simple-micro, online-boutique or train-ticket")).action(
+    async (env: string, o: Opts) => {
+      const spec = loadEnv(env);
+      await withCluster({ ...o, env }, async (c, ns) => {
+        const s = await deployEnv(c.client, c.time, spec, ns);
+        process.stdout.write(`${env} is Ready in namespace ${ns}: ${s.map((w) => `${w.name} ${w.ready}/${w.replicas}`).join(", ")}\n`);
+      });
+    },
+  );
+
+  clusterOptions(program.command("inject").description("Inject one failure into one service (as a case would) and leave it in place").argument("<failure>", "failure id, e.g. cpu-stress").argument("<service>", "target service")).action(
+    async (f: string, service: string, o: Opts) => {
+      const spec = failure(f);
+      checkTarget(o.env, f, service);
+      await withCluster(o, async (c, ns) => {
+        const inj = await inject(c.client, spec, ns, service);
+        process.stdout.write(`injected ${f} into ${service} in ${ns}${inj.chaos ? ` (${inj.chaos.kind} ${inj.chaos.name})` : " (deployment patched)"}\n`);
+      });
+    },
+  );
+
+  clusterOptions(
+    program
+      .command("verify")
+      .description("Run the reference check for a failure type against a service; exit 0 when it passes")
+      .argument("<failure>", "failure id")
+      .argument("<service>", "target service")
+      .option("--confirm", "check whether the fault is visible now (as after an injection) instead of whether it recovered"),
+  ).action(async (f: string, service: string, o: Opts & { confirm?: boolean }) => {
+    const spec = failure(f);
+    const env = loadEnv(o.env);
+    await withCluster(o, async (c, ns) => {
+      const v = await VERIFIERS[spec.verifier].verify({ client: c.client, time: c.time, env, namespace: ns, service, mode: o.confirm ? "confirm" : "final", windowMs: 30_000, timeouts: { ...DEFAULT_TIMEOUTS, readyMs: env.readyTimeoutSeconds * 1000 } });
+      process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+      process.exitCode = v.pass ? 0 : 1;
+    });
+  });
+
+  clusterOptions(program.command("restore").description("Remove MicroRemed's chaos from the namespace and restore a service from its original manifest").argument("<service>", "service to restore").option("--manifest-path <file>", "original manifests (default: the env's source config)")).action(
+    async (service: string, o: Opts & { manifestPath?: string }) => {
+      const env = loadEnv(o.env);
+      await withCluster(o, async (c, ns) => {
+        const removed = await removeAllChaos(c.client, c.time, ns);
+        const r = await restoreService(c.client, c.time, sourceManifest(env, service, o.manifestPath), ns, env.readyTimeoutSeconds);
+        const s = await snapshot(c.client, ns);
+        process.stdout.write(`removed ${removed} chaos object(s); ${service} ${r}; namespace ${ns}: ${s.filter((w) => w.settled).length}/${s.length} workloads Ready\n`);
+      });
+    },
+  );
+}
