@@ -68,7 +68,8 @@ export class KubeClient {
     const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     const reqOpts: https.RequestOptions = {
       method,
-      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": opts.contentType ?? "application/json" } : {}) },
+      // Content-Length always: Node sends a DELETE body unframed otherwise
+      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": opts.contentType ?? "application/json", "Content-Length": Buffer.byteLength(body) } : {}) },
     };
     await this.kc.applyToHTTPSOptions(reqOpts);
     const lib = url.protocol === "https:" ? https : http;
@@ -94,7 +95,7 @@ export class KubeClient {
           } catch {
             status = { message: text.trim() };
           }
-          reject(new KubeApiError(code, status.reason ?? String(code), status.message ?? `${method} ${path} answered ${code}`));
+          reject(new KubeApiError(code, status.reason ?? String(code), status.message || `${method} ${path} answered HTTP ${code}`));
         });
         res.on("error", reject);
       });

@@ -1,10 +1,12 @@
 // Methods by name (the reference's --remediate-method values).
 import { MicroRemedError } from "../errors.js";
 import { SoloGen } from "./sologen.js";
+import { ThinkRemed } from "./thinkremed/index.js";
 import type { Method } from "./types.js";
 
 const METHODS: Record<string, () => Method> = {
   SoloGen: () => new SoloGen(),
+  ThinkRemed: () => new ThinkRemed(),
 };
 
 export function registerMethod(name: string, make: () => Method) {

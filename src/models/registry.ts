@@ -3,6 +3,7 @@ import { MicroRemedError } from "../errors.js";
 import { NoopModel } from "./builtin/noop.js";
 import { OracleModel } from "./builtin/oracle.js";
 import { loadScript, ScriptedModel } from "./builtin/scripted.js";
+import { createProviderModel, providerFamilies, type ResolveOptions } from "./factory.js";
 import type { Model } from "./types.js";
 
 export const BUILTIN_MODELS = {
@@ -11,7 +12,7 @@ export const BUILTIN_MODELS = {
   "scripted:<file>": "replays recorded assistant turns and tool calls from a YAML/JSON file (tests)",
 } as const;
 
-export type ModelFactory = (id: string) => Model | undefined;
+export type ModelFactory = (id: string, opts?: ResolveOptions) => Model | undefined;
 
 const extraFactories: ModelFactory[] = [];
 
@@ -20,7 +21,7 @@ export function registerModelFactory(f: ModelFactory) {
   extraFactories.push(f);
 }
 
-export function resolveModel(id: string): Model {
+export function resolveModel(id: string, opts: ResolveOptions = {}): Model {
   if (id === "oracle") return new OracleModel();
   if (id === "noop") return new NoopModel();
   if (id.startsWith("scripted:")) {
@@ -28,8 +29,11 @@ export function resolveModel(id: string): Model {
     return new ScriptedModel(loadScript(file), file);
   }
   for (const f of extraFactories) {
-    const m = f(id);
+    const m = f(id, opts);
     if (m) return m;
   }
-  throw new MicroRemedError("E_UNKNOWN_MODEL", `unknown model "${id}"`, `use one of: ${Object.keys(BUILTIN_MODELS).join(", ")} (list them with: microremed models)`);
+  throw new MicroRemedError("E_UNKNOWN_MODEL", `unknown model "${id}"`, `use one of: ${[...Object.keys(BUILTIN_MODELS), ...providerFamilies(opts)].join(", ")} (list them with: microremed models)`);
 }
+
+// The real providers, from the model registry (models/registry.yaml).
+registerModelFactory(createProviderModel);

@@ -25,10 +25,18 @@ export interface ToolSchema {
 }
 
 export interface Usage {
+  /** Every input token of the call, cached and cache-written ones included. */
   inputTokens: number;
+  /** Every output token, reasoning included (as both OpenAI and Anthropic bill them). */
   outputTokens: number;
+  /** The part of inputTokens read from the provider's prompt cache. */
   cachedTokens?: number;
+  /** The part of outputTokens spent on reasoning, where the provider reports it. */
   reasoningTokens?: number;
+  /** The part of inputTokens written to the prompt cache (Anthropic's cache_creation_input_tokens). */
+  cacheWriteTokens?: number;
+  /** Set when the provider reported nothing and the counts are characters / 4. */
+  estimated?: boolean;
   costUsd?: number;
 }
 
@@ -71,6 +79,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cachedTokens: (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0),
     reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0),
     costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0),
+    // Only where present, so sums of usages that never had them look as before.
+    ...(a.cacheWriteTokens || b.cacheWriteTokens ? { cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0) } : {}),
+    ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }
 

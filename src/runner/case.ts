@@ -14,6 +14,7 @@ import { isMicroRemedError } from "../errors.js";
 import type { Executor } from "../ansible/executor.js";
 import type { Method } from "../methods/types.js";
 import { addUsage, emptyUsage, type Model } from "../models/types.js";
+import { openProbe, probeLimitsOf } from "../probe/index.js";
 import { verifyNamespaceHealth } from "../verify/health.js";
 import { VERIFIERS } from "../verify/registry.js";
 import { DEFAULT_TIMEOUTS, type Verdict, type VerifyContext } from "../verify/types.js";
@@ -124,6 +125,8 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     d.onPhase("method");
     const report = await buildReport(d.client, d.env.name, d.cfg.namespace, faults.map((f) => ({ failure: f.spec, service: f.service })), d.cfg.inventory);
     const facts = { caseId: `${pc.index}`, namespace: d.cfg.namespace, service: faults[0].service, failure: faults[0].spec.id, faults: rec.faults };
+    // the Probe agent's sandbox: read-only kubectl in the case's namespace, limits from the method
+    const sandbox = openProbe(d.client.kc, d.cfg.namespace, probeLimitsOf(d.method));
     const result = await timed(phases, "method", () =>
       d.method.remediate({
         report,
@@ -137,8 +140,9 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
           await d.time.sleep(d.cfg.settle * 1000, signal);
           return finalVerdict(d, faults, baseline, signal).then((v) => v.combined);
         },
+        probe: sandbox.probe,
       }),
-    );
+    ).finally(sandbox.close);
     writeFileSync(join(d.caseDir, "conversation.json"), `${JSON.stringify({ report, conversation: result.conversation, attempts: result.attempts }, null, 2)}\n`);
     rec.attempts = result.attempts.length;
     rec.probeRounds = result.attempts.reduce((n, a) => n + a.probeRounds, 0);

@@ -7,6 +7,12 @@ export interface Clock {
   now(): number;
   /** Run fn after `ms` of cluster time. Returns a cancel function. */
   after(ms: number, fn: () => void): () => void;
+  /**
+   * The wall time at which a cluster instant is shown. Timestamps in objects follow the wall
+   * clock (so kubectl's ages are never "<invalid>"); only the simulated processes run faster.
+   */
+  toWall(ms: number): number;
+  fromWall(ms: number): number;
 }
 
 export class WallClock implements Clock {
@@ -19,6 +25,14 @@ export class WallClock implements Clock {
 
   now(): number {
     return this.clusterStart + Math.round((Date.now() - this.wallStart) * this.speed);
+  }
+
+  toWall(ms: number): number {
+    return this.wallStart + (ms - this.clusterStart) / this.speed;
+  }
+
+  fromWall(ms: number): number {
+    return this.clusterStart + (ms - this.wallStart) * this.speed;
   }
 
   after(ms: number, fn: () => void): () => void {
@@ -41,6 +55,14 @@ export class ManualClock implements Clock {
 
   now(): number {
     return this.t;
+  }
+
+  toWall(ms: number): number {
+    return ms;
+  }
+
+  fromWall(ms: number): number {
+    return ms;
   }
 
   after(ms: number, fn: () => void): () => void {
@@ -67,3 +89,19 @@ export class ManualClock implements Clock {
 }
 
 export const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+
+/**
+ * An object timestamp for cluster instant `ms`: RFC 3339 in wall time. Whole seconds as the API
+ * server writes them; with a fast clock, milliseconds too, since a wall second then spans many
+ * cluster seconds and the simulation reads its own timestamps back.
+ */
+export function stamp(clock: Clock, ms: number): string {
+  const wall = clock.toWall(ms);
+  return clock.speed > 1 ? new Date(Math.floor(wall)).toISOString() : iso(wall);
+}
+
+/** The cluster instant of a timestamp written by stamp() (NaN when absent or malformed). */
+export function parseStamp(clock: Clock, s: string | undefined | null): number {
+  const wall = Date.parse(s ?? "");
+  return Number.isNaN(wall) ? Number.NaN : clock.fromWall(wall);
+}

@@ -11,8 +11,12 @@ import { ControllerRuntime } from "./controllers/runtime.js";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 import { Store } from "./store/store.js";
 import { LogBook } from "./model/logbook.js";
+import { FaultBook } from "./model/faults.js";
 import { GenericBehavior } from "./model/generic.js";
 import { Rng } from "../util/rng.js";
+import { ContainerExec } from "./exec/handler.js";
+import { execUpgrade } from "./exec/websocket.js";
+import { SimMetrics } from "./metrics/source.js";
 
 export interface EmbeddedClusterOptions {
   /** Clock speed factor: 60 runs a minute of cluster time in a second. */
@@ -30,6 +34,8 @@ const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-l
 
 export class EmbeddedCluster {
   readonly ctx: SimContext;
+  /** Runs `kubectl exec` commands; its `commands` registry takes more commands. */
+  readonly exec: ContainerExec;
   private server?: ApiServer;
   private port?: number;
 
@@ -40,15 +46,26 @@ export class EmbeddedCluster {
     const registry = new Registry(store, clock, rng);
     const runtime = new ControllerRuntime(clock, opts.autoDrain ?? true);
     const events = new EventRecorder(registry);
-    this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior: new GenericBehavior(rng) };
+    this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior: new GenericBehavior(rng), faults: new FaultBook() };
     installControllers(this.ctx);
     for (const ns of SYSTEM_NAMESPACES) registry.create(R("Namespace"), undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
     createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
+    this.exec = new ContainerExec(this.ctx);
   }
 
   /** Serve the Kubernetes API on 127.0.0.1 (a free port unless given). */
   async listen(port = 0): Promise<string> {
-    this.server = new ApiServer({ store: this.ctx.store, registry: this.ctx.registry, clock: this.ctx.clock, logs: this.ctx.logs });
+    const { store, registry, clock, logs } = this.ctx;
+    const exec = this.exec;
+    this.server = new ApiServer({
+      store,
+      registry,
+      clock,
+      logs,
+      exec,
+      metrics: new SimMetrics(this.ctx),
+      onUpgrade: execUpgrade({ registry, exec }),
+    });
     this.port = await this.server.listen(port);
     return this.url;
   }

@@ -2,7 +2,7 @@
 // validation, resourceVersion checks, generation, status subresource, graceful deletion,
 // finalizers). The HTTP handlers and the controllers both write through here.
 import { isDeepStrictEqual } from "node:util";
-import { iso, type Clock } from "../clock.js";
+import { stamp, type Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
 import type { Rng } from "../../util/rng.js";
@@ -47,7 +47,7 @@ export class Registry {
   ) {}
 
   now(): string {
-    return iso(this.clock.now());
+    return stamp(this.clock, this.clock.now());
   }
 
   get(rt: ResourceType, ns: string | undefined, name: string): KObject {
@@ -194,7 +194,7 @@ export class Registry {
       return { object: this.store.remove(rt, ns, name)!, gone: true };
     }
     if (m.deletionTimestamp && rt.kind !== "Pod") return { object: old, gone: false };
-    m.deletionTimestamp = iso(this.clock.now() + grace * 1000);
+    m.deletionTimestamp = stamp(this.clock, this.clock.now() + grace * 1000);
     m.deletionGracePeriodSeconds = grace;
     if (rt.kind !== "Pod" && m.generation !== undefined) m.generation += 1;
     return { object: this.store.put(rt, { ...old, metadata: m }), gone: false };

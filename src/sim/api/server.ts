@@ -293,7 +293,7 @@ export class ApiServer {
 
   private table(rt: ResourceType, objects: KObject[], q: URLSearchParams, withColumns = true) {
     const t = toTable(rt, objects, {
-      now: this.deps.clock.now(),
+      now: this.deps.clock.toWall(this.deps.clock.now()),
       includeObject: (q.get("includeObject") as "None" | "Metadata" | "Object" | null) ?? "Metadata",
       resourceVersion: String(this.deps.store.resourceVersion),
     });

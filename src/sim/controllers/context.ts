@@ -8,6 +8,7 @@ import type { Rng } from "../../util/rng.js";
 import type { EventRecorder } from "./events.js";
 import type { Behavior } from "../model/behavior.js";
 import type { LogBook } from "../model/logbook.js";
+import type { FaultBook } from "../model/faults.js";
 import type { ControllerRuntime } from "./runtime.js";
 
 export interface SimContext {
@@ -21,6 +22,8 @@ export interface SimContext {
   logs: LogBook;
   /** What runs inside containers; the failure model wraps it. */
   behavior: Behavior;
+  /** What Chaos Mesh has injected where (written by src/sim/chaos, read by behavior and exec). */
+  faults: FaultBook;
 }
 
 const cache = new Map<string, ResourceType>();

@@ -1,6 +1,6 @@
 // Events as the kubelet and controllers emit them: aggregated by object, reason and message
 // (count and lastTimestamp grow), in the involved object's namespace.
-import { iso } from "../clock.js";
+import { stamp } from "../clock.js";
 import type { Registry } from "../api/registry.js";
 import { apiVersionOf, resourceOfKind } from "../api/resources.js";
 import type { KObject } from "../types.js";
@@ -14,12 +14,13 @@ export interface EventSource {
 
 export class EventRecorder {
   private readonly seen = new Map<string, string>(); // aggregation key -> event name
+  private lastNanos = 0n;
 
   constructor(private readonly registry: Registry) {}
 
   record(obj: KObject, type: "Normal" | "Warning", reason: string, message: string, source: EventSource, fieldPath?: string): void {
     const ns = obj.metadata.namespace ?? "default";
-    const now = iso(this.registry.clock.now());
+    const now = stamp(this.registry.clock, this.registry.clock.now());
     const aggKey = `${obj.metadata.uid}|${fieldPath ?? ""}|${reason}|${message}`;
     const existingName = this.seen.get(aggKey);
     const existing = existingName ? this.registry.tryGet(EVENT_RT, ns, existingName) : undefined;
@@ -28,7 +29,12 @@ export class EventRecorder {
       return;
     }
     if (!this.registry.tryGet(resourceOfKind("Namespace")!, undefined, ns)) return;
-    const name = `${obj.metadata.name}.${this.registry.rng.chars(16, "0123456789abcdef")}`;
+    // Named by time as kube does (<object>.<hex nanoseconds>), so listings come back in order.
+    const clock = this.registry.clock;
+    let nanos = BigInt(Math.floor(clock.toWall(clock.now()) * 1000)) * 1000n;
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
+    const name = `${obj.metadata.name}.${nanos.toString(16)}`;
     const rt = resourceOfKind(obj.kind);
     this.registry.create(EVENT_RT, ns, {
       apiVersion: "v1",

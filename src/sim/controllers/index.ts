@@ -2,10 +2,14 @@
 import type { SimContext } from "./context.js";
 import { installEndpointsController } from "./endpoints.js";
 import { installGarbageCollector } from "./gc.js";
+import { installNodeAgents } from "../kubelet/index.js";
 import { installNamespaceController } from "./namespace.js";
+import { installWorkloadControllers } from "./workloads.js";
 
 export function installControllers(ctx: SimContext): void {
   installNamespaceController(ctx);
   installGarbageCollector(ctx);
   installEndpointsController(ctx);
+  installNodeAgents(ctx);
+  installWorkloadControllers(ctx);
 }

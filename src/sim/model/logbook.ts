@@ -1,6 +1,5 @@
 // What containers write to stdout: one bounded buffer per container instance, kept for the
 // current and the previous instance (kubectl logs --previous), with followers for -f.
-import { iso } from "../clock.js";
 import type { Clock } from "../clock.js";
 import type { LogRequest, LogSource } from "../api/hooks.js";
 
@@ -62,7 +61,7 @@ export class LogBook implements LogSource {
       lines = lines.filter((l) => l.at >= since);
     }
     if (req.tailLines !== undefined && req.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - req.tailLines));
-    const render = (l: Line) => (req.timestamps ? `${iso(l.at).replace("Z", ".000000000Z")} ${l.text}` : l.text);
+    const render = (l: Line) => (req.timestamps ? `${new Date(this.clock.toWall(l.at)).toISOString().replace("Z", "000000Z")} ${l.text}` : l.text);
     return {
       lines: lines.map(render),
       follow: req.previous
@@ -70,7 +69,7 @@ export class LogBook implements LogSource {
         : (onLine: (line: string) => void) => {
             const cur = this.current.get(k) ?? { lines: [], followers: new Set<(l: string) => void>() };
             this.current.set(k, cur);
-            const f = (t: string) => onLine(req.timestamps ? `${iso(this.clock.now())} ${t}` : t);
+            const f = (t: string) => onLine(req.timestamps ? `${new Date(this.clock.toWall(this.clock.now())).toISOString().replace("Z", "000000Z")} ${t}` : t);
             cur.followers.add(f);
             return () => cur.followers.delete(f);
           },

@@ -1,0 +1,61 @@
+// ThinkRemed's definition (methods/ThinkRemed.yaml) read into the limits and prompts the loop
+// uses. Missing prompts are a broken installation, reported when the method is created.
+import { MicroRemedError } from "../../errors.js";
+import type { ProbeLimits } from "../../probe/index.js";
+import { fill, type MethodDefinition } from "../definition.js";
+
+const PROMPTS = [
+  "reminder",
+  "playbookReceived",
+  "probeBudgetSpent",
+  "probeUnavailable",
+  "reflection",
+] as const;
+export type PromptName = (typeof PROMPTS)[number];
+
+export interface ThinkRemedConfig {
+  maxAttempts: number;
+  maxProbeRounds: number;
+  maxCoordinatorTurns: number;
+  reflectionOutputChars: number;
+  /** A prompt of the definition, filled with the case's variables and `extra`. */
+  prompt(name: PromptName, extra?: Record<string, string>): string;
+}
+
+export function checkDefinition(def: MethodDefinition): void {
+  const missing = PROMPTS.filter((p) => typeof def.prompts?.[p] !== "string");
+  const names = def.tools.map((t) => t.name);
+  if (missing.length || !names.includes("print_playbook") || !names.includes("probe_system"))
+    throw new MicroRemedError(
+      "E_UNKNOWN_METHOD",
+      `the ThinkRemed definition lacks ${[...missing.map((m) => `prompts.${m}`), ...["print_playbook", "probe_system"].filter((n) => !names.includes(n)).map((n) => `the tool ${n}`)].join(", ")}`,
+      "restore methods/ThinkRemed.yaml from the repository",
+    );
+}
+
+export function probeLimitsFrom(def: MethodDefinition): Partial<ProbeLimits> {
+  const l = def.limits;
+  return {
+    ...(l.probeTimeoutSeconds ? { timeoutSeconds: l.probeTimeoutSeconds } : {}),
+    ...(l.probeMaxOutput ? { maxOutput: l.probeMaxOutput } : {}),
+    ...(l.probeMaxCommands ? { maxCommands: l.probeMaxCommands } : {}),
+  };
+}
+
+/** The configuration for one case: the runner's T_max wins over the definition's default. */
+export function configure(
+  def: MethodDefinition,
+  vars: Record<string, string>,
+  runnerMaxAttempts: number,
+): ThinkRemedConfig {
+  const l = def.limits;
+  const maxProbeRounds = l.maxProbeRounds ?? 5;
+  const base = { ...vars, maxProbeRounds: String(maxProbeRounds) };
+  return {
+    maxAttempts: runnerMaxAttempts > 0 ? runnerMaxAttempts : (l.maxAttempts ?? 2),
+    maxProbeRounds,
+    maxCoordinatorTurns: l.maxCoordinatorTurns ?? maxProbeRounds + 3,
+    reflectionOutputChars: l.reflectionOutputChars ?? 3000,
+    prompt: (name, extra = {}) => fill(def.prompts?.[name] ?? "", { ...base, ...extra }).trim(),
+  };
+}

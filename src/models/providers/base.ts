@@ -1,0 +1,85 @@
+// What every real provider shares: the text-protocol fallback, the one retry loop, usage and
+// cost. A provider only says how to make one streamed call and what its errors mean.
+import type { Prices } from "../catalog.js";
+import { costUsd, estimatedUsage } from "../cost.js";
+import { type RetryClock, type RetryPolicy, type RetryVerdict, withRetries } from "../retry.js";
+import type { ChatMessage, Model, ModelRequest, ModelResponse, ToolSchema, Usage } from "../types.js";
+import type { CallContext } from "./http-errors.js";
+import { parseTextReply, toTextProtocol } from "./text-protocol.js";
+
+export interface ProviderSettings {
+  /** The id the user chose (recorded with the run). */
+  id: string;
+  /** The name sent to the API. */
+  apiModel: string;
+  providerName: string;
+  baseUrl: string;
+  apiKey?: string;
+  keyVariable?: string;
+  keyVariables: string[];
+  tools: "native" | "text";
+  maxOutputTokens?: number;
+  prices?: Prices;
+  /** One attempt's limit (the SDK's timeout). */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  clock: RetryClock;
+}
+
+/** One attempt's outcome; usage is undefined only when the server reported none. */
+export interface RawReply {
+  message: ChatMessage;
+  usage?: Usage;
+}
+
+export abstract class ProviderModel implements Model {
+  readonly id: string;
+  private textCalls = 0;
+
+  constructor(protected readonly settings: ProviderSettings) {
+    this.id = settings.id;
+  }
+
+  /** One streamed request, assembled into a message. Throws the SDK's errors untouched. */
+  protected abstract callOnce(
+    messages: ChatMessage[],
+    tools: ToolSchema[],
+    signal?: AbortSignal,
+  ): Promise<RawReply>;
+
+  /** Whether an error from callOnce is worth another attempt (and how long the server asks to wait). */
+  protected abstract classify(e: unknown): RetryVerdict;
+
+  protected get context(): CallContext {
+    const s = this.settings;
+    return {
+      label: `${s.id} (${s.providerName})`,
+      providerName: s.providerName,
+      baseUrl: s.baseUrl,
+      keyVariable: s.keyVariable,
+      keyVariables: s.keyVariables,
+    };
+  }
+
+  async generate(req: ModelRequest): Promise<ModelResponse> {
+    const s = this.settings;
+    const text = s.tools === "text" && req.tools.length > 0;
+    const messages = text ? toTextProtocol(req.messages, req.tools) : req.messages;
+    const tools = text ? [] : req.tools;
+    const { value } = await withRetries(
+      this.context.label,
+      () => this.callOnce(messages, tools, req.signal),
+      (e) => this.classify(e),
+      s.retry,
+      s.clock,
+      req.signal,
+    );
+    const message = text
+      ? parseTextReply(value.message, req.tools, `text-call-${++this.textCalls}`)
+      : value.message;
+    // Reported usage is taken as is; the estimate is only for servers that report nothing.
+    const usage = value.usage ?? estimatedUsage(messages, value.message);
+    const cost = costUsd(usage, s.prices);
+    return { message, usage: cost === undefined ? usage : { ...usage, costUsd: cost } };
+  }
+}

@@ -1,0 +1,177 @@
+// The pipes the reference's agents write after kubectl (`| grep`, `| head`, `| tail`, `| wc -l`),
+// applied in-process to the captured output instead of spawning a shell. grep follows GNU grep's
+// basic (default) and extended (-E) regex syntax closely enough for what models write.
+import { has, lastValue, parseFlags } from "./flags.js";
+
+export type Filter = { apply: (text: string) => string } | { refusal: string };
+
+export const FILTERS_ALLOWED =
+  "after a pipe: grep [-i -v -E -F -w -x -c -n -A N -B N -C N -e PATTERN] PATTERN, head -n N, tail -n N, wc [-l -w -c]";
+
+const lines = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
+const join = (ls: string[]) => (ls.length ? `${ls.join("\n")}\n` : "");
+
+const POSIX: Record<string, string> = {
+  space: "\\s",
+  digit: "\\d",
+  alpha: "a-zA-Z",
+  alnum: "a-zA-Z0-9",
+  upper: "A-Z",
+  lower: "a-z",
+  punct: "!-/:-@[-`{-~",
+  xdigit: "0-9A-Fa-f",
+  blank: " \\t",
+};
+
+/** A POSIX regex (basic or extended) as a JavaScript one. */
+export function posixToJs(p: string, extended: boolean): string {
+  let out = "";
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === "[") {
+      // a bracket expression: `]` first is literal, [:class:] maps to JS, backslash is literal
+      let j = i + 1;
+      let body = "";
+      if (p[j] === "^") body += p[j++];
+      if (p[j] === "]") {
+        body += "\\]";
+        j++;
+      }
+      for (; j < p.length && p[j] !== "]"; j++) {
+        const cls = p[j] === "[" && p[j + 1] === ":" ? p.slice(j + 2, p.indexOf(":]", j + 2)) : undefined;
+        if (cls !== undefined && POSIX[cls]) {
+          body += POSIX[cls];
+          j = p.indexOf(":]", j + 2) + 1;
+        } else body += p[j] === "\\" || p[j] === "[" ? `\\${p[j]}` : p[j];
+      }
+      if (j >= p.length) return out + "\\[" + posixToJs(p.slice(i + 1), extended);
+      out += `[${body}]`;
+      i = j;
+    } else if (c === "\\" && i + 1 < p.length) {
+      const n = p[++i];
+      // in basic syntax \( \) \{ \} \| \+ \? are the operators; in extended they are literals
+      out += "(){}|+?".includes(n) ? (extended ? `\\${n}` : n) : `\\${n}`;
+    } else if ("(){}|+?".includes(c)) out += extended ? c : `\\${c}`;
+    else out += c;
+  }
+  return out;
+}
+
+function grep(args: string[]): Filter {
+  const p = parseFlags(args, {
+    valueShort: "eABC",
+    boolShort: "ivEFwxcnsG",
+    valueLong: ["regexp", "after-context", "before-context", "context"],
+    boolLong: [
+      "ignore-case",
+      "invert-match",
+      "extended-regexp",
+      "fixed-strings",
+      "word-regexp",
+      "line-regexp",
+      "count",
+      "line-number",
+      "basic-regexp",
+      "no-messages",
+    ],
+  });
+  if ("error" in p) return { refusal: `grep: ${p.error}; ${FILTERS_ALLOWED}` };
+  const patterns = p.flags.filter((f) => f.name === "-e" || f.name === "--regexp").map((f) => f.value ?? "");
+  if (!patterns.length && p.positionals.length) patterns.push(p.positionals.shift() as string);
+  if (!patterns.length) return { refusal: "grep needs a pattern" };
+  if (p.positionals.length)
+    return { refusal: "grep after a pipe reads the piped output only; give just the pattern" };
+  const on = (...n: string[]) => has(p.flags, ...n);
+  const extended = on("-E", "--extended-regexp");
+  const fixed = on("-F", "--fixed-strings");
+  let source = patterns
+    .map((x) => `(?:${fixed ? x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : posixToJs(x, extended)})`)
+    .join("|");
+  if (on("-w", "--word-regexp")) source = `(?<!\\w)(?:${source})(?!\\w)`;
+  if (on("-x", "--line-regexp")) source = `^(?:${source})$`;
+  let re: RegExp;
+  try {
+    re = new RegExp(source, on("-i", "--ignore-case") ? "i" : "");
+  } catch (e) {
+    return { refusal: `grep: cannot read the pattern (${(e as Error).message})` };
+  }
+  const invert = on("-v", "--invert-match");
+  const num = (...n: string[]) =>
+    Number(lastValue(p.flags, ...n) ?? lastValue(p.flags, "-C", "--context") ?? 0);
+  const after = num("-A", "--after-context");
+  const before = num("-B", "--before-context");
+  if (![after, before].every((n) => Number.isInteger(n) && n >= 0))
+    return { refusal: "grep: -A/-B/-C take a number of lines" };
+  const numbered = on("-n", "--line-number");
+  return {
+    apply: (text) => {
+      const ls = lines(text);
+      const hits = ls.map((l, k) => (re.test(l) !== invert ? k : -1)).filter((k) => k >= 0);
+      if (on("-c", "--count")) return `${hits.length}\n`;
+      // with context, as GNU grep prints it: "N:" for matches, "N-" for context, "--" between groups
+      const shown = new Set<number>();
+      for (const k of hits)
+        for (let j = Math.max(0, k - before); j <= Math.min(ls.length - 1, k + after); j++) shown.add(j);
+      const hit = new Set(hits);
+      const out: string[] = [];
+      let last = -1;
+      for (const k of [...shown].sort((a, b) => a - b)) {
+        if ((after || before) && last >= 0 && k > last + 1) out.push("--");
+        out.push(numbered ? `${k + 1}${hit.has(k) ? ":" : "-"}${ls[k]}` : ls[k]);
+        last = k;
+      }
+      return join(out);
+    },
+  };
+}
+
+/** head and tail: -n N, -nN, -N, --lines=N (tail also -n +N: from line N on). */
+function ends(which: "head" | "tail", args: string[]): Filter {
+  const norm = args.map((a) => (/^-\d+$/.test(a) ? `-n${a.slice(1)}` : a));
+  const p = parseFlags(norm, { valueShort: "n", boolShort: "q", valueLong: ["lines"], boolLong: ["quiet"] });
+  if ("error" in p || p.positionals.length)
+    return { refusal: `${which} after a pipe takes only -n N; ${FILTERS_ALLOWED}` };
+  const raw = lastValue(p.flags, "-n", "--lines") ?? "10";
+  const from = which === "tail" && raw.startsWith("+");
+  const n = Number(from ? raw.slice(1) : raw);
+  if (!Number.isInteger(n) || n < 0) return { refusal: `${which}: invalid number of lines ${raw}` };
+  return {
+    apply: (text) => {
+      const ls = lines(text);
+      if (which === "head") return join(ls.slice(0, n));
+      return join(from ? ls.slice(Math.max(0, n - 1)) : n === 0 ? [] : ls.slice(-n));
+    },
+  };
+}
+
+function wc(args: string[]): Filter {
+  const p = parseFlags(args, {
+    valueShort: "",
+    boolShort: "lwcm",
+    valueLong: [],
+    boolLong: ["lines", "words", "bytes", "chars"],
+  });
+  if ("error" in p || p.positionals.length)
+    return { refusal: `wc after a pipe counts the piped output; ${FILTERS_ALLOWED}` };
+  const on = (...n: string[]) => has(p.flags, ...n);
+  const all = p.flags.length === 0;
+  return {
+    apply: (text) => {
+      const counts: number[] = [];
+      if (all || on("-l", "--lines")) counts.push((text.match(/\n/g) ?? []).length);
+      if (all || on("-w", "--words")) counts.push(text.split(/\s+/).filter(Boolean).length);
+      if (on("-m", "--chars")) counts.push(text.length);
+      if (all || on("-c", "--bytes")) counts.push(Buffer.byteLength(text));
+      return `${counts.join(" ")}\n`;
+    },
+  };
+}
+
+export function parseFilter(argv: string[]): Filter {
+  const [name = "", ...args] = argv;
+  if (name === "grep" || name === "egrep" || name === "fgrep")
+    return grep(name === "grep" ? args : [name === "egrep" ? "-E" : "-F", ...args]);
+  if (name === "head" || name === "tail") return ends(name, args);
+  if (name === "wc") return wc(args);
+  return { refusal: `| ${name} is not available; ${FILTERS_ALLOWED}` };
+}

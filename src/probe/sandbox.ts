@@ -1,0 +1,84 @@
+// The probe sandbox: a command line from the model in, the observation it sees out. Commands are
+// split into argv without a shell, checked against the read-only allowlist, run as kubectl with
+// the cluster's kubeconfig, a wall-clock timeout and a bounded capture; pipes into grep, head,
+// tail and wc are applied to the captured output. A refusal is an observation, never an error.
+import { execa } from "execa";
+import { parseFilter } from "./filters.js";
+import { ALLOWED, checkKubectl } from "./kubectl.js";
+import { type Segment, showArgv, splitCommandLine } from "./tokenize.js";
+
+export interface ProbeOptions {
+  kubeconfig: string;
+  /** The one namespace probes may look at (pinned with -n). */
+  namespace: string;
+  /** Wall ms each command may run before it is killed. */
+  timeoutMs: number;
+  /** Characters of observation per probe call; longer output is cut with a note. */
+  maxOutput: number;
+  /** Commands in one `;`-separated list (default 10). */
+  maxCommands?: number;
+  /** The kubectl to run (default: kubectl on PATH). */
+  kubectl?: string;
+}
+
+export type Probe = (command: string) => Promise<string>;
+
+/** What is read from a command before it is killed, before the filters narrow it. */
+const CAPTURE_BYTES = 2_000_000;
+
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[output cut: ${text.length - max} more characters; narrow the command, e.g. --tail=50, -l <selector>, | grep <word>, | head -n 40]\n`;
+}
+
+async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<string> {
+  const refused = (why: string) => `$ ${seg.text}\nrefused: ${why}\n`;
+  if (seg.refusal) return refused(seg.refusal);
+  const [program, ...filterArgvs] = seg.stages;
+  if (program[0] !== "kubectl") return refused(`only kubectl runs here, not ${program[0]}; ${ALLOWED}`);
+  const filters = filterArgvs.map(parseFilter);
+  const bad = filters.find((f) => "refusal" in f);
+  if (bad && "refusal" in bad) return refused(bad.refusal);
+  const checked = checkKubectl(program.slice(1), o.namespace);
+  if ("refusal" in checked) return refused(checked.refusal);
+
+  const shown = [`kubectl ${showArgv(checked.argv)}`, ...filterArgvs.map(showArgv)].join(" | ");
+  const r = await execa(o.kubectl ?? "kubectl", checked.argv, {
+    env: { KUBECONFIG: o.kubeconfig },
+    extendEnv: true,
+    stdin: "ignore",
+    reject: false,
+    timeout: o.timeoutMs,
+    forceKillAfterDelay: 1000,
+    maxBuffer: CAPTURE_BYTES,
+    stripFinalNewline: false,
+  });
+  if (r.failed && r.code === "ENOENT")
+    return `$ ${shown}\nkubectl is not installed on the machine running the benchmark\n`;
+  let stdout = String(r.stdout ?? "");
+  for (const f of filters) if ("apply" in f) stdout = f.apply(stdout);
+  const notes: string[] = [];
+  if (r.timedOut) notes.push(`[timed out after ${Math.round(o.timeoutMs / 1000)} s and was stopped]`);
+  else if (r.isMaxBuffer) notes.push(`[stopped after ${CAPTURE_BYTES} bytes of output]`);
+  else if (r.exitCode) notes.push(`[exit code ${r.exitCode}]`);
+  const stderr = String(r.stderr ?? "").trim();
+  // the notes come after the cut, so a long output cannot hide why it ended
+  const body = cut([stdout.trimEnd(), stderr].filter(Boolean).join("\n"), budget).trimEnd();
+  return `$ ${shown}\n${[body, ...notes].filter(Boolean).join("\n") || "(no output)"}\n`;
+}
+
+export function createProbe(o: ProbeOptions): Probe {
+  const maxCommands = o.maxCommands ?? 10;
+  return async (command: string) => {
+    const segments = splitCommandLine(command);
+    if (!segments.length)
+      return `refused: empty command; give a read-only kubectl command, or several separated by ';' (${ALLOWED})`;
+    if (segments.length > maxCommands)
+      return `refused: ${segments.length} commands in one probe; at most ${maxCommands}, separated by ';'`;
+    // each command gets an equal share of the output budget, so the first cannot crowd out the rest
+    const budget = Math.max(200, Math.floor(o.maxOutput / segments.length));
+    const parts: string[] = [];
+    for (const seg of segments) parts.push(await runOne(seg, o, budget));
+    return parts.join("");
+  };
+}

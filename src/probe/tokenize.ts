@@ -1,0 +1,130 @@
+// Splitting a probe command line the way a shell would split words, without a shell: quotes and
+// backslashes are honoured, `;` and newlines separate commands, `|` separates pipeline stages.
+// Anything a shell would expand or redirect ($(...), backticks, $VAR, >, <, &&, ||, &, (...)) is
+// refused, because the model expects an effect we neither run nor want to run.
+
+export interface Segment {
+  /** The command as the model wrote it (for the observation). */
+  text: string;
+  /** Pipeline stages, each an argv; stages[0] is the program. */
+  stages: string[][];
+  /** Why this command is refused, if it is. */
+  refusal?: string;
+}
+
+const SUBSTITUTION = "command substitution and variables are not expanded (no shell); write values literally";
+
+class Builder {
+  segments: Segment[] = [];
+  private stages: string[][] = [];
+  private words: string[] = [];
+  private word = "";
+  private started = false;
+  private refusal?: string;
+  private start = 0;
+
+  constructor(private readonly line: string) {}
+
+  refuse(reason: string) {
+    this.refusal ??= reason;
+  }
+  add(ch: string) {
+    this.word += ch;
+    this.started = true;
+  }
+  quoteOpened() {
+    this.started = true;
+  }
+  endWord() {
+    if (this.started) this.words.push(this.word);
+    this.word = "";
+    this.started = false;
+  }
+  endStage() {
+    this.endWord();
+    this.stages.push(this.words);
+    this.words = [];
+  }
+  endSegment(at: number) {
+    this.endStage();
+    const text = this.line.slice(this.start, at).trim();
+    this.start = at + 1;
+    const stages = this.stages;
+    this.stages = [];
+    const refusal = this.refusal;
+    this.refusal = undefined;
+    if (!text) return;
+    if (!refusal && stages.some((s) => s.length === 0))
+      return void this.segments.push({
+        text,
+        stages,
+        refusal: "a pipe with an empty side; write `kubectl ... | grep WORD`",
+      });
+    this.segments.push({ text, stages, ...(refusal ? { refusal } : {}) });
+  }
+}
+
+/** What `$` starts outside single quotes: an expansion we refuse, or a literal dollar. */
+function dollar(line: string, i: number): string | undefined {
+  const next = line[i + 1] ?? "";
+  if (next === "(" || next === "{" || /[A-Za-z_0-9@*#?!$-]/.test(next)) return SUBSTITUTION;
+  return undefined;
+}
+
+export function splitCommandLine(line: string): Segment[] {
+  const b = new Builder(line);
+  let mode: "plain" | "single" | "double" = "plain";
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (mode === "single") {
+      if (ch === "'") mode = "plain";
+      else b.add(ch);
+      continue;
+    }
+    if (mode === "double") {
+      if (ch === '"') mode = "plain";
+      else if (ch === "\\" && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1])) {
+        if (line[i + 1] !== "\n") b.add(line[i + 1]);
+        i++;
+      } else if (ch === "`") b.refuse(SUBSTITUTION);
+      else if (ch === "$" && dollar(line, i)) b.refuse(SUBSTITUTION);
+      else b.add(ch);
+      continue;
+    }
+    if (ch === "\\") {
+      if (i + 1 < line.length && line[i + 1] !== "\n") b.add(line[i + 1]);
+      i++;
+    } else if (ch === "'") {
+      mode = "single";
+      b.quoteOpened();
+    } else if (ch === '"') {
+      mode = "double";
+      b.quoteOpened();
+    } else if (ch === " " || ch === "\t" || ch === "\r") b.endWord();
+    else if (ch === ";" || ch === "\n") b.endSegment(i);
+    else if (ch === "|") {
+      if (line[i + 1] === "|") {
+        b.refuse("`||` is shell syntax; no shell runs here: separate commands with `;`");
+        i++;
+      } else b.endStage();
+    } else if (ch === "&")
+      b.refuse("`&`/`&&` is shell syntax; no shell runs here: separate commands with `;`");
+    else if (ch === ">" || ch === "<")
+      b.refuse("redirection (`>`, `>>`, `<`) is not allowed: probes read, they do not write files");
+    else if (ch === "`") b.refuse(SUBSTITUTION);
+    else if (ch === "$" && dollar(line, i)) b.refuse(SUBSTITUTION);
+    else if (ch === "(" || ch === ")")
+      b.refuse("`(`/`)` is shell syntax (subshell); quote it if it is part of an argument");
+    else b.add(ch);
+  }
+  if (mode !== "plain") b.refuse(`unterminated ${mode === "single" ? "single" : "double"} quote`);
+  b.endSegment(line.length);
+  return b.segments;
+}
+
+/** An argv shown back as a command line, quoted where a shell would need it. */
+export function showArgv(argv: string[]): string {
+  return argv
+    .map((a) => (a !== "" && /^[\w@%+=:,./\-[\]{}*]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`))
+    .join(" ");
+}

@@ -1,0 +1,109 @@
+// Which nodes a DaemonSet runs on, and the pod it puts there: kube's nodeShouldRunDaemonPod
+// (nodeSelector, required node affinity, taints against tolerations) and the pod the daemonset
+// controller creates (extra tolerations, and a node affinity to that one node for the scheduler).
+import type { KObject } from "../types.js";
+import { R, type SimContext } from "./context.js";
+import { freshName, type J, podFromTemplate } from "./workload-util.js";
+
+/** Tolerations kube adds to every daemon pod, so node conditions do not evict or block it. */
+const DAEMON_TOLERATIONS: J[] = [
+  { key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute" },
+  { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute" },
+  { key: "node.kubernetes.io/disk-pressure", operator: "Exists", effect: "NoSchedule" },
+  { key: "node.kubernetes.io/memory-pressure", operator: "Exists", effect: "NoSchedule" },
+  { key: "node.kubernetes.io/pid-pressure", operator: "Exists", effect: "NoSchedule" },
+  { key: "node.kubernetes.io/unschedulable", operator: "Exists", effect: "NoSchedule" },
+];
+
+function withDaemonTolerations(tolerations: J[] | undefined): J[] {
+  const out = [...(tolerations ?? [])];
+  for (const t of DAEMON_TOLERATIONS)
+    if (!out.some((x) => x.key === t.key && x.effect === t.effect)) out.push(t);
+  return out;
+}
+
+function tolerates(tolerations: J[], taint: J): boolean {
+  return tolerations.some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if ((t.operator ?? "Equal") === "Exists") return !t.key || t.key === taint.key;
+    return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
+  });
+}
+
+function requirementHolds(r: J, value: string | undefined): boolean {
+  switch (r.operator) {
+    case "In":
+      return value !== undefined && (r.values ?? []).includes(value);
+    case "NotIn":
+      return value === undefined || !(r.values ?? []).includes(value);
+    case "Exists":
+      return value !== undefined;
+    case "DoesNotExist":
+      return value === undefined;
+    case "Gt":
+      return value !== undefined && Number(value) > Number(r.values?.[0]);
+    case "Lt":
+      return value !== undefined && Number(value) < Number(r.values?.[0]);
+    default:
+      return false;
+  }
+}
+
+/** Whether a pod with this spec fits the node's labels, name and taints. */
+export function fitsNode(spec: J, node: KObject): boolean {
+  const labels = node.metadata.labels ?? {};
+  if (Object.entries<string>(spec?.nodeSelector ?? {}).some(([k, v]) => labels[k] !== v)) return false;
+  const terms: J[] =
+    spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const termHolds = (t: J) =>
+    (t.matchExpressions ?? []).every((r: J) => requirementHolds(r, labels[r.key])) &&
+    (t.matchFields ?? []).every((r: J) =>
+      requirementHolds(r, r.key === "metadata.name" ? node.metadata.name : undefined),
+    );
+  if (terms.length && !terms.some(termHolds)) return false;
+  const tolerations = withDaemonTolerations(spec?.tolerations);
+  return (node.spec?.taints ?? []).every(
+    (taint: J) => taint.effect === "PreferNoSchedule" || tolerates(tolerations, taint),
+  );
+}
+
+export const nodeShouldRun = (ds: KObject, node: KObject) => fitsNode(ds.spec?.template?.spec, node);
+
+/**
+ * The node a daemon pod is for. Kube reads spec.nodeName first; both agree whenever the scheduler
+ * honours the pod's node affinity, and reading the affinity first keeps a scheduler that does not
+ * from making this controller delete and recreate pods forever.
+ */
+export function targetNode(pod: KObject): string | undefined {
+  for (const t of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms ?? [])
+    for (const f of t.matchFields ?? [])
+      if (f.key === "metadata.name" && f.operator === "In" && f.values?.length === 1) return f.values[0];
+  return pod.spec?.nodeName || undefined;
+}
+
+/** The daemon pod for `node`: pinned there by node affinity, as kube does (the scheduler binds it). */
+export function daemonPod(ctx: SimContext, ds: KObject, node: string, hash: string): KObject {
+  const prefix = `${ds.metadata.name}-`;
+  const pod = podFromTemplate(
+    ds,
+    ds.spec.template,
+    freshName(ctx, R("Pod"), ds.metadata.namespace, prefix),
+    prefix,
+  );
+  pod.metadata.labels = {
+    ...pod.metadata.labels,
+    "controller-revision-hash": hash,
+    "pod-template-generation": String(ds.metadata.generation ?? 1),
+  };
+  const affinity = structuredClone(pod.spec.affinity ?? {});
+  affinity.nodeAffinity = {
+    ...(affinity.nodeAffinity ?? {}),
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [node] }] }],
+    },
+  };
+  pod.spec.affinity = affinity;
+  pod.spec.tolerations = withDaemonTolerations(pod.spec.tolerations);
+  return pod;
+}

@@ -1,0 +1,167 @@
+// Deployment status, after kube's sync.go calculateStatus and progress.go: counts summed from the
+// ReplicaSets, the Available condition, and the Progressing condition that `kubectl rollout
+// status` reads (NewReplicaSetAvailable when done, ProgressDeadlineExceeded when stuck).
+import { isDeepStrictEqual } from "node:util";
+import type { KObject } from "../types.js";
+import {
+  condition,
+  type DSync,
+  fresh,
+  hasProgressDeadline,
+  maxUnavailable,
+  progressing,
+  putCondition,
+  replicasOf,
+  sumSpec,
+  sumStatus,
+} from "./deployment-util.js";
+import { type Condition, omitZero, setCondition } from "./workload-status.js";
+import type { J } from "./workload-util.js";
+
+function calculateStatus(s: DSync, newRS: KObject | undefined): J {
+  const { d } = s;
+  const all = s.rsList;
+  const available = sumStatus(all, "availableReplicas");
+  const st: J = omitZero({
+    observedGeneration: d.metadata.generation,
+    replicas: sumStatus(all, "replicas"),
+    updatedReplicas: fresh(s, newRS)?.status?.replicas ?? 0,
+    readyReplicas: sumStatus(all, "readyReplicas"),
+    availableReplicas: available,
+    // more available than wanted (while scaling down) is not negative unavailability
+    unavailableReplicas: Math.max(0, sumSpec(all) - available),
+    collisionCount: d.status?.collisionCount,
+  });
+  if (d.status?.collisionCount !== undefined) st.collisionCount = d.status.collisionCount;
+  let conds: Condition[] = [...(d.status?.conditions ?? [])];
+  conds =
+    available >= replicasOf(d) - maxUnavailable(d)
+      ? setCondition(
+          conds,
+          condition(
+            s,
+            "Available",
+            "True",
+            "MinimumReplicasAvailable",
+            "Deployment has minimum availability.",
+          ),
+        )
+      : setCondition(
+          conds,
+          condition(
+            s,
+            "Available",
+            "False",
+            "MinimumReplicasUnavailable",
+            "Deployment does not have minimum availability.",
+          ),
+        );
+  st.conditions = conds;
+  return st;
+}
+
+/** Every replica updated and available, none old, and the latest spec observed (DeploymentComplete). */
+export function deploymentComplete(d: J, st: J): boolean {
+  const n = replicasOf(d);
+  return (
+    (st?.updatedReplicas ?? 0) === n &&
+    (st?.replicas ?? 0) === n &&
+    (st?.availableReplicas ?? 0) === n &&
+    (st?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
+  );
+}
+
+/** More new pods, fewer old ones, or more ready/available than last time (DeploymentProgressing). */
+function madeProgress(old: J, st: J): boolean {
+  const n = (x: J, f: string) => x?.[f] ?? 0;
+  return (
+    n(st, "updatedReplicas") > n(old, "updatedReplicas") ||
+    n(st, "replicas") - n(st, "updatedReplicas") < n(old, "replicas") - n(old, "updatedReplicas") ||
+    n(st, "readyReplicas") > n(old, "readyReplicas") ||
+    n(st, "availableReplicas") > n(old, "availableReplicas")
+  );
+}
+
+function timedOut(s: DSync, st: J): boolean {
+  const c = progressing(st);
+  if (!hasProgressDeadline(s.d) || !c || c.reason === "NewReplicaSetAvailable") return false;
+  if (c.reason === "ProgressDeadlineExceeded") return true;
+  return Date.parse(c.lastUpdateTime ?? "") + s.d.spec.progressDeadlineSeconds * 1000 < s.ctx.clock.now();
+}
+
+/** Status without progress estimation (scaling, paused, being deleted). */
+export function syncDeploymentStatus(s: DSync, newRS: KObject | undefined): void {
+  s.d.status = calculateStatus(s, newRS);
+}
+
+/** Status during a rollout, with the Progressing condition (syncRolloutStatus). */
+export function syncRolloutStatus(s: DSync, newRS: KObject | undefined): void {
+  const { d } = s;
+  const st = calculateStatus(s, newRS);
+  const name = fresh(s, newRS)?.metadata.name;
+  if (hasProgressDeadline(d)) {
+    const cur = progressing(d.status);
+    const complete = st.replicas === st.updatedReplicas && cur?.reason === "NewReplicaSetAvailable";
+    if (!complete) {
+      if (deploymentComplete(d, st)) {
+        const msg = name
+          ? `ReplicaSet "${name}" has successfully progressed.`
+          : "Deployment has successfully progressed.";
+        st.conditions = setCondition(
+          st.conditions,
+          condition(s, "Progressing", "True", "NewReplicaSetAvailable", msg),
+        );
+      } else if (madeProgress(d.status, st)) {
+        // progress refreshes lastUpdateTime even with the same reason: that is what the deadline measures
+        const c = condition(
+          s,
+          "Progressing",
+          "True",
+          "ReplicaSetUpdated",
+          name ? `ReplicaSet "${name}" is progressing.` : "Deployment is progressing.",
+        );
+        if (cur?.status === "True") c.lastTransitionTime = cur.lastTransitionTime;
+        st.conditions = [...st.conditions.filter((x: Condition) => x.type !== "Progressing"), c];
+      } else if (timedOut(s, st)) {
+        const msg = name
+          ? `ReplicaSet "${name}" has timed out progressing.`
+          : `Deployment "${d.metadata.name}" has timed out progressing.`;
+        st.conditions = setCondition(
+          st.conditions,
+          condition(s, "Progressing", "False", "ProgressDeadlineExceeded", msg),
+        );
+      }
+    }
+  }
+  if (isDeepStrictEqual(d.status, st)) requeueStuck(s, st);
+  d.status = st;
+}
+
+/** Nothing changes while a rollout hangs: look again when the progress deadline passes. */
+function requeueStuck(s: DSync, st: J): void {
+  const c = progressing(st);
+  if (
+    !hasProgressDeadline(s.d) ||
+    !c ||
+    deploymentComplete(s.d, st) ||
+    c.reason === "ProgressDeadlineExceeded"
+  )
+    return;
+  const after =
+    Date.parse(c.lastUpdateTime ?? "") + s.d.spec.progressDeadlineSeconds * 1000 - s.ctx.clock.now();
+  // a second more so that the deadline is strictly behind us when we look
+  s.requeue.after(s.key, Math.max(0, after) + 1000);
+}
+
+/** A paused Deployment reports Progressing Unknown, so the deadline does not count while paused. */
+export function checkPausedConditions(s: DSync): void {
+  const { d } = s;
+  if (!hasProgressDeadline(d)) return;
+  const cur = progressing(d.status);
+  if (cur?.reason === "ProgressDeadlineExceeded") return;
+  const pausedShown = cur?.reason === "DeploymentPaused";
+  if (d.spec.paused && !pausedShown)
+    putCondition(s, condition(s, "Progressing", "Unknown", "DeploymentPaused", "Deployment is paused"));
+  else if (!d.spec.paused && pausedShown)
+    putCondition(s, condition(s, "Progressing", "Unknown", "DeploymentResumed", "Deployment is resumed"));
+}

@@ -1,0 +1,117 @@
+// ReplicaSets, as kube's replicaset controller runs them: keep spec.replicas active pods (not
+// terminating, not finished) that the set controls, adopting orphans its selector matches and
+// releasing pods it no longer matches; delete surplus pods least useful first; report replicas,
+// fully labeled, ready and available (ready for minReadySeconds) counts.
+import { selectorMatches } from "../api/selectors.js";
+import type { KObject } from "../types.js";
+import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import { omitZero, Requeuer, writeStatus } from "./workload-status.js";
+import {
+  claim,
+  deletionOrder,
+  freshName,
+  isActive,
+  type J,
+  namespaceActive,
+  podFromTemplate,
+  podReady,
+  untilAvailable,
+} from "./workload-util.js";
+
+const NAME = "replicaset";
+const SOURCE = { component: "replicaset-controller" };
+/** kube creates at most this many pods per sync (burstReplicas). */
+const BURST = 500;
+
+export function installReplicaSetController(ctx: SimContext): void {
+  const { store, runtime } = ctx;
+  const requeue = new Requeuer(ctx, NAME);
+  runtime.register(NAME, (key) => syncReplicaSet(ctx, key, requeue));
+
+  store.subscribe((e) => {
+    if (e.rt.kind === "ReplicaSet") {
+      if (e.type !== "DELETED") runtime.enqueue(NAME, keyOf(e.object));
+      return;
+    }
+    if (e.rt.kind !== "Pod") return;
+    const ns = e.object.metadata.namespace;
+    // the set that controls the pod now and the one that did before (a release or adoption)
+    for (const o of [e.object, e.old]) {
+      const ref = o && controllerOf(o);
+      if (ref?.kind === "ReplicaSet") runtime.enqueue(NAME, `${ns}/${ref.name}`);
+    }
+    // an orphan may be adopted by any set whose selector matches it
+    if (e.type !== "DELETED" && !controllerOf(e.object))
+      for (const rs of store.list(R("ReplicaSet"), ns))
+        if (selectorMatches(rs.spec?.selector, e.object.metadata.labels)) runtime.enqueue(NAME, keyOf(rs));
+  });
+}
+
+function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
+  const { registry, store, clock } = ctx;
+  const [ns, name] = splitKey(key);
+  let rs = registry.tryGet(R("ReplicaSet"), ns, name);
+  if (!rs) return;
+  const candidates = store.list(R("Pod"), ns).filter(isActive);
+  let pods = claim(ctx, R("Pod"), rs, candidates);
+  if (!rs.metadata.deletionTimestamp && namespaceActive(ctx, ns)) pods = manageReplicas(ctx, rs, pods);
+
+  const now = clock.now();
+  const minReady = rs.spec?.minReadySeconds ?? 0;
+  const templateLabels: Record<string, string> = rs.spec?.template?.metadata?.labels ?? {};
+  let ready = 0;
+  let available = 0;
+  let fullyLabeled = 0;
+  let soonest = Number.POSITIVE_INFINITY;
+  for (const p of pods) {
+    if (Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)) fullyLabeled++;
+    if (!podReady(p)) continue;
+    ready++;
+    const wait = untilAvailable(p, minReady, now);
+    if (wait === 0) available++;
+    else soonest = Math.min(soonest, wait);
+  }
+  // a ready pod becomes available later without any write to tell us: look again then
+  if (soonest !== Number.POSITIVE_INFINITY) requeue.after(key, soonest);
+  const status: J = omitZero(
+    {
+      replicas: pods.length,
+      fullyLabeledReplicas: fullyLabeled,
+      readyReplicas: ready,
+      availableReplicas: available,
+      observedGeneration: rs.metadata.generation,
+    },
+    ["replicas"],
+  );
+  if (rs.status?.conditions?.length) status.conditions = rs.status.conditions;
+  rs = registry.get(R("ReplicaSet"), ns, name);
+  writeStatus(ctx, R("ReplicaSet"), rs, status);
+}
+
+/** Create or delete pods so that `pods` (the active ones the set controls) number spec.replicas. */
+function manageReplicas(ctx: SimContext, rs: KObject, pods: KObject[]): KObject[] {
+  const { registry, events } = ctx;
+  const ns = rs.metadata.namespace;
+  const want = rs.spec?.replicas ?? 1;
+  const diff = pods.length - want;
+  if (diff < 0) {
+    const created: KObject[] = [];
+    for (let i = 0; i < Math.min(-diff, BURST); i++) {
+      const prefix = `${rs.metadata.name}-`;
+      const pod = podFromTemplate(rs, rs.spec.template, freshName(ctx, R("Pod"), ns, prefix), prefix);
+      created.push(registry.create(R("Pod"), ns, pod));
+      events.record(rs, "Normal", "SuccessfulCreate", `Created pod: ${pod.metadata.name}`, SOURCE);
+    }
+    return [...pods, ...created];
+  }
+  if (diff > 0) {
+    const doomed = [...pods].sort(deletionOrder).slice(0, diff);
+    for (const p of doomed) {
+      registry.delete(R("Pod"), ns, p.metadata.name!);
+      events.record(rs, "Normal", "SuccessfulDelete", `Deleted pod: ${p.metadata.name}`, SOURCE);
+    }
+    const gone = new Set(doomed.map((p) => p.metadata.name));
+    return pods.filter((p) => !gone.has(p.metadata.name));
+  }
+  return pods;
+}

@@ -1,0 +1,157 @@
+// Commands over the container's files: cat, ls, mkdir, touch, rm (GNU coreutils' messages).
+import { type FileInfo, FsError } from "../fs.js";
+import type { CommandRegistry, Proc } from "../process.js";
+import { readAll } from "../stream.js";
+import { parseArgs } from "./args.js";
+import { formatDate } from "./basic.js";
+
+const why = (e: unknown) => (e instanceof FsError ? e.message : (e as Error).message);
+
+async function cat(args: string[], p: Proc): Promise<number> {
+  const { rest } = parseArgs(args);
+  let code = 0;
+  for (const f of rest.length ? rest : ["-"]) {
+    if (f === "-") {
+      p.stdout.write(await readAll(p.stdin));
+      continue;
+    }
+    try {
+      p.stdout.write(p.fs.read(p.path(f)));
+    } catch (e) {
+      code = p.fail(`${f}: ${why(e)}`);
+    }
+  }
+  return code;
+}
+
+function mode(f: FileInfo): string {
+  if (f.dir) return f.readOnly ? "dr-xr-xr-x" : "drwxr-xr-x";
+  return f.readOnly ? "-r--r--r--" : "-rw-r--r--";
+}
+
+/** Sizes as `ls -h` and `df -h` print them (1024-based, rounded up, one decimal below 10). */
+export function human(n: number): string {
+  if (n < 1024) return String(n);
+  const units = ["K", "M", "G", "T"];
+  let v = n;
+  let i = -1;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 ? Math.ceil(v * 10) / 10 : Math.ceil(v)}${units[i]}`;
+}
+
+function longLine(f: FileInfo, h: boolean, widths: { size: number }): string {
+  const size = h ? human(f.size) : String(f.size);
+  const d = formatDate(f.mtime, "%b %e %H:%M");
+  return `${mode(f)} ${f.dir ? 2 : 1} root root ${size.padStart(widths.size)} ${d} ${f.name}`;
+}
+
+function ls(args: string[], p: Proc): number {
+  const { flags, rest } = parseArgs(args);
+  const long = flags.has("l");
+  const all = flags.has("a");
+  const almost = flags.has("A");
+  const h = flags.has("h");
+  const targets = rest.length ? rest : ["."];
+  let code = 0;
+  const lines = (entries: FileInfo[]) => {
+    const w = { size: Math.max(1, ...entries.map((e) => (h ? human(e.size) : String(e.size)).length)) };
+    return entries.map((e) => (long ? longLine(e, h, w) : e.name));
+  };
+  const files: FileInfo[] = [];
+  const dirs: { arg: string; entries: FileInfo[] }[] = [];
+  for (const t of targets) {
+    const path = p.path(t);
+    const st = p.fs.stat(path);
+    if (!st) {
+      p.stderr.write(`ls: cannot access '${t}': No such file or directory\n`);
+      code = 2;
+    } else if (!st.dir || flags.has("d")) files.push({ ...st, name: t });
+    else {
+      let entries = p.fs.list(path).filter((e) => all || almost || !e.name.startsWith("."));
+      if (all) entries = [{ ...st, name: "." }, { ...st, name: ".." }, ...entries];
+      dirs.push({ arg: t, entries });
+    }
+  }
+  const out: string[] = [];
+  const join = (ls: string[]) => (p.tty && !long ? (ls.length ? [ls.join("  ")] : []) : ls);
+  out.push(...join(lines(files)));
+  for (const [i, d] of dirs.entries()) {
+    if (targets.length > 1) {
+      if (out.length || i > 0) out.push("");
+      out.push(`${d.arg}:`);
+    }
+    if (long) out.push(`total ${d.entries.reduce((n, e) => n + Math.ceil(e.size / 4096) * 4, 0)}`);
+    out.push(...join(lines(d.entries)));
+  }
+  if (out.length) p.out(`${out.join("\n")}\n`);
+  return code;
+}
+
+function mkdir(args: string[], p: Proc): number {
+  const { flags, rest } = parseArgs(args, ["m", "mode"]);
+  if (!rest.length) return p.fail("missing operand");
+  let code = 0;
+  for (const d of rest) {
+    try {
+      p.fs.mkdir(p.path(d), flags.has("p") || flags.has("parents"));
+    } catch (e) {
+      code = p.fail(`cannot create directory '${d}': ${why(e)}`);
+    }
+  }
+  return code;
+}
+
+function touch(args: string[], p: Proc): number {
+  const { rest } = parseArgs(args, ["d", "t", "r"]);
+  if (!rest.length) return p.fail("missing file operand");
+  let code = 0;
+  for (const f of rest) {
+    const path = p.path(f);
+    try {
+      const st = p.fs.stat(path);
+      if (st?.dir) continue;
+      // Rewriting the same bytes refreshes the modification time.
+      p.fs.write(path, st ? p.fs.read(path) : "", false);
+    } catch (e) {
+      code = p.fail(`cannot touch '${f}': ${why(e)}`);
+    }
+  }
+  return code;
+}
+
+function rm(args: string[], p: Proc): number {
+  const { flags, rest } = parseArgs(args);
+  const force = flags.has("f") || flags.has("force");
+  const recursive = flags.has("r") || flags.has("R") || flags.has("recursive");
+  if (!rest.length && !force) return p.fail("missing operand");
+  let code = 0;
+  for (const f of rest) {
+    const path = p.path(f);
+    const st = p.fs.stat(path);
+    if (!st) {
+      if (!force) code = p.fail(`cannot remove '${f}': No such file or directory`);
+      continue;
+    }
+    if (st.dir && !recursive) {
+      code = p.fail(`cannot remove '${f}': Is a directory`);
+      continue;
+    }
+    try {
+      p.fs.remove(path, recursive);
+    } catch (e) {
+      code = p.fail(`cannot remove '${f}': ${why(e)}`);
+    }
+  }
+  return code;
+}
+
+export function registerFiles(r: CommandRegistry): void {
+  r.register("cat", cat)
+    .register("ls", ls)
+    .register("mkdir", mkdir)
+    .register("touch", touch)
+    .register("rm", rm);
+}

@@ -1,0 +1,254 @@
+// A container's filesystem, in memory: the image's root (a layer per container instance, so a
+// restart loses what was written there, as with a real overlay), and the pod's volumes mounted at
+// their mountPaths (emptyDir shared by the pod's containers and kept across restarts, a PVC kept
+// across pods, configMap/secret volumes read-only and read live from the cluster). Generated
+// files (/etc/hostname, /proc/meminfo, ...) are functions evaluated on read.
+
+export type FsCode = "ENOENT" | "EISDIR" | "ENOTDIR" | "EEXIST" | "EROFS" | "ENOTEMPTY" | "EINVAL";
+
+const MESSAGES: Record<FsCode, string> = {
+  ENOENT: "No such file or directory",
+  EISDIR: "Is a directory",
+  ENOTDIR: "Not a directory",
+  EEXIST: "File exists",
+  EROFS: "Read-only file system",
+  ENOTEMPTY: "Directory not empty",
+  EINVAL: "Invalid argument",
+};
+
+export class FsError extends Error {
+  constructor(
+    readonly code: FsCode,
+    readonly path: string,
+  ) {
+    super(MESSAGES[code]);
+  }
+}
+
+interface Node {
+  dir: boolean;
+  data: Buffer;
+  mtime: number;
+}
+
+/** Files of one mount (or of the root), by path relative to the mount ("" is its top). */
+export class Layer {
+  readonly nodes = new Map<string, Node>();
+  constructor(now: number, dirs: string[] = []) {
+    this.nodes.set("", { dir: true, data: Buffer.alloc(0), mtime: now });
+    for (const d of dirs) this.nodes.set(d, { dir: true, data: Buffer.alloc(0), mtime: now });
+  }
+  get bytes(): number {
+    let n = 0;
+    for (const v of this.nodes.values()) n += v.data.length;
+    return n;
+  }
+}
+
+export type MountKind =
+  | "root"
+  | "emptyDir"
+  | "tmpfs"
+  | "persistentVolumeClaim"
+  | "hostPath"
+  | "configMap"
+  | "secret"
+  | "other";
+
+export interface Mount {
+  /** Absolute mount path ("/" for the root). */
+  path: string;
+  volume: string;
+  kind: MountKind;
+  readOnly: boolean;
+  /** Writable content; absent for generated volumes (configMap, secret). */
+  layer?: Layer;
+  /** Generated read-only files (relative path -> content), read when asked. */
+  files?: () => Record<string, string>;
+  /** emptyDir sizeLimit in bytes, if any. */
+  sizeLimit?: number;
+}
+
+export interface FileInfo {
+  path: string;
+  name: string;
+  dir: boolean;
+  size: number;
+  mtime: number;
+  readOnly: boolean;
+}
+
+/** Normalize a path against a working directory: resolves ".", ".." and repeated slashes. */
+export function resolvePath(cwd: string, p: string): string {
+  const parts: string[] = [];
+  for (const s of `${p.startsWith("/") ? "" : cwd}/${p}`.split("/")) {
+    if (!s || s === ".") continue;
+    if (s === "..") parts.pop();
+    else parts.push(s);
+  }
+  return `/${parts.join("/")}`;
+}
+
+const join = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
+const parentOf = (rel: string) => (rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "");
+
+export class ContainerFs {
+  /** Mounts, longest path first, so the deepest mount wins. */
+  readonly mounts: Mount[];
+
+  constructor(
+    mounts: Mount[],
+    /** Generated files by absolute path (the root's /etc/hostname, /proc/meminfo, ...). */
+    private readonly generated: Partial<Record<string, () => string>>,
+    private readonly now: () => number,
+  ) {
+    this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
+  }
+
+  /** The mount holding an absolute path, and the path inside it. */
+  mountOf(path: string): { mount: Mount; rel: string } {
+    for (const m of this.mounts) {
+      if (m.path === "/" || path === m.path || path.startsWith(`${m.path}/`)) {
+        return { mount: m, rel: m.path === "/" ? path.slice(1) : path.slice(m.path.length + 1) };
+      }
+    }
+    throw new FsError("ENOENT", path); // unreachable: the root is always mounted
+  }
+
+  stat(path: string): FileInfo | undefined {
+    const name = path === "/" ? "/" : path.slice(path.lastIndexOf("/") + 1);
+    if (this.mounts.some((m) => m.path === path && m.path !== "/"))
+      return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: false };
+    const gen = this.generated[path];
+    const { mount, rel } = this.mountOf(path);
+    const node = mount.layer?.nodes.get(rel);
+    if (node)
+      return {
+        path,
+        name,
+        dir: node.dir,
+        size: node.dir ? 4096 : node.data.length,
+        mtime: node.mtime,
+        readOnly: mount.readOnly,
+      };
+    // /proc files report size 0, as the kernel's do; the kubelet's files their real size
+    if (gen)
+      return {
+        path,
+        name,
+        dir: false,
+        size: path.startsWith("/proc/") ? 0 : Buffer.byteLength(gen()),
+        mtime: this.now(),
+        readOnly: true,
+      };
+    if (mount.files) {
+      const files = mount.files();
+      if (rel === "") return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: true };
+      if (rel in files)
+        return {
+          path,
+          name,
+          dir: false,
+          size: Buffer.byteLength(files[rel]),
+          mtime: this.now(),
+          readOnly: true,
+        };
+      if (Object.keys(files).some((k) => k.startsWith(`${rel}/`)))
+        return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: true };
+    }
+    // Directories that lead to a mount point exist (e.g. /var/log for /var/log/mysql).
+    if (this.mounts.some((m) => m.path.startsWith(`${path}/`)))
+      return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: false };
+    return undefined;
+  }
+
+  read(path: string): Buffer {
+    const { mount, rel } = this.mountOf(path);
+    const node = mount.layer?.nodes.get(rel);
+    if (node && !node.dir) return node.data;
+    const gen = this.generated[path];
+    if (gen && !node) return Buffer.from(gen());
+    const st = this.stat(path);
+    if (!st) throw new FsError("ENOENT", path);
+    if (st.dir) throw new FsError("EISDIR", path);
+    return Buffer.from(mount.files?.()[rel] ?? "");
+  }
+
+  write(path: string, data: string | Buffer, append = false): void {
+    const { mount, rel } = this.mountOf(path);
+    if (!mount.layer || mount.readOnly) throw new FsError("EROFS", path);
+    if (rel === "") throw new FsError("EISDIR", path);
+    const parent = mount.layer.nodes.get(parentOf(rel));
+    if (!parent) throw new FsError("ENOENT", path);
+    if (!parent.dir) throw new FsError("ENOTDIR", path);
+    const old = mount.layer.nodes.get(rel);
+    if (old?.dir) throw new FsError("EISDIR", path);
+    const b = typeof data === "string" ? Buffer.from(data) : data;
+    mount.layer.nodes.set(rel, {
+      dir: false,
+      data: append && old ? Buffer.concat([old.data, b]) : b,
+      mtime: this.now(),
+    });
+  }
+
+  mkdir(path: string, parents = false): void {
+    const { mount, rel } = this.mountOf(path);
+    if (this.stat(path)) {
+      if (parents && this.stat(path)?.dir) return;
+      throw new FsError("EEXIST", path);
+    }
+    if (!mount.layer || mount.readOnly) throw new FsError("EROFS", path);
+    const parent = parentOf(rel);
+    if (!mount.layer.nodes.has(parent)) {
+      if (!parents) throw new FsError("ENOENT", path);
+      this.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", true);
+    }
+    if (mount.layer.nodes.get(parent)?.dir === false) throw new FsError("ENOTDIR", path);
+    mount.layer.nodes.set(rel, { dir: true, data: Buffer.alloc(0), mtime: this.now() });
+  }
+
+  remove(path: string, recursive = false): void {
+    const { mount, rel } = this.mountOf(path);
+    const node = mount.layer?.nodes.get(rel);
+    if (!node || rel === "") {
+      if (this.stat(path)) throw new FsError(rel === "" && this.stat(path) ? "EINVAL" : "EROFS", path);
+      throw new FsError("ENOENT", path);
+    }
+    if (mount.readOnly) throw new FsError("EROFS", path);
+    const layer = mount.layer!;
+    const children = [...layer.nodes.keys()].filter((k) => k.startsWith(`${rel}/`));
+    if (node.dir && children.length && !recursive) throw new FsError("ENOTEMPTY", path);
+    for (const k of children) layer.nodes.delete(k);
+    layer.nodes.delete(rel);
+  }
+
+  /** Entries of a directory, sorted by name. */
+  list(path: string): FileInfo[] {
+    const st = this.stat(path);
+    if (!st) throw new FsError("ENOENT", path);
+    if (!st.dir) throw new FsError("ENOTDIR", path);
+    const names = new Set<string>();
+    const { mount, rel } = this.mountOf(path);
+    const prefix = rel === "" ? "" : `${rel}/`;
+    const direct = (k: string) => k.startsWith(prefix) && k !== rel && !k.slice(prefix.length).includes("/");
+    for (const k of mount.layer?.nodes.keys() ?? []) if (direct(k)) names.add(k.slice(prefix.length));
+    for (const k of Object.keys(mount.files?.() ?? {}))
+      if (k.startsWith(prefix)) names.add(k.slice(prefix.length).split("/")[0]);
+    for (const g of Object.keys(this.generated))
+      if (g.startsWith(join(path, "")) && !g.slice(join(path, "").length).includes("/"))
+        names.add(g.slice(g.lastIndexOf("/") + 1));
+    for (const m of this.mounts)
+      if (m.path !== path && m.path.startsWith(join(path, "")))
+        names.add(m.path.slice(join(path, "").length).split("/")[0]);
+    return [...names]
+      .sort()
+      .map((n) => this.stat(join(path, n)))
+      .filter((x): x is FileInfo => !!x);
+  }
+
+  /** Bytes written under a mount (df's Used). */
+  used(m: Mount): number {
+    if (m.layer) return m.layer.bytes;
+    return Object.values(m.files?.() ?? {}).reduce((n, s) => n + Buffer.byteLength(s), 0);
+  }
+}

@@ -1,0 +1,74 @@
+// The ExecHandler the API server calls: runs a command line in a container of a pod. Builds the
+// process the command sees (filesystem, environment, working directory, streams) and runs the
+// command from the registry; a command the container does not have fails as the runtime says.
+import type { ExecHandler, ExecIO, ExecRequest } from "../api/hooks.js";
+import type { SimContext } from "../controllers/context.js";
+import { defaultCommands } from "./commands/index.js";
+import { containerEnv } from "./env.js";
+import { type CommandRegistry, Proc, runHandler } from "./process.js";
+import { EMPTY_INPUT, iterableInput, type Output } from "./stream.js";
+import { FsStore } from "./volumes.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+/** A terminal turns "\n" into "\r\n" (onlcr); without it `kubectl exec -it` output staircases. */
+function terminal(write: (d: string | Buffer) => void): Output {
+  return { write: (d) => write(Buffer.from(String(d).replace(/\r?\n/g, "\r\n"))) };
+}
+
+export class ContainerExec implements ExecHandler {
+  readonly files: FsStore;
+
+  constructor(
+    private readonly ctx: SimContext,
+    /** The commands containers have; issue-specific commands are registered here. */
+    readonly commands: CommandRegistry = defaultCommands(),
+  ) {
+    this.files = new FsStore(ctx);
+  }
+
+  async exec(req: ExecRequest, io: ExecIO): Promise<number> {
+    const { pod } = req;
+    const spec = (pod.spec?.containers ?? []).find((c: J) => c.name === req.container);
+    if (!spec) throw new Error(`container not found ("${req.container}")`);
+    const status = (pod.status?.containerStatuses ?? []).find((s: J) => s.name === req.container);
+    const restartCount = status?.restartCount ?? 0;
+    const fs = this.files.forContainer(pod, spec, restartCount);
+    const env = containerEnv(this.ctx, pod, spec);
+    if (req.tty) env.set("TERM", "xterm");
+    const cwd = spec.workingDir ? String(spec.workingDir) : "/";
+    // The runtime creates a missing working directory when it starts the container.
+    if (!fs.stat(cwd)) fs.mkdir(cwd, true);
+    const abort = new AbortController();
+    io.aborted.then(() => abort.abort());
+    const p = new Proc({
+      pod,
+      container: spec,
+      restartCount,
+      ctx: this.ctx,
+      fs,
+      env,
+      cwd,
+      tty: req.tty,
+      stdin: io.stdin ? iterableInput(io.stdin) : EMPTY_INPUT,
+      stdout: req.tty ? terminal((d) => io.stdout(d)) : { write: (d) => io.stdout(d) },
+      stderr: req.tty ? terminal((d) => io.stderr(d)) : { write: (d) => io.stderr(d) },
+      signal: abort.signal,
+      commands: this.commands,
+    });
+    const [name = ""] = req.command;
+    const fn = p.resolve(name);
+    if (!fn) {
+      const why = name.includes("/")
+        ? `stat ${name}: no such file or directory`
+        : `executable file not found in $PATH`;
+      p.stderr.write(
+        `OCI runtime exec failed: exec failed: unable to start container process: exec: "${name}": ${why}: unknown\n`,
+      );
+      return 127;
+    }
+    p.name = name.slice(name.lastIndexOf("/") + 1);
+    return runHandler(fn, req.command.slice(1), p);
+  }
+}

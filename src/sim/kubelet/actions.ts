@@ -1,0 +1,103 @@
+// The hooks stages may name in `actions`: the parts of a transition that are not field values
+// (allocating an IP, creating a container instance, writing logs, the back-off bookkeeping).
+import { stamp } from "../clock.js";
+import { R } from "../controllers/context.js";
+import type { KObject } from "../types.js";
+import { crashKey, pullKey, refOf } from "./facts.js";
+import type { Kubelet } from "./kubelet.js";
+import { internalIP } from "./network.js";
+import { freshProbes, probeOf } from "./probes.js";
+import { type CtrRec, type PodRec, specOf } from "./records.js";
+
+type PodAction = (k: Kubelet, pod: KObject, rec: PodRec, now: number) => void;
+type CtrAction = (k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number) => void;
+
+export const POD_ACTIONS: Record<string, PodAction> = {
+  admit(k, _pod, rec, now) {
+    const node = k.ctx.registry.tryGet(R("Node"), undefined, rec.node);
+    rec.hostIP = node ? internalIP(node) : undefined;
+    rec.startTime = stamp(k.ctx.clock, now);
+  },
+  allocateIP(k, pod, rec) {
+    const node = k.ctx.registry.tryGet(R("Node"), undefined, rec.node);
+    if (pod.spec.hostNetwork) rec.ip = rec.hostIP;
+    else if (node) rec.ip = k.net.allocate(node);
+  },
+  purge(k, pod, rec) {
+    rec.purged = true;
+    k.ctx.registry.delete(R("Pod"), pod.metadata.namespace, pod.metadata.name!, { gracePeriodSeconds: 0 });
+  },
+};
+
+function log(
+  k: Kubelet,
+  pod: KObject,
+  rec: PodRec,
+  c: CtrRec,
+  moment: "start" | "ready" | "tick" | "stop",
+  now: number,
+) {
+  for (const line of k.ctx.behavior.logLines(refOf(pod, c, now), moment, now))
+    k.ctx.logs.append(rec.uid, c.name, line);
+}
+
+export const CTR_ACTIONS: Record<string, CtrAction> = {
+  cacheImage(k, pod, rec, c) {
+    const ref = k.images.lookup(specOf(pod, c).image).ref;
+    if (ref) k.cacheImage(rec.node, ref.canonical);
+  },
+  pullBackOffNext(k, pod, rec, c, now) {
+    k.pull.next(pullKey(rec, specOf(pod, c).image), now, now);
+  },
+  crashBackOffNext(k, _pod, rec, c, now) {
+    k.crash.next(crashKey(rec, c), c.inst?.finishedAt ?? now, now);
+  },
+  create(k, pod, _rec, c) {
+    const image = specOf(pod, c).image;
+    const info = k.images.lookup(image);
+    if (c.inst) {
+      c.prev = c.inst.terminated;
+      c.restartCount++;
+    }
+    c.inst = {
+      id: k.ctx.rng.chars(64, "0123456789abcdef"),
+      image,
+      imageName: info.ref?.canonical ?? image,
+      imageID: info.imageID,
+    };
+  },
+  start(k, pod, rec, c, now) {
+    const inst = c.inst!;
+    inst.startedAt = now;
+    inst.startupMs = k.ctx.behavior.startupMs(refOf(pod, c, now));
+    inst.probes = freshProbes(now);
+    c.ready = false;
+    // without a startup probe a container counts as started at once (readiness probes begin now)
+    c.started = !probeOf(specOf(pod, c), "startup");
+    k.ctx.logs.restart(rec.uid, c.name);
+    log(k, pod, rec, c, "start", now);
+  },
+  terminate(k, _pod, _rec, c, now) {
+    const inst = c.inst!;
+    inst.finishedAt = now;
+    inst.terminated = {
+      exitCode: Number(c.exitCode ?? 0),
+      reason: c.exitReason ?? "Completed",
+      startedAt: stamp(k.ctx.clock, inst.startedAt ?? now),
+      finishedAt: stamp(k.ctx.clock, now),
+      containerID: `containerd://${inst.id}`,
+    };
+    c.ready = false;
+    c.started = false;
+  },
+  logStop(k, pod, rec, c, now) {
+    log(k, pod, rec, c, "stop", now);
+  },
+  logReady(k, pod, rec, c, now) {
+    log(k, pod, rec, c, "ready", now);
+  },
+};
+
+export function logTick(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number) {
+  log(k, pod, rec, c, "tick", now);
+}

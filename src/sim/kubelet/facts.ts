@@ -1,0 +1,198 @@
+// What the stages select on (facts), how long they wait (delays), and what their templates may
+// say (variables), computed from the pod, the kubelet's records and the Behavior seam.
+import { createHash } from "node:crypto";
+import { bytes } from "../../util/quantity.js";
+import { qosClass } from "../api/defaults.js";
+import type { ContainerRef } from "../model/behavior.js";
+import type { KObject } from "../types.js";
+import { goDuration } from "./backoff.js";
+import type { Kubelet } from "./kubelet.js";
+import { probeFact } from "./probes.js";
+import { type CtrRec, initDone, isActive, isSidecar, type J, type PodRec, specOf } from "./records.js";
+import type { Facts, Vars } from "./stages.js";
+
+export const POD_FACTS = ["admitted", "sandbox", "deleting", "active"] as const;
+export const CTR_FACTS = [
+  ...[
+    "step",
+    "init",
+    "hasInit",
+    "turn",
+    "deleting",
+    "image",
+    "oom",
+    "exit",
+    "startup",
+    "readiness",
+    "liveness",
+  ],
+  ...["ready", "started", "specChanged", "restart", "crashBackOff"],
+] as const;
+export const DELAYS = [
+  "sandbox",
+  "pull",
+  "pullFail",
+  "create",
+  "start",
+  "stop",
+  "sync",
+  "pullBackOff",
+  "crashBackOff",
+] as const;
+
+export const crashKey = (rec: PodRec, c: CtrRec) => `${rec.uid}_${c.init ? "init:" : ""}${c.name}`;
+export const pullKey = (rec: PodRec, image: string) => `${rec.uid}_${image}`;
+
+export function refOf(pod: KObject, c: CtrRec, now: number): ContainerRef {
+  return {
+    pod,
+    container: specOf(pod, c),
+    startedAt: c.inst?.startedAt ?? now,
+    restartCount: c.restartCount,
+  };
+}
+
+export function podFacts(pod: KObject, rec: PodRec): Facts {
+  return {
+    admitted: rec.admitted,
+    sandbox: rec.sandbox,
+    deleting: !!pod.metadata.deletionTimestamp,
+    active: rec.ctrs.some(isActive),
+  };
+}
+
+function imageFact(k: Kubelet, rec: PodRec, spec: J): string {
+  const info = k.images.lookup(spec.image);
+  if (info.availability === "invalid") return "invalid";
+  const cached = k.imageCached(rec.node, info.ref!.canonical);
+  if (spec.imagePullPolicy === "Never") return cached ? "cached" : "never";
+  if (cached) return spec.imagePullPolicy === "Always" ? "present" : "cached";
+  return info.availability;
+}
+
+/** The exit code of a running instance that ends on its own, if it does by now. */
+function exitNow(k: Kubelet, pod: KObject, c: CtrRec, spec: J, now: number): number | undefined {
+  const code = k.ctx.behavior.exitCode?.(refOf(pod, c, now), now);
+  if (code !== undefined) return code;
+  // an init container does its work in its startup time, then succeeds
+  if (c.init && !isSidecar(spec) && now - c.inst!.startedAt! >= (c.inst!.startupMs ?? 0)) return 0;
+  return undefined;
+}
+
+/** A new container allocates as it starts: its memory is first held against the limit a housekeeping period later. */
+export const memoryCheckAt = (k: Kubelet, c: CtrRec) => (c.inst?.startedAt ?? 0) + k.cfg.timings.housekeeping;
+
+function restartAfterExit(pod: KObject, c: CtrRec, spec: J): boolean {
+  const code = c.inst?.terminated?.exitCode ?? 0;
+  const policy = pod.spec.restartPolicy ?? "Always";
+  if (c.init) return isSidecar(spec) || (code !== 0 && policy !== "Never");
+  return policy === "Always" || (policy === "OnFailure" && code !== 0);
+}
+
+export function ctrFacts(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number): Facts {
+  const spec = specOf(pod, c);
+  const inits = rec.ctrs.filter((x) => x.init);
+  const before = c.init ? inits.slice(0, c.index) : inits;
+  const running = c.step === "Running";
+  const limit = bytes(spec.resources?.limits?.memory);
+  const code = running ? exitNow(k, pod, c, spec, now) : undefined;
+  return {
+    step: c.step,
+    init: c.init,
+    hasInit: inits.length > 0,
+    turn: rec.sandbox && before.every((x) => initDone(x, specOf(pod, x))),
+    deleting: !!pod.metadata.deletionTimestamp,
+    image: imageFact(k, rec, spec),
+    oom:
+      running &&
+      limit > 0 &&
+      now >= memoryCheckAt(k, c) &&
+      k.ctx.behavior.usage(refOf(pod, c, now), now).memoryBytes > limit,
+    exit: code === undefined ? "none" : code === 0 ? "ok" : "fail",
+    startup: probeFact(c, spec, "startup"),
+    readiness: probeFact(c, spec, "readiness"),
+    liveness: probeFact(c, spec, "liveness"),
+    ready: c.ready,
+    started: c.started,
+    specChanged: !!c.inst && c.inst.image !== spec.image,
+    restart: c.step === "Exited" && restartAfterExit(pod, c, spec),
+    crashBackOff:
+      c.inst?.finishedAt !== undefined && k.crash.leftSince(crashKey(rec, c), c.inst.finishedAt, now) > 0,
+    // a different image restarts whatever the container waits for
+    sig: spec.image,
+  };
+}
+
+export function ctrDelay(
+  k: Kubelet,
+  pod: KObject,
+  rec: PodRec,
+  c: CtrRec,
+  name: string,
+  now: number,
+): number {
+  const t = k.cfg.timings;
+  const spec = specOf(pod, c);
+  switch (name) {
+    case "pull": {
+      const info = k.images.lookup(spec.image);
+      return info.ref && k.imageCached(rec.node, info.ref.canonical) ? t.pull.cached : t.pull[info.size];
+    }
+    case "stop": {
+      const grace = pod.metadata.deletionTimestamp
+        ? pod.metadata.deletionGracePeriodSeconds
+        : pod.spec.terminationGracePeriodSeconds;
+      return Math.min(t.stop, (grace ?? 30) * 1000);
+    }
+    case "pullBackOff":
+      return k.pull.leftSinceUpdate(pullKey(rec, spec.image), now);
+    case "crashBackOff":
+      return k.crash.leftSince(crashKey(rec, c), c.inst?.finishedAt ?? now, now);
+    default:
+      return (t as unknown as Record<string, number>)[name];
+  }
+}
+
+export function podVars(pod: KObject, rec: PodRec): Vars {
+  return { pod: pod.metadata.name, namespace: pod.metadata.namespace, uid: rec.uid, node: rec.node };
+}
+
+export function ctrVars(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number): Vars {
+  const spec = specOf(pod, c);
+  const info = k.images.lookup(spec.image);
+  const usage = k.ctx.behavior.usage(refOf(pod, c, now), now).memoryBytes;
+  const limit = bytes(spec.resources?.limits?.memory);
+  const rssKb = Math.round((limit > 0 ? Math.min(usage, limit) : usage) / 1024);
+  const seed = createHash("sha256")
+    .update(c.inst?.id ?? c.name)
+    .digest();
+  return {
+    ...podVars(pod, rec),
+    container: c.name,
+    image: spec.image,
+    imageName: info.ref?.canonical ?? spec.image,
+    imageBytes: info.bytes,
+    pullTime: goDuration(ctrDelay(k, pod, rec, c, "pull", now)),
+    pullError: info.error,
+    backoff: goDuration(k.crash.current(crashKey(rec, c))),
+    exitCode: (c.step === "Running" ? exitNow(k, pod, c, spec, now) : undefined) ?? c.exitCode ?? 1,
+    process: String(spec.command?.[0] ?? info.process ?? info.ref?.name.split("/").pop() ?? c.name)
+      .split("/")
+      .pop(),
+    pid: 1000 + (seed.readUInt16BE(0) % 30000),
+    rssKb,
+    vmKb: rssKb * 3 + 24576,
+    pgtablesKb: Math.max(4, Math.round(rssKb / 256)),
+    oomScoreAdj: oomScoreAdj(pod, spec, k.nodeMemory(rec.node)),
+  };
+}
+
+/** The kubelet's oom_score_adj for a container (pkg/kubelet/qos/policy.go). */
+function oomScoreAdj(pod: KObject, spec: J, nodeMemory: number): number {
+  const qos = qosClass(pod.spec);
+  if (qos === "Guaranteed") return -997;
+  if (qos === "BestEffort") return 1000;
+  const req = bytes(spec.resources?.requests?.memory);
+  const adj = 1000 - Math.floor((1000 * req) / Math.max(1, nodeMemory));
+  return Math.min(999, Math.max(2, adj));
+}

@@ -1,0 +1,128 @@
+// Probes, as the kubelet's prober workers run them: a worker per probe ticks every periodSeconds
+// from the container's start, ignores ticks before initialDelaySeconds, and counts consecutive
+// results against successThreshold / failureThreshold. A probe passes once the application has
+// started (Behavior.startupMs) and Behavior.probeOk says so; each failure is an Unhealthy event.
+// Readiness and liveness wait for the startup probe, which stops once it passed.
+import type { Behavior, ContainerRef } from "../model/behavior.js";
+import type { KObject } from "../types.js";
+import type { PodStagesDoc } from "./load.js";
+import type { CtrRec, Instance, J } from "./records.js";
+import { render } from "./stages.js";
+
+export type ProbeKind = "startup" | "readiness" | "liveness";
+export type ProbeResult = "unknown" | "pass" | "fail";
+
+export interface ProbeState {
+  lastTick: number;
+  successes: number;
+  failures: number;
+  result: ProbeResult;
+}
+
+const KINDS: ProbeKind[] = ["startup", "readiness", "liveness"];
+const FIELD: Record<ProbeKind, string> = {
+  startup: "startupProbe",
+  readiness: "readinessProbe",
+  liveness: "livenessProbe",
+};
+const TITLE: Record<ProbeKind, string> = { startup: "Startup", readiness: "Readiness", liveness: "Liveness" };
+
+export const probeOf = (spec: J, kind: ProbeKind): J => spec?.[FIELD[kind]];
+
+export function freshProbes(startedAt: number): Record<ProbeKind, ProbeState> {
+  const s = (): ProbeState => ({ lastTick: startedAt - 1, successes: 0, failures: 0, result: "unknown" });
+  return { startup: s(), readiness: s(), liveness: s() };
+}
+
+/** The probe's verdict as a stage fact: no probe passes (readiness only once started). */
+export function probeFact(c: CtrRec, spec: J, kind: ProbeKind): ProbeResult {
+  if (!probeOf(spec, kind)) return kind === "readiness" && !c.started ? "unknown" : "pass";
+  if (kind !== "startup" && !c.started) return "unknown";
+  return c.inst?.probes?.[kind].result ?? "unknown";
+}
+
+const periodMs = (probe: J) => (probe.periodSeconds ?? 10) * 1000;
+
+function ticksAfter(inst: Instance, probe: J, after: number): number {
+  const p = periodMs(probe);
+  const k = Math.floor((after - inst.startedAt!) / p) + 1;
+  return inst.startedAt! + Math.max(0, k) * p;
+}
+
+export interface ProbeDeps {
+  behavior: Behavior;
+  texts: PodStagesDoc["probes"];
+  /** The pod's IP (probes connect to it). */
+  ip: string;
+  /** Record a failed probe (the Unhealthy event). */
+  unhealthy(type: "Normal" | "Warning", reason: string, message: string): void;
+}
+
+/** Run every probe tick due by `now` for a running instance. */
+export function runProbes(pod: KObject, c: CtrRec, spec: J, now: number, deps: ProbeDeps): void {
+  const inst = c.inst;
+  if (!inst?.startedAt || !inst.probes) return;
+  for (const kind of KINDS) {
+    const probe = probeOf(spec, kind);
+    const st = inst.probes[kind];
+    if (!probe) continue;
+    for (let t = ticksAfter(inst, probe, st.lastTick); t <= now; t = ticksAfter(inst, probe, t)) {
+      st.lastTick = t;
+      const waitsForStartup = kind !== "startup" && !c.started;
+      if (
+        waitsForStartup ||
+        (kind === "startup" && c.started) ||
+        t - inst.startedAt < (probe.initialDelaySeconds ?? 0) * 1000
+      )
+        continue;
+      const ref: ContainerRef = {
+        pod,
+        container: spec,
+        startedAt: inst.startedAt,
+        restartCount: c.restartCount,
+      };
+      const up = t - inst.startedAt >= (inst.startupMs ?? 0);
+      if (up && deps.behavior.probeOk(ref, t)) {
+        st.successes++;
+        st.failures = 0;
+        if (st.successes >= (kind === "readiness" ? (probe.successThreshold ?? 1) : 1)) st.result = "pass";
+      } else {
+        st.failures++;
+        st.successes = 0;
+        if (st.failures >= (probe.failureThreshold ?? 3)) st.result = "fail";
+        const ev = deps.texts.event;
+        const output = failureOutput(deps.ip, spec, probe, up, deps.texts);
+        deps.unhealthy(ev.type ?? "Warning", ev.reason, render(ev.message, { probe: TITLE[kind], output }));
+      }
+    }
+  }
+}
+
+/** When the next probe tick of a running instance is due. */
+export function nextProbeAt(c: CtrRec, spec: J): number | undefined {
+  const inst = c.inst;
+  if (!inst?.startedAt || !inst.probes) return undefined;
+  let next: number | undefined;
+  for (const kind of KINDS) {
+    const probe = probeOf(spec, kind);
+    if (!probe || (kind === "startup" && c.started)) continue;
+    const t = ticksAfter(inst, probe, inst.probes[kind].lastTick);
+    if (next === undefined || t < next) next = t;
+  }
+  return next;
+}
+
+function failureOutput(podIP: string, spec: J, probe: J, up: boolean, texts: PodStagesDoc["probes"]): string {
+  const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
+  const h = probe[handler] ?? {};
+  const ip = h.host ?? podIP;
+  const port = resolvePort(spec, h.port);
+  const url = `${String(h.scheme ?? "HTTP").toLowerCase()}://${ip}:${port}${h.path ?? "/"}`;
+  const vars = { ip, port, url, timeout: probe.timeoutSeconds ?? 1, command: (h.command ?? []).join(" ") };
+  return render(up ? texts[handler].failing : texts[handler].down, vars);
+}
+
+function resolvePort(spec: J, port: number | string | undefined): number | string {
+  if (typeof port !== "string" || /^\d+$/.test(port)) return port ?? "";
+  return (spec.ports ?? []).find((p: J) => p.name === port)?.containerPort ?? port;
+}

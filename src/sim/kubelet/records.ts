@@ -1,0 +1,122 @@
+// What the kubelet remembers about each pod it runs: the pod's own progress and, per container,
+// the lifecycle step, the current instance and the one before it. The pod status is computed
+// from this (status.ts); the stages move it (kubelet.ts).
+import type { KObject } from "../types.js";
+import type { ProbeKind, ProbeState } from "./probes.js";
+import type { Subject } from "./stages.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+export type J = any;
+
+export interface Termination {
+  exitCode: number;
+  reason: string;
+  startedAt: string;
+  finishedAt: string;
+  containerID: string;
+}
+
+export interface Instance {
+  id: string;
+  /** The spec image this instance was created from. */
+  image: string;
+  imageName: string;
+  imageID: string;
+  startedAt?: number;
+  /** Behavior's startup time, fixed when the instance starts. */
+  startupMs?: number;
+  finishedAt?: number;
+  terminated?: Termination;
+  probes?: Record<ProbeKind, ProbeState>;
+}
+
+export interface CtrRec extends Subject {
+  name: string;
+  init: boolean;
+  index: number;
+  step: string;
+  /** The waiting reason and message shown while the container does not run. */
+  reason: string;
+  message: string;
+  ready: boolean;
+  started: boolean;
+  /** How the current instance ends once stopped (set by the stage that stops it). */
+  exitReason?: string;
+  exitCode?: number;
+  restartCount: number;
+  inst?: Instance;
+  /** How the instance before `inst` ended (lastState while `inst` runs). */
+  prev?: Termination;
+}
+
+export interface PodRec extends Subject {
+  uid: string;
+  key: string;
+  node: string;
+  admitted: boolean;
+  sandbox: boolean;
+  ip?: string;
+  /** The IP went back to the pool when the pod finished. */
+  ipReleased?: boolean;
+  hostIP?: string;
+  startTime?: string;
+  ctrs: CtrRec[];
+  /** When the pending wake-up timer fires (undefined once it fired). */
+  wakeAt?: number;
+  nextHousekeeping?: number;
+  purged?: boolean;
+}
+
+/** Fields the stages may set (checked when pod.yaml is loaded). */
+export const POD_FIELDS = ["admitted", "sandbox"] as const;
+export const CTR_FIELDS = [
+  "step",
+  "reason",
+  "message",
+  "ready",
+  "started",
+  "exitReason",
+  "exitCode",
+] as const;
+
+export function newPodRec(pod: KObject, key: string): PodRec {
+  const mk = (c: J, init: boolean, index: number): CtrRec => ({
+    name: c.name,
+    init,
+    index,
+    step: "New",
+    reason: "",
+    message: "",
+    ready: false,
+    started: false,
+    restartCount: 0,
+  });
+  return {
+    uid: pod.metadata.uid!,
+    key,
+    node: pod.spec.nodeName,
+    admitted: false,
+    sandbox: false,
+    ctrs: [
+      ...(pod.spec.initContainers ?? []).map((c: J, i: number) => mk(c, true, i)),
+      ...(pod.spec.containers ?? []).map((c: J, i: number) => mk(c, false, i)),
+    ],
+  };
+}
+
+export function specOf(pod: KObject, c: CtrRec): J {
+  return (c.init ? pod.spec.initContainers : pod.spec.containers)?.[c.index] ?? {};
+}
+
+export const fieldPathOf = (c: CtrRec) => `spec.${c.init ? "initContainers" : "containers"}{${c.name}}`;
+
+/** An init container that restarts always is a sidecar: it counts as done once started. */
+export const isSidecar = (spec: J) => spec?.restartPolicy === "Always";
+
+/** An init container that let the next one start. */
+export function initDone(c: CtrRec, spec: J): boolean {
+  if (isSidecar(spec)) return c.started || c.prev !== undefined;
+  return c.step === "Done" && c.inst?.terminated?.exitCode === 0;
+}
+
+export const isActive = (c: CtrRec) => c.step === "Running" || c.step === "Stopping";

@@ -1,0 +1,67 @@
+// What containers, pods and nodes use now, as the kernel would account it: the workload's demand
+// from ctx.behavior with CPU throttled at the container's CPU limit (the CFS quota), memory as
+// the working set reported. Shared by the metrics API and by exec's /proc files.
+
+import { bytes, milliCpu } from "../../util/quantity.js";
+import type { SimContext } from "../controllers/context.js";
+import { R } from "../controllers/context.js";
+import type { ContainerRef, Usage } from "../model/behavior.js";
+import { type Clock, parseStamp } from "../clock.js";
+import type { KObject } from "../types.js";
+
+/** What the node's own processes use (k3s server, containerd, kubelet, the OS): about k3s idle. */
+export const SYSTEM_OVERHEAD: Usage = { cpuMilli: 95, memoryBytes: 1100 * 1024 * 1024 };
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+/** A running container of a pod as the Behavior sees it, from the pod's containerStatuses. */
+export function containerRef(pod: KObject, name: string, clock: Clock): ContainerRef | undefined {
+  const spec = (pod.spec?.containers ?? []).find((c: J) => c.name === name);
+  const st = (pod.status?.containerStatuses ?? []).find((s: J) => s.name === name);
+  const startedAt = parseStamp(clock, st?.state?.running?.startedAt);
+  if (!spec || !Number.isFinite(startedAt)) return undefined;
+  return { pod, container: spec, startedAt, restartCount: st.restartCount ?? 0 };
+}
+
+/** Refs of all the pod's containers, or undefined unless every one of them is running. */
+export function runningRefs(pod: KObject, clock: Clock): ContainerRef[] | undefined {
+  if (pod.status?.phase !== "Running") return undefined;
+  const refs: ContainerRef[] = [];
+  for (const c of pod.spec?.containers ?? []) {
+    const ref = containerRef(pod, c.name, clock);
+    if (!ref) return undefined;
+    refs.push(ref);
+  }
+  return refs.length ? refs : undefined;
+}
+
+export function containerUsage(ctx: SimContext, ref: ContainerRef, now: number): Usage {
+  const u = ctx.behavior.usage(ref, now);
+  const limit = milliCpu(ref.container.resources?.limits?.cpu);
+  // The CFS quota throttles a container at its limit whatever it wants (a stressor wanting 10 cores).
+  const cpu = limit > 0 ? Math.min(u.cpuMilli, limit) : u.cpuMilli;
+  return { cpuMilli: Math.max(0, cpu), memoryBytes: Math.max(0, u.memoryBytes) };
+}
+
+/** Pods bound to a node whose containers all run. */
+export function runningPodsOn(ctx: SimContext, nodeName: string): KObject[] {
+  return ctx.registry
+    .list(R("Pod"), undefined)
+    .filter((p) => p.spec?.nodeName === nodeName && runningRefs(p, ctx.clock));
+}
+
+export function nodeUsage(ctx: SimContext, node: KObject, now: number): Usage {
+  let cpu = SYSTEM_OVERHEAD.cpuMilli;
+  let mem = SYSTEM_OVERHEAD.memoryBytes;
+  for (const pod of runningPodsOn(ctx, node.metadata.name!)) {
+    for (const ref of runningRefs(pod, ctx.clock) ?? []) {
+      const u = containerUsage(ctx, ref, now);
+      cpu += u.cpuMilli;
+      mem += u.memoryBytes;
+    }
+  }
+  const capCpu = milliCpu(node.status?.capacity?.cpu) || Number.POSITIVE_INFINITY;
+  const capMem = bytes(node.status?.capacity?.memory) || Number.POSITIVE_INFINITY;
+  return { cpuMilli: Math.min(cpu, capCpu), memoryBytes: Math.min(mem, capMem) };
+}

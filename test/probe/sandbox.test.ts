@@ -1,0 +1,310 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProbe, type Probe } from "../../src/probe/index.js";
+
+// A real tiny kubectl: prints KUBECONFIG and its argv one per line, and misbehaves on request.
+const FAKE_KUBECTL = `#!/bin/sh
+echo "KUBECONFIG=$KUBECONFIG"
+for a in "$@"; do printf 'arg:%s\\n' "$a"; done
+case "$*" in
+  *runaway*) yes "line of runaway output" | head -n 50000 ;;
+  *endless*) exec yes "endless output" ;;
+  *sleepy*) exec sleep 5 ;;
+  *missing*) echo 'Error from server (NotFound): pods "missing" not found' >&2; exit 1 ;;
+esac
+`;
+
+let dir: string;
+let oldPath: string | undefined;
+let probe: Probe;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "probe-test-"));
+  writeFileSync(join(dir, "kubectl"), FAKE_KUBECTL);
+  chmodSync(join(dir, "kubectl"), 0o755);
+  oldPath = process.env.PATH;
+  process.env.PATH = `${dir}:${oldPath}`;
+  probe = createProbe({
+    kubeconfig: "/tmp/probe-test.kubeconfig",
+    namespace: "shop",
+    timeoutMs: 3000,
+    maxOutput: 4000,
+  });
+});
+
+afterAll(() => {
+  process.env.PATH = oldPath;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The argv the fake kubectl received, from its output. */
+const argvOf = (out: string) => [...out.matchAll(/^arg:(.*)$/gm)].map((m) => m[1]);
+
+/** A refusal: one "refused:" line and nothing run. */
+async function refused(command: string): Promise<string> {
+  const out = await probe(command);
+  expect(out).not.toContain("KUBECONFIG=");
+  const line = out.split("\n").find((l) => l.startsWith("refused: "));
+  expect(line, out).toBeDefined();
+  return line as string;
+}
+
+describe("allowed commands run as argv, without a shell", () => {
+  it("pins the namespace, passes KUBECONFIG and keeps quoted words whole", async () => {
+    const out = await probe(`kubectl get pods -l 'app=cart service' -o wide`);
+    expect(out).toContain("KUBECONFIG=/tmp/probe-test.kubeconfig");
+    expect(argvOf(out)).toEqual(["-n", "shop", "get", "pods", "-l", "app=cart service", "-o", "wide"]);
+    expect(out.split("\n")[0]).toBe("$ kubectl -n shop get pods -l 'app=cart service' -o wide");
+  });
+
+  it("keeps an explicit -n of the target namespace as written", async () => {
+    expect(argvOf(await probe("kubectl -n shop describe deploy/cart"))).toEqual([
+      "-n",
+      "shop",
+      "describe",
+      "deploy/cart",
+    ]);
+    expect(argvOf(await probe("kubectl logs cart-1 --namespace=shop --tail=20"))).toEqual([
+      "logs",
+      "cart-1",
+      "--namespace=shop",
+      "--tail=20",
+    ]);
+  });
+
+  it("runs a ;-separated list one command after the other", async () => {
+    const out = await probe("kubectl get pods; kubectl top pods ;kubectl get events");
+    expect(out.match(/^\$ kubectl/gm)).toHaveLength(3);
+    expect(argvOf(out)).toEqual([
+      "-n",
+      "shop",
+      "get",
+      "pods",
+      "-n",
+      "shop",
+      "top",
+      "pods",
+      "-n",
+      "shop",
+      "get",
+      "events",
+    ]);
+  });
+
+  it("applies | grep, | head and | wc -l to the captured output", async () => {
+    expect(argvOf(await probe("kubectl get pods -o wide | grep -E 'pods|wide'"))).toEqual(["pods", "wide"]);
+    expect(await probe("kubectl get pods -o wide | grep -v arg: | grep -c KUBE")).toContain("\n1\n");
+    expect(argvOf(await probe("kubectl get pods | head -n 3"))).toEqual(["-n", "shop"]);
+    expect(await probe("kubectl get pods | tail -1")).toMatch(/\narg:pods\n$/);
+    // KUBECONFIG plus five argv lines
+    expect(await probe("kubectl get pods -o wide | wc -l")).toMatch(/\n7\n$/);
+    expect(await probe(`kubectl get pods | grep 'arg:\\(get\\|pods\\)' | wc -l`)).toMatch(/\n2\n$/);
+  });
+
+  it("reports a failing command's stderr and exit code", async () => {
+    const out = await probe("kubectl get pod missing");
+    expect(out).toContain('Error from server (NotFound): pods "missing" not found');
+    expect(out).toContain("[exit code 1]");
+  });
+
+  it("allows read-only exec and fetching services of the namespace", async () => {
+    expect(argvOf(await probe("kubectl exec -it cart-1 -- cat /proc/meminfo"))).toEqual([
+      "-n",
+      "shop",
+      "exec",
+      "-it",
+      "cart-1",
+      "--",
+      "cat",
+      "/proc/meminfo",
+    ]);
+    expect(await probe("kubectl exec cart-1 -- top -b -n 1")).toContain("arg:top");
+    expect(await probe("kubectl exec cart-1 -- ping -c 3 checkout")).toContain("arg:ping");
+    expect(await probe("kubectl exec cart-1 -- wget -qO- http://checkout:8080/health")).toContain("arg:wget");
+    expect(await probe("kubectl exec cart-1 -- curl -s checkout.shop.svc.cluster.local/health")).toContain(
+      "arg:curl",
+    );
+  });
+
+  it("reads rollout status now instead of waiting for the rollout", async () => {
+    expect(argvOf(await probe("kubectl rollout status deploy/cart"))).toEqual([
+      "-n",
+      "shop",
+      "rollout",
+      "status",
+      "deploy/cart",
+      "--watch=false",
+    ]);
+    expect(argvOf(await probe("kubectl rollout history deploy/cart"))).toEqual([
+      "-n",
+      "shop",
+      "rollout",
+      "history",
+      "deploy/cart",
+    ]);
+  });
+
+  it("stops a command at the timeout", async () => {
+    const p = createProbe({ kubeconfig: "/k", namespace: "shop", timeoutMs: 300, maxOutput: 4000 });
+    expect(await p("kubectl get pods sleepy")).toContain("[timed out after 0 s and was stopped]");
+  });
+});
+
+describe("runaway output", () => {
+  it("is capped with a note saying how to narrow the command", async () => {
+    const out = await probe("kubectl logs runaway");
+    expect(out.length).toBeLessThan(4600);
+    expect(out).toMatch(/\[output cut: \d+ more characters; narrow the command/);
+  });
+
+  it("is filtered before it is capped, so a grep over long logs still works", async () => {
+    // KUBECONFIG, four argv lines, 50000 lines of logs
+    expect(await probe("kubectl logs runaway | wc -l")).toMatch(/\n50005\n$/);
+  });
+
+  it("is stopped when a command never stops writing", async () => {
+    const out = await probe("kubectl logs endless");
+    expect(out).toContain("[stopped after 2000000 bytes of output]");
+    expect(out.length).toBeLessThan(4600);
+  });
+
+  it("shares the budget among the commands of a list", async () => {
+    const out = await probe("kubectl logs runaway; kubectl get pods");
+    expect(out).toContain("arg:pods");
+  });
+});
+
+describe("writes are refused", () => {
+  it.each([
+    ["delete", "kubectl delete pod cart-1"],
+    ["apply", "kubectl apply -f fix.yaml"],
+    ["patch", `kubectl patch deploy cart -p '{"spec":{"replicas":0}}'`],
+    ["scale", "kubectl scale deploy/cart --replicas=0"],
+    ["edit", "kubectl edit deploy cart"],
+    ["set", "kubectl set image deploy/cart cart=evil:1"],
+    ["annotate", "kubectl annotate pod cart-1 a=b"],
+    ["label", "kubectl label pod cart-1 a=b"],
+    ["create", "kubectl create configmap x"],
+    ["replace", "kubectl replace -f x.yaml"],
+  ])("kubectl %s", async (verb, command) => {
+    expect(await refused(command)).toMatch(
+      new RegExp(`(kubectl ${verb} is not read-only|reads local files)`),
+    );
+  });
+
+  it.each(["restart", "undo", "pause"])("kubectl rollout %s", async (sub) => {
+    expect(await refused(`kubectl rollout ${sub} deploy/cart`)).toContain(`rollout ${sub} is not read-only`);
+  });
+
+  it("a flag placed to hide the verb", async () => {
+    expect(await refused("kubectl --v=9 delete pod x")).toContain("only -n may come before it");
+    expect(await refused("kubectl rollout --timeout status restart deploy/x")).toContain("is not read-only");
+  });
+});
+
+describe("exec that writes is refused", () => {
+  it.each([
+    ["rm", "kubectl exec cart-1 -- rm -rf /data", "can write files"],
+    ["kill", "kubectl exec cart-1 -- kill 1", "signals or stops processes"],
+    ["dd of=", "kubectl exec cart-1 -- dd if=/dev/zero of=/data/x", "can write files"],
+    ["sh -c", "kubectl exec cart-1 -- sh -c 'cat /etc/hosts'", "shell"],
+    ["bash", "kubectl exec cart-1 -- bash", "shell"],
+    ["tee", "kubectl exec cart-1 -- tee /etc/hosts", "can write files"],
+    ["env running a program", "kubectl exec cart-1 -- env rm -rf /", "env with arguments runs a program"],
+    ["wget saving a file", "kubectl exec cart-1 -- wget http://checkout/", "saves a file"],
+    ["curl posting", "kubectl exec cart-1 -- curl -s -X POST http://checkout/orders", "only GET and HEAD"],
+    [
+      "curl to another namespace",
+      "kubectl exec cart-1 -- curl -s http://api.kube-system.svc/",
+      "only services of namespace shop",
+    ],
+    ["endless ping", "kubectl exec cart-1 -- ping checkout", "ping -c N"],
+    ["interactive top", "kubectl exec cart-1 -- top", "top -b -n 1"],
+    ["date -s", "kubectl exec cart-1 -- date -s 2020-01-01", "only print the time"],
+    ["exec without --", "kubectl exec cart-1 cat /etc/hosts", "kubectl exec <pod> -- <command>"],
+  ])("%s", async (_name, command, why) => {
+    expect(await refused(command)).toContain(why);
+  });
+});
+
+describe("other namespaces and connections are refused", () => {
+  it.each([
+    ["-n other", "kubectl get pods -n kube-system"],
+    ["--namespace=other", "kubectl get pods --namespace=kube-system"],
+    ["-nother", "kubectl -nkube-system get pods"],
+    ["-n before the verb", "kubectl -n default delete pod x"],
+  ])("%s", async (_name, command) => {
+    expect(await refused(command)).toContain("pinned to namespace shop");
+  });
+
+  it.each([
+    "kubectl get pods -A",
+    "kubectl get pods --all-namespaces",
+    "kubectl get pods -Ao wide",
+    "kubectl -A get pods",
+  ])("%s", async (command) => {
+    expect(await refused(command)).toContain("-A/--all-namespaces is out of reach");
+  });
+
+  it.each([
+    "--kubeconfig=/root/.kube/config",
+    "--context prod",
+    "--server https://10.0.0.1",
+    "--token abc",
+    "-s https://x",
+  ])("kubectl get pods %s", async (flag) => {
+    expect(await refused(`kubectl get pods ${flag}`)).toContain("the cluster connection is fixed");
+  });
+
+  it("raw API paths", async () => {
+    expect(await refused("kubectl get --raw /api/v1/namespaces/kube-system/secrets")).toContain("--raw");
+  });
+});
+
+describe("shell syntax is refused", () => {
+  it.each([
+    ["$(...)", "kubectl get pods $(cat /etc/passwd)", "command substitution"],
+    ["backticks", "kubectl get pods `whoami`", "command substitution"],
+    ["$VAR", "kubectl get pods $HOME", "command substitution"],
+    ["$(...) in double quotes", `kubectl get pods -l "app=$(id)"`, "command substitution"],
+    [">", "kubectl get pods > /tmp/out", "redirection"],
+    [">>", "kubectl get pods >> /tmp/out", "redirection"],
+    ["<", "kubectl apply -f - < x.yaml", "redirection"],
+    ["&&", "kubectl get pods && kubectl delete pod x", "`&`/`&&`"],
+    ["||", "kubectl get pods || true", "`||`"],
+    ["&", "kubectl get pods &", "`&`/`&&`"],
+  ])("%s", async (_name, command, why) => {
+    expect(await refused(command)).toContain(why);
+  });
+
+  it("keeps the same characters when they are quoted (a grep pattern, a jsonpath)", async () => {
+    const out = await probe(`kubectl get pods -o jsonpath='{.items[*].metadata.name}' | grep '>'`);
+    expect(out).not.toContain("refused");
+  });
+});
+
+describe("everything else is refused with what is allowed", () => {
+  it("a program other than kubectl", async () => {
+    expect(await refused("cat /etc/passwd")).toMatch(/only kubectl runs here, not cat; allowed: kubectl get/);
+  });
+
+  it("a pipe into something other than grep, head, tail or wc", async () => {
+    expect(await refused("kubectl get pods | sh")).toContain("| sh is not available");
+    expect(await refused("kubectl get pods | xargs kubectl delete pod")).toContain(
+      "| xargs is not available",
+    );
+  });
+
+  it("watching and following, which never end", async () => {
+    expect(await refused("kubectl get pods -w")).toContain("watching never ends");
+    expect(await refused("kubectl logs cart-1 -f")).toContain("following logs never ends");
+  });
+
+  it("refuses only the bad command of a list and runs the others", async () => {
+    const out = await probe("kubectl get pods; kubectl delete pod x; kubectl get svc");
+    expect(out).toContain("refused: kubectl delete is not read-only");
+    expect(argvOf(out)).toContain("svc");
+  });
+});
