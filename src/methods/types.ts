@@ -6,6 +6,8 @@ export interface Verdict {
   pass: boolean;
   reason: string;
   measurements: Record<string, unknown>;
+  /** The measurement could not be made (no metrics yet, a command gave no result): says nothing about the fault. */
+  inconclusive?: boolean;
 }
 
 export interface DiagnosisReport {

@@ -1,6 +1,7 @@
 // The experiment loop: plan the cases, run them one by one on the cluster behind the
 // kubeconfig, record each as it finishes, and summarize. Ctrl-C cleans up the current case,
 // records it as interrupted, and stops.
+import { existsSync, readFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { AnsibleExecutor } from "../ansible/executor.js";
 import type { KubeClient } from "../cluster/client.js";
@@ -47,7 +48,6 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
   const runFile = join(records.dir, "run.json");
   const id = identity(cfg);
   if (previous.length) {
-    const { readFileSync, existsSync } = await import("node:fs");
     const recorded = existsSync(runFile) ? JSON.parse(readFileSync(runFile, "utf8")).config : undefined;
     const diff = recorded ? Object.keys(id).filter((k) => JSON.stringify((recorded as Record<string, unknown>)[k]) !== JSON.stringify((id as Record<string, unknown>)[k])) : [];
     if (diff.length)

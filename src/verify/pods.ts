@@ -56,7 +56,9 @@ export async function pollMeasure<T extends { pass: boolean }>(ctx: VerifyContex
     pollMs: ctx.timeouts.pollMs,
     check: async () => {
       last = await measure();
-      return last.pass === want ? last : undefined;
+      // confirm mode: only a conclusive failing measurement shows the fault
+      if (!want) return !last.pass && !(last as { inconclusive?: boolean }).inconclusive ? last : undefined;
+      return last.pass ? last : undefined;
     },
   });
   if (r.ok) return r.value;

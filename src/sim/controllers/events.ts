@@ -4,6 +4,7 @@ import { stamp } from "../clock.js";
 import type { Registry } from "../api/registry.js";
 import { apiVersionOf, resourceOfKind } from "../api/resources.js";
 import type { KObject } from "../types.js";
+import { ApiError } from "../api/status.js";
 
 const EVENT_RT = resourceOfKind("Event")!;
 
@@ -36,7 +37,7 @@ export class EventRecorder {
     this.lastNanos = nanos;
     const name = `${obj.metadata.name}.${nanos.toString(16)}`;
     const rt = resourceOfKind(obj.kind);
-    this.registry.create(EVENT_RT, ns, {
+    const created = this.tryCreate(ns, {
       apiVersion: "v1",
       kind: "Event",
       metadata: { name, namespace: ns },
@@ -60,6 +61,17 @@ export class EventRecorder {
       reportingComponent: source.component,
       reportingInstance: source.host ?? "",
     });
-    this.seen.set(aggKey, name);
+    if (created) this.seen.set(aggKey, name);
+  }
+
+  /** A namespace being deleted refuses new events, as the API server does; the recorder drops them. */
+  private tryCreate(ns: string, ev: KObject): boolean {
+    try {
+      this.registry.create(EVENT_RT, ns, ev);
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === 403 || e.code === 404)) return false;
+      throw e;
+    }
   }
 }
