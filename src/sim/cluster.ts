@@ -26,6 +26,8 @@ export interface EmbeddedClusterOptions {
   nodes?: NodeSpec[];
   /** Drain controller queues on their own (false in golden tests, which drain by hand). */
   autoDrain?: boolean;
+  /** Store events kept for watches that resume from a resourceVersion (older ones answer 410). */
+  watchHistory?: number;
 }
 
 export const DEFAULT_NODES: NodeSpec[] = [{ name: "microremed-server", cpu: "32", memory: "128Gi", pods: 250 }];
@@ -41,7 +43,7 @@ export class EmbeddedCluster {
 
   constructor(opts: EmbeddedClusterOptions = {}) {
     const clock = opts.clock ?? new WallClock(opts.speed ?? 1);
-    const store = new Store();
+    const store = new Store(opts.watchHistory);
     const rng = new Rng(opts.seed ?? 42);
     const registry = new Registry(store, clock, rng);
     const runtime = new ControllerRuntime(clock, opts.autoDrain ?? true);

@@ -1,0 +1,73 @@
+// What the Chaos Mesh 2.x objects say, read the way its webhook defaults and its controllers read
+// them: Go durations ("1200s", "1h30m"), memory sizes ("1280MiB", "256MB", "50%"), the pause
+// annotation, the finalizer, and which actions are one-shot (pod-kill, container-kill: applied
+// once, never "recovered", unaffected by duration).
+import type { KObject } from "../types.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+export type J = any;
+
+export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"] as const;
+export type ChaosKind = (typeof CHAOS_KINDS)[number];
+
+/** The finalizer the records controller puts on every chaos object (finalizers/controller.go). */
+export const FINALIZER = "chaos-mesh/records";
+export const PAUSE_ANNOTATION = "experiment.chaos-mesh.org/pause";
+/** Chaos Mesh's escape hatch: drop the finalizer without recovering. */
+export const CLEAN_FINALIZER_ANNOTATION = "chaos-mesh.chaos-mesh.org/cleanFinalizer";
+/** The image pod-failure swaps in (config.ControllerCfg.PodFailurePauseImage default). */
+export const PAUSE_IMAGE = "gcr.io/google-containers/pause:latest";
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go's time.ParseDuration, in ms; undefined when it does not parse. */
+export function parseGoDuration(s: unknown): number | undefined {
+  if (typeof s === "number") return s * 1000;
+  if (typeof s !== "string" || !s.trim()) return undefined;
+  const str = s.trim();
+  if (str === "0") return 0;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let m: RegExpExecArray | null;
+  let at = 0;
+  for (;;) {
+    re.lastIndex = at;
+    m = re.exec(str);
+    if (!m) break;
+    total += Number(m[1]) * UNIT_MS[m[2]];
+    at = re.lastIndex;
+  }
+  return at === str.length && at > 0 ? total : undefined;
+}
+
+/**
+ * A memory stressor's size: go-units RAMInBytes (KB/MB/GB are binary there, like KiB/MiB/GiB),
+ * or a percentage of the memory the container may use (its limit, else `total`).
+ */
+export function parseMemorySize(s: unknown, total: number): number | undefined {
+  if (typeof s === "number") return s;
+  if (typeof s !== "string") return undefined;
+  const pct = s.trim().match(/^(\d+(?:\.\d+)?)\s*%$/);
+  if (pct) return Math.round((Number(pct[1]) / 100) * total);
+  const m = s.trim().match(/^(\d+(?:\.\d+)?)\s*([kKmMgGtTpP])?[iI]?[bB]?$/);
+  if (!m) return undefined;
+  const exp = m[2] ? "kmgtp".indexOf(m[2].toLowerCase()) + 1 : 0;
+  return Math.round(Number(m[1]) * 1024 ** exp);
+}
+
+export const isPaused = (o: KObject) => o.metadata.annotations?.[PAUSE_ANNOTATION] === "true";
+export const isDeleting = (o: KObject) => !!o.metadata.deletionTimestamp;
+
+/** pod-kill and container-kill act once: no duration, no recovery to do (IsOneShot). */
+export function isOneShot(o: KObject): boolean {
+  return o.kind === "PodChaos" && (o.spec?.action === "pod-kill" || o.spec?.action === "container-kill");
+}
+
+/** A source key for the FaultBook: "<kind>/<ns>/<name>". */
+export const sourceOf = (o: KObject) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`;
+
+/** Records are per container (ns/pod/container) for these, else per pod (ns/pod). */
+export function containerScoped(o: KObject): boolean {
+  if (o.kind === "StressChaos" || o.kind === "IOChaos") return true;
+  return o.kind === "PodChaos" && o.spec?.action === "container-kill";
+}
