@@ -8,6 +8,7 @@ import { registerSim } from "./sim.js";
 import { registerSingleSteps } from "./single.js";
 import { registerDoctor } from "./doctor.js";
 import { registerModels } from "./models.js";
+import { registerReport } from "./report.js";
 
 export function buildProgram(): Command {
   const program = new Command("microremed")
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerSingleSteps(program);
   registerDoctor(program);
   registerModels(program);
+  registerReport(program);
   return program;
 }
 

@@ -40,6 +40,7 @@ export const RUN_FLAGS: Flag[] = [
   { flags: "--playbook-timeout <s>", key: "playbookTimeout", help: "seconds (wall time) a playbook may run before it is killed", parse: pos("--playbook-timeout"), default: 600 },
   { flags: "--run-name <name>", key: "runName", help: "folder name of the run in --save-path (default: <env>_<method>_<experiments>_<model>)" },
   { flags: "--inventory <file>", key: "inventory", help: "Ansible inventory the playbooks run with", default: "inventory.ini" },
+  { flags: "--parallel <n>", key: "parallel", help: "cases at once, each in its own copy of the system (namespaces <ns>, <ns>-2, ...)", parse: (v) => parsePositive(v, "--parallel", true), default: 1 },
 ];
 
 export function addRunOptions(cmd: Command, skip: (keyof RunConfig)[] = []): Command {
@@ -76,6 +77,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     context: o.context as string | undefined,
     speed: o.speed as number,
     runName: o.runName as string | undefined,
+    parallel: o.parallel as number | undefined,
     // the shipped inventory when the user has none of their own here
     inventory: resolveData(inventory),
   };

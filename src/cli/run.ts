@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
-import { runExperiments } from "../runner/run.js";
+import { prepareRun, runExperiments } from "../runner/run.js";
 import { formatSummary, type RunSummary } from "../runner/summary.js";
 import { openCluster } from "./cluster.js";
 import { checkTools } from "./tools.js";
@@ -10,6 +10,7 @@ import { addRunOptions, toRunConfig } from "./run-options.js";
 
 /** Run with Ctrl-C wired to the abort signal: the current case is cleaned up before exit. */
 export async function runWithSignals(cfg: RunConfig): Promise<RunSummary> {
+  const prepared = prepareRun(cfg);
   await checkTools();
   const ac = new AbortController();
   const onSignal = () => {
@@ -21,7 +22,7 @@ export async function runWithSignals(cfg: RunConfig): Promise<RunSummary> {
   process.once("SIGTERM", onSignal);
   const conn = await openCluster({ cluster: cfg.cluster, kubeconfig: cfg.kubeconfig, context: cfg.context, speed: cfg.speed, seed: cfg.seed });
   try {
-    return await runExperiments(cfg, conn, { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal });
+    return await runExperiments(cfg, conn, { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal }, prepared);
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);

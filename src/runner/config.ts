@@ -33,6 +33,8 @@ export interface RunConfig {
   /** Folder name of the run inside savePath (default from env, method, model and experiment file). */
   runName?: string;
   inventory: string;
+  /** Cases at once, each in its own copy of the system (namespaces <ns>, <ns>-2, ...). */
+  parallel?: number;
 }
 
 /** What must match for a run to be resumed (issue 6) and what is recorded with each run. */

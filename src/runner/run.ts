@@ -34,14 +34,27 @@ export function defaultRunName(cfg: RunConfig): string {
   return `${cfg.env}_${cfg.method}_${exp}_${cfg.model.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
 }
 
-export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: RunHooks): Promise<RunSummary> {
-  // Everything a user wrote is checked before the cluster is touched.
+export interface PreparedRun {
+  cfg: RunConfig;
+  env: ReturnType<typeof loadEnv>;
+  method: ReturnType<typeof resolveMethod>;
+  model: ReturnType<typeof resolveModel>;
+  plan: ReturnType<typeof planCases>;
+  runName: string;
+}
+
+/** Everything a user wrote, checked before any cluster is started or touched. */
+export function prepareRun(cfg: RunConfig): PreparedRun {
   const env = loadEnv(cfg.env);
   const method = resolveMethod(cfg.method);
   const model = resolveModel(cfg.model);
   const exp = loadExperimentFile(cfg.experimentPath);
   const plan = planCases(exp, env, cfg.seed, cfg.experiments);
-  const runName = cfg.runName ?? defaultRunName(cfg);
+  return { cfg, env, method, model, plan, runName: cfg.runName ?? defaultRunName(cfg) };
+}
+
+export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: RunHooks, prepared = prepareRun(cfg)): Promise<RunSummary> {
+  const { env, method, model, plan, runName } = prepared;
   const records = new RunRecords(join(cfg.savePath, runName));
 
   const previous = records.read();
@@ -64,34 +77,45 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
   const todo = plan.filter((c) => !done.has(c.index));
   if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${plan.length} cases already done`);
 
-  hooks.log(`${runName}: ${plan.length} cases of ${cfg.experimentPath} on ${cfg.env} (namespace ${cfg.namespace}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`);
-  if ((await ensureNamespace(conn.client, cfg.namespace, env.name)) === "created") {
-    hooks.log(`deploying ${env.name} into ${cfg.namespace}`);
-  }
-  await deployEnv(conn.client, conn.time, env, cfg.namespace, hooks.signal);
+  const workers = Math.max(1, Math.min(cfg.parallel ?? 1, todo.length || 1));
+  // Each worker has its own copy of the system in its own namespace: <ns>, <ns>-2, ...
+  const namespaces = Array.from({ length: workers }, (_, i) => (i === 0 ? cfg.namespace : `${cfg.namespace}-${i + 1}`));
+  hooks.log(
+    `${runName}: ${plan.length} cases of ${cfg.experimentPath} on ${cfg.env} (namespace${workers > 1 ? "s" : ""} ${namespaces.join(", ")}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`,
+  );
+  await Promise.all(
+    namespaces.map(async (ns) => {
+      if ((await ensureNamespace(conn.client, ns, env.name)) === "created") hooks.log(`deploying ${env.name} into ${ns}`);
+      await deployEnv(conn.client, conn.time, env, ns, hooks.signal);
+    }),
+  );
 
   const executor = new AnsibleExecutor({ inventory: cfg.inventory, kubeconfig: conn.kubeconfigPath, timeoutMs: cfg.playbookTimeout * 1000 });
   const all = [...done.values()];
-  for (const pc of todo) {
-    if (hooks.signal.aborted) break;
-    const label = `[${pc.index}/${plan.length}] ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
-    const rec = await runCase(pc, {
-      client: conn.client,
-      time: conn.time,
-      env,
-      cfg,
-      method,
-      model,
-      executor,
-      caseDir: records.caseDir(pc.index),
-      onPhase: (phase) => hooks.log(`${label}: ${phase}`),
-      signal: hooks.signal,
-    });
-    records.append(rec);
-    all.push(rec);
-    const s = summarize(runName, { env: env.name, method: method.name, model: model.id }, all);
-    hooks.log(`${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`);
-  }
+  const queue = [...todo];
+  const worker = async (namespace: string) => {
+    const wcfg = { ...cfg, namespace };
+    for (let pc = queue.shift(); pc && !hooks.signal.aborted; pc = queue.shift()) {
+      const label = `[${pc.index}/${plan.length}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
+      const rec = await runCase(pc, {
+        client: conn.client,
+        time: conn.time,
+        env,
+        cfg: wcfg,
+        method,
+        model,
+        executor,
+        caseDir: records.caseDir(pc.index),
+        onPhase: (phase) => hooks.log(`${label}: ${phase}`),
+        signal: hooks.signal,
+      });
+      records.append(rec);
+      all.push(rec);
+      const s = summarize(runName, { env: env.name, method: method.name, model: model.id }, all);
+      hooks.log(`${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`);
+    }
+  };
+  await Promise.all(namespaces.map(worker));
   const summary = summarize(runName, { env: env.name, method: method.name, model: model.id }, all.sort((a, b) => a.index - b.index));
   records.writeJson("summary.json", summary);
   records.writeText("summary.txt", formatSummary(summary));

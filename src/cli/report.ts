@@ -1,0 +1,26 @@
+// `microremed report <log_dir>...`: merge the runs under the given folders into one report
+// (Markdown tables, JSON, or a self-contained HTML page with charts).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Command } from "commander";
+import { parseFormat, reportFrom } from "../report/index.js";
+
+export function registerReport(program: Command) {
+  program
+    .command("report")
+    .description(
+      "Report success, cost and verdicts per model, method, tier, failure type and system across runs",
+    )
+    .argument("<log_dir...>", "run folders, or folders holding them (run-all's log_dir, run's --save-path)")
+    .option("--format <md|json|html>", "md (tables), json (the same data), html (one file with charts)", "md")
+    .option("--out <file>", "write the report to a file instead of stdout")
+    .action((dirs: string[], o: { format: string; out?: string }) => {
+      // the format is checked before any run is read, so a typo fails fast
+      const text = reportFrom(dirs, parseFormat(o.format));
+      if (o.out) {
+        mkdirSync(dirname(o.out), { recursive: true });
+        writeFileSync(o.out, text);
+        process.stderr.write(`report written to ${o.out}\n`);
+      } else process.stdout.write(text);
+    });
+}

@@ -1,0 +1,113 @@
+// Merging loaded runs into the report's data: the cells the tables, the charts and --format json
+// all read. Runs of the same model, method and tier (a run resumed into another folder, the same
+// tier on two systems) are pooled case by case, so rates and intervals are over all their cases.
+import type { CaseRecord } from "../runner/records.js";
+import type { LoadedRun } from "./load.js";
+import { computeStats, type Stats } from "./stats.js";
+
+export interface Series {
+  model: string;
+  method: string;
+}
+
+export interface FailureCell {
+  evaluated: number;
+  successes: number;
+  successRate: number | null;
+}
+
+export interface Report {
+  generatedAt: string;
+  runs: { dir: string; env: string; tier: string; model: string; method: string; cases: number }[];
+  /** Every model × method, in the order of the tables and the charts' legends. */
+  series: Series[];
+  tiers: string[];
+  byTier: (Series & { tier: string; systems: string[] } & Stats)[];
+  /** All tiers pooled: the points of the cost-against-success chart. */
+  bySeries: (Series & Stats)[];
+  perSystem: (Series & { env: string } & Stats)[];
+  /** Rows: failure types; cells: one per entry of `series` (null: none of its cases had that failure). */
+  perFailure: { failure: string; cells: (FailureCell | null)[] }[];
+}
+
+const TIER_ORDER = ["easy", "medium", "hard"];
+
+/** The reference's tiers in difficulty order, custom experiment files after them by name. */
+export function sortTiers(tiers: Iterable<string>): string[] {
+  const rank = (t: string) => (TIER_ORDER.includes(t) ? TIER_ORDER.indexOf(t) : TIER_ORDER.length);
+  return [...new Set(tiers)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** Groups runs' cases under a key, keeping the runs' own fields (env, tier...) of the first seen. */
+function groupBy<K extends string>(runs: LoadedRun[], key: (r: LoadedRun) => Record<K, string>) {
+  const groups = new Map<string, { fields: Record<K, string>; cases: CaseRecord[]; systems: Set<string> }>();
+  for (const run of runs) {
+    const fields = key(run);
+    const id = JSON.stringify(fields);
+    const g = groups.get(id) ?? { fields, cases: [], systems: new Set<string>() };
+    g.cases.push(...run.cases);
+    g.systems.add(run.env);
+    groups.set(id, g);
+  }
+  return [...groups.values()];
+}
+
+export function buildReport(runs: LoadedRun[], now = new Date()): Report {
+  const seriesKey = (s: Series) => `${s.model}\u0000${s.method}`;
+  const series = groupBy(runs, (r) => ({ model: r.model, method: r.method }))
+    .map((g) => g.fields)
+    .sort((a, b) => a.model.localeCompare(b.model) || a.method.localeCompare(b.method));
+  const order = new Map(series.map((s, i) => [seriesKey(s), i]));
+  const tiers = sortTiers(runs.map((r) => r.tier));
+  const bySeriesThen = (a: Series, b: Series) => order.get(seriesKey(a))! - order.get(seriesKey(b))!;
+
+  const byTier = groupBy(runs, (r) => ({ model: r.model, method: r.method, tier: r.tier }))
+    .map((g) => ({ ...g.fields, systems: [...g.systems].sort(), ...computeStats(g.cases) }))
+    .sort((a, b) => bySeriesThen(a, b) || tiers.indexOf(a.tier) - tiers.indexOf(b.tier));
+  const bySeries = groupBy(runs, (r) => ({ model: r.model, method: r.method }))
+    .map((g) => ({ ...g.fields, ...computeStats(g.cases) }))
+    .sort(bySeriesThen);
+  const perSystem = groupBy(runs, (r) => ({ env: r.env, model: r.model, method: r.method }))
+    .map((g) => ({ ...g.fields, ...computeStats(g.cases) }))
+    .sort((a, b) => a.env.localeCompare(b.env) || bySeriesThen(a, b));
+
+  // failure types of evaluated cases only: an injection failure says nothing about repairing it
+  const cells = new Map<string, FailureCell[]>();
+  for (const run of runs) {
+    const col = order.get(seriesKey(run))!;
+    for (const c of run.cases) {
+      if (c.status !== "success" && c.status !== "failure") continue;
+      const row =
+        cells.get(c.failure) ?? series.map(() => ({ evaluated: 0, successes: 0, successRate: null }));
+      row[col].evaluated++;
+      if (c.success) row[col].successes++;
+      cells.set(c.failure, row);
+    }
+  }
+  const perFailure = [...cells.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([failure, row]) => ({
+      failure,
+      cells: row.map((c) =>
+        c.evaluated ? { ...c, successRate: Math.round((c.successes / c.evaluated) * 1e4) / 1e4 } : null,
+      ),
+    }));
+
+  return {
+    generatedAt: now.toISOString(),
+    runs: runs.map((r) => ({
+      dir: r.dir,
+      env: r.env,
+      tier: r.tier,
+      model: r.model,
+      method: r.method,
+      cases: r.cases.length,
+    })),
+    series,
+    tiers,
+    byTier,
+    bySeries,
+    perSystem,
+    perFailure,
+  };
+}

@@ -1,0 +1,154 @@
+// The report's tables as plain rows of text, built once and printed as Markdown or HTML, so the
+// two formats cannot disagree on a number.
+import type { Report, Series } from "./aggregate.js";
+import type { Stats } from "./stats.js";
+import type { Interval } from "./wilson.js";
+
+export interface Table {
+  id: string;
+  title: string;
+  /** One sentence on how to read the table. */
+  note: string;
+  head: string[];
+  /** Columns holding numbers (right-aligned). */
+  numeric: boolean[];
+  rows: string[][];
+}
+
+export const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
+export const rateText = (successes: number, n: number, rate: number | null) =>
+  n ? `${pct(rate)} (${successes}/${n})` : "-";
+export const intervalText = (i: Interval | null) => (i ? `${pct(i.low)} – ${pct(i.high)}` : "-");
+const num = (x: number | null, digits?: number) =>
+  x === null ? "-" : digits === undefined ? String(x) : x.toFixed(digits);
+const int = (x: number) => x.toLocaleString("en-US");
+const usd = (x: number | null | undefined) =>
+  x === null || x === undefined ? "-" : `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
+export const seriesLabel = (s: Series) => `${s.model} / ${s.method}`;
+
+const table = (t: Omit<Table, "numeric">, numericFrom: number): Table => ({
+  ...t,
+  numeric: t.head.map((_, i) => i >= numericFrom),
+});
+
+export function reportTables(r: Report): Table[] {
+  const key = (x: Series & { tier: string }) => [x.model, x.method, x.tier];
+  const rate = (s: Stats) => rateText(s.successes, s.evaluated, s.successRate);
+  const apart = (s: Stats) => `${s.interrupted} / ${s.errors}`;
+  return [
+    table(
+      {
+        id: "success",
+        title: "Success by model, method and tier",
+        note: "Success rate over evaluated cases (success + failure) with its 95% Wilson interval; injection failures, interrupted cases and harness errors are counted apart.",
+        head: [
+          "model",
+          "method",
+          "tier",
+          "success",
+          "95% interval",
+          "evaluated",
+          "injection failures",
+          "interrupted / errors",
+          "attempts per success",
+          "mean remediation (s)",
+        ],
+        rows: r.byTier.map((s) => [
+          ...key(s),
+          rate(s),
+          intervalText(s.interval),
+          String(s.evaluated),
+          String(s.injectionFailures),
+          apart(s),
+          num(s.attemptsPerSuccess),
+          num(s.meanRemediationSeconds),
+        ]),
+      },
+      3,
+    ),
+    table(
+      {
+        id: "cost",
+        title: "Tokens and cost by model, method and tier",
+        note: "Tokens of every case; per case means per evaluated case. Cost is '-' when the model has no prices in the registry.",
+        head: [
+          "model",
+          "method",
+          "tier",
+          "input tokens",
+          "output tokens",
+          "tokens per case",
+          "cost (USD)",
+          "cost per case (USD)",
+        ],
+        rows: r.byTier.map((s) => [
+          ...key(s),
+          int(s.tokens.input),
+          int(s.tokens.output),
+          s.tokens.perCase === null ? "-" : int(s.tokens.perCase),
+          usd(s.cost?.usd),
+          usd(s.cost?.perCase),
+        ]),
+      },
+      3,
+    ),
+    table(
+      {
+        id: "verdicts",
+        title: "Reference verdict and no-collateral-damage verdict",
+        note: "Passes of each check over evaluated cases. A case succeeds only when both pass; the last column counts cases the reference check alone would have counted as successes.",
+        head: [
+          "model",
+          "method",
+          "tier",
+          "evaluated",
+          "reference passed",
+          "health passed",
+          "reference passed, health failed",
+        ],
+        rows: r.byTier.map((s) => {
+          const v = s.verdicts;
+          return [
+            ...key(s),
+            String(s.evaluated),
+            rateText(v.referencePasses, s.evaluated, v.referenceRate),
+            rateText(v.healthPasses, s.evaluated, v.healthRate),
+            String(v.referencePassHealthFail),
+          ];
+        }),
+      },
+      3,
+    ),
+    table(
+      {
+        id: "failures",
+        title: "Success by failure type",
+        note: "All tiers and systems pooled; '-' where a model and method met no evaluated case of that type.",
+        head: ["failure type", ...r.series.map(seriesLabel)],
+        rows: r.perFailure.map((f) => [
+          f.failure,
+          ...f.cells.map((c) => (c ? rateText(c.successes, c.evaluated, c.successRate) : "-")),
+        ]),
+      },
+      1,
+    ),
+    table(
+      {
+        id: "systems",
+        title: "Success by system",
+        note: "All tiers pooled per system.",
+        head: ["system", "model", "method", "success", "95% interval", "evaluated", "injection failures"],
+        rows: r.perSystem.map((s) => [
+          s.env,
+          s.model,
+          s.method,
+          rate(s),
+          intervalText(s.interval),
+          String(s.evaluated),
+          String(s.injectionFailures),
+        ]),
+      },
+      3,
+    ),
+  ];
+}
