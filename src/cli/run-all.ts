@@ -33,7 +33,7 @@ export function registerRunAll(program: Command) {
     .argument("<model>", "backbone model (oracle, noop, scripted:<file>, or a provider model)")
     .option("--tiers <list>", "comma-separated tiers to run", TIERS.join(","))
     .option("--methods <list>", "comma-separated methods to run (default: every available one)");
-  addRunOptions(cmd, ["env", "model", "savePath", "experimentPath", "method", "runName", "experiments"]).action(
+  addRunOptions(cmd, ["env", "model", "savePath", "experimentPath", "method", "runName"]).action(
     async (env: string, logDir: string, model: string, opts: Record<string, unknown>) => {
       loadEnv(env);
       resolveModel(model);
@@ -45,15 +45,12 @@ export function registerRunAll(program: Command) {
       const missing = wanted.filter((m) => !available.includes(m));
       if (missing.length) process.stderr.write(`run-all: ${missing.join(", ")} not available in this version; running ${methods.join(", ") || "nothing"}\n`);
       if (!methods.length) throw usageError(`no method to run`, `use --methods with some of: ${available.join(", ")}`);
-      const rows: { method: string; tier: string; s: RunSummary }[] = [];
-      for (const method of methods) {
-        for (const tier of tiers) {
-          const cfg = toRunConfig({ ...opts, env, model, savePath: logDir, remediateMethod: method, experimentPath: resolveData(`experiments/${tier}.txt`), runName: `${method}_${tier}` });
-          const s = await runWithSignals(cfg);
-          rows.push({ method, tier, s });
-          process.stdout.write(formatSummary(s));
-        }
-      }
+      const plan = methods.flatMap((method) => tiers.map((tier) => ({ method, tier })));
+      const cfgs = plan.map(({ method, tier }) =>
+        toRunConfig({ ...opts, env, model, savePath: logDir, remediateMethod: method, experimentPath: resolveData(`experiments/${tier}.txt`), runName: `${method}_${tier}` }),
+      );
+      const summaries = await runWithSignals(cfgs, (s) => process.stdout.write(formatSummary(s)));
+      const rows = summaries.map((s, i) => ({ ...plan[i], s }));
       const table = formatAcross(rows);
       mkdirSync(logDir, { recursive: true });
       writeFileSync(join(logDir, "summary.md"), `# ${env} with ${model}\n\n${table}\n`);

@@ -40,6 +40,7 @@ export const RUN_FLAGS: Flag[] = [
   { flags: "--playbook-timeout <s>", key: "playbookTimeout", help: "seconds (wall time) a playbook may run before it is killed", parse: pos("--playbook-timeout"), default: 600 },
   { flags: "--run-name <name>", key: "runName", help: "folder name of the run in --save-path (default: <env>_<method>_<experiments>_<model>)" },
   { flags: "--inventory <file>", key: "inventory", help: "Ansible inventory the playbooks run with", default: "inventory.ini" },
+  { flags: "--method-speed <factor>", key: "methodSpeed", help: "embedded cluster clock speed while a model or playbook acts (default: 1 for provider models, so their time passes as on a real cluster; --speed for oracle/noop/scripted)", parse: pos("--method-speed") },
   { flags: "--parallel <n>", key: "parallel", help: "cases at once, each in its own copy of the system (namespaces <ns>, <ns>-2, ...)", parse: (v) => parsePositive(v, "--parallel", true), default: 1 },
 ];
 
@@ -78,6 +79,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     speed: o.speed as number,
     runName: o.runName as string | undefined,
     parallel: o.parallel as number | undefined,
+    methodSpeed: o.methodSpeed as number | undefined,
     // the shipped inventory when the user has none of their own here
     inventory: resolveData(inventory),
   };

@@ -8,9 +8,13 @@ import { openCluster } from "./cluster.js";
 import { checkTools } from "./tools.js";
 import { addRunOptions, toRunConfig } from "./run-options.js";
 
-/** Run with Ctrl-C wired to the abort signal: the current case is cleaned up before exit. */
-export async function runWithSignals(cfg: RunConfig): Promise<RunSummary> {
-  const prepared = prepareRun(cfg);
+/**
+ * Run one or more configurations on one cluster connection (run-all deploys once and runs every
+ * method and tier on it), with Ctrl-C wired to the abort signal: the current case is cleaned up
+ * and recorded before the process exits.
+ */
+export async function runWithSignals(cfgs: RunConfig[], onSummary: (s: RunSummary) => void = () => {}): Promise<RunSummary[]> {
+  const prepared = cfgs.map((c) => prepareRun(c));
   await checkTools();
   const ac = new AbortController();
   const onSignal = () => {
@@ -20,9 +24,16 @@ export async function runWithSignals(cfg: RunConfig): Promise<RunSummary> {
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  const conn = await openCluster({ cluster: cfg.cluster, kubeconfig: cfg.kubeconfig, context: cfg.context, speed: cfg.speed, seed: cfg.seed });
+  const first = cfgs[0];
+  const conn = await openCluster({ cluster: first.cluster, kubeconfig: first.kubeconfig, context: first.context, speed: first.speed, seed: first.seed });
   try {
-    return await runExperiments(cfg, conn, { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal }, prepared);
+    const out: RunSummary[] = [];
+    for (let i = 0; i < cfgs.length; i++) {
+      const s = await runExperiments(cfgs[i], conn, { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal }, prepared[i]);
+      onSummary(s);
+      out.push(s);
+    }
+    return out;
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
@@ -35,7 +46,6 @@ export function registerRun(program: Command) {
   addRunOptions(cmd).action(async (opts: Record<string, unknown>) => {
     if (!opts.model) throw usageError("--model is required", "pass --model oracle, noop, scripted:<file> or a provider model (microremed models lists them)");
     const cfg = toRunConfig(opts);
-    const summary = await runWithSignals(cfg);
-    process.stdout.write(formatSummary(summary));
+    await runWithSignals([cfg], (s) => process.stdout.write(formatSummary(s)));
   });
 }

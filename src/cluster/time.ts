@@ -1,20 +1,83 @@
 // Cluster time as the runner sees it: every protocol duration is in cluster time, divided by the
 // cluster's clock speed when waiting on the wall clock. The embedded cluster reports its speed in
-// /version; a real cluster runs at 1.
+// /version and follows a Node annotation; a real cluster runs at 1 and ignores it.
+//
+// While a model thinks or a playbook runs, time passes as on a real cluster: the runner slows the
+// embedded cluster to the method speed (1 by default for provider models), so a 20 s model call
+// costs 20 s of cluster time, not 20 minutes, and a chaos `duration` means what it means on k3s.
 import type { KubeClient } from "./client.js";
 
+const SPEED_ANNOTATION = "microremed.io/clock-speed";
+
 export class ClusterTime {
-  constructor(readonly speed: number) {}
+  private current: number;
+  private realtimeHolders = 0;
+  private node?: string;
+
+  constructor(
+    readonly fastSpeed: number,
+    private readonly client?: KubeClient,
+  ) {
+    this.current = fastSpeed;
+  }
 
   static async of(client: KubeClient): Promise<ClusterTime> {
     const v = await client.version();
-    const speed = Number(v.clockSpeed ?? 1);
-    return new ClusterTime(Number.isFinite(speed) && speed > 0 ? speed : 1);
+    if (v.clockSpeed === undefined) return new ClusterTime(1);
+    const speed = Number(v.clockSpeed);
+    return new ClusterTime(Number.isFinite(speed) && speed > 0 ? speed : 1, client);
+  }
+
+  /** The speed in force now. */
+  get speed(): number {
+    return this.current;
+  }
+
+  /** Whether the cluster's clock can be sped up and slowed down (the embedded cluster). */
+  get adjustable(): boolean {
+    return this.client !== undefined;
   }
 
   /** Wall milliseconds for a cluster duration. */
   wall(clusterMs: number): number {
-    return clusterMs / this.speed;
+    return clusterMs / this.current;
+  }
+
+  private async set(speed: number): Promise<void> {
+    if (!this.client || speed === this.current) return;
+    if (!this.node) {
+      const nodes = await this.client.list("v1", "Node");
+      this.node = nodes.find((n) => n.metadata.annotations?.[SPEED_ANNOTATION] !== undefined)?.metadata.name;
+      if (!this.node) return;
+    }
+    await this.client.patch("v1", "Node", undefined, this.node, { metadata: { annotations: { [SPEED_ANNOTATION]: String(speed) } } });
+    this.current = speed;
+  }
+
+  /** Run fn with the clock at `speed` (a method acting in real time); nests across parallel cases. */
+  async realtime<T>(speed: number, fn: () => Promise<T>): Promise<T> {
+    if (!this.adjustable || speed === this.fastSpeed) return fn();
+    this.realtimeHolders++;
+    await this.set(speed);
+    try {
+      return await fn();
+    } finally {
+      this.realtimeHolders--;
+      if (this.realtimeHolders === 0) await this.set(this.fastSpeed);
+    }
+  }
+
+  /** Inside a realtime phase, run fn fast again (the runner itself waits on the cluster). */
+  async fast<T>(slowSpeed: number, fn: () => Promise<T>): Promise<T> {
+    if (!this.adjustable || slowSpeed === this.fastSpeed) return fn();
+    this.realtimeHolders--;
+    if (this.realtimeHolders === 0) await this.set(this.fastSpeed);
+    try {
+      return await fn();
+    } finally {
+      this.realtimeHolders++;
+      await this.set(slowSpeed);
+    }
   }
 
   sleep(clusterMs: number, signal?: AbortSignal): Promise<void> {

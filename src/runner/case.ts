@@ -34,6 +34,8 @@ export interface CaseDeps {
   caseDir: string;
   onPhase: (phase: string) => void;
   signal: AbortSignal;
+  /** Clock speed of the embedded cluster while the method acts (undefined: the run's speed). */
+  methodSpeed?: number;
 }
 
 const now = () => Date.now();
@@ -127,8 +129,9 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     const facts = { caseId: `${pc.index}`, namespace: d.cfg.namespace, service: faults[0].service, failure: faults[0].spec.id, faults: rec.faults };
     // the Probe agent's sandbox: read-only kubectl in the case's namespace, limits from the method
     const sandbox = openProbe(d.client.kc, d.cfg.namespace, probeLimitsOf(d.method));
+    const methodSpeed = d.methodSpeed ?? d.time.fastSpeed;
     const result = await timed(phases, "method", () =>
-      d.method.remediate({
+      d.time.realtime(methodSpeed, () => d.method.remediate({
         report,
         facts,
         model: d.model,
@@ -136,12 +139,14 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
         caseDir: d.caseDir,
         maxAttempts: d.cfg.maxAttempts ?? 2,
         signal,
-        verify: async () => {
-          await d.time.sleep(d.cfg.settle * 1000, signal);
-          return finalVerdict(d, faults, baseline, signal).then((v) => v.combined);
-        },
+        // the Verification agent waits on the cluster as the runner does: at full speed
+        verify: () =>
+          d.time.fast(methodSpeed, async () => {
+            await d.time.sleep(d.cfg.settle * 1000, signal);
+            return finalVerdict(d, faults, baseline, signal).then((v) => v.combined);
+          }),
         probe: sandbox.probe,
-      }),
+      })),
     ).finally(sandbox.close);
     writeFileSync(join(d.caseDir, "conversation.json"), `${JSON.stringify({ report, conversation: result.conversation, attempts: result.attempts }, null, 2)}\n`);
     rec.attempts = result.attempts.length;
@@ -201,7 +206,8 @@ async function finalVerdict(d: CaseDeps, faults: { spec: FailureSpec; service: s
   const refs: Verdict[] = [];
   for (const f of faults) refs.push(await VERIFIERS[f.spec.verifier].verify(verifyCtx(d, f.service, "final", signal)));
   const reference = merge(refs);
-  const health = await verifyNamespaceHealth(verifyCtx(d, faults[0].service, "final", signal), baseline);
+  // A failed reference check decides the case: then health is read once instead of waited for.
+  const health = await verifyNamespaceHealth(verifyCtx(d, faults[0].service, "final", signal), baseline, reference.pass);
   return { reference, health, combined: { pass: reference.pass && health.pass, reason: reference.pass ? health.reason : reference.reason, measurements: { reference: reference.measurements, health: health.measurements } } };
 }
 

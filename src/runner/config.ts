@@ -33,6 +33,11 @@ export interface RunConfig {
   /** Folder name of the run inside savePath (default from env, method, model and experiment file). */
   runName?: string;
   inventory: string;
+  /**
+   * Embedded cluster only: clock speed while a method acts. Default: 1 for provider models (their
+   * thinking time passes as on a real cluster), the run's speed for built-in models.
+   */
+  methodSpeed?: number;
   /** Cases at once, each in its own copy of the system (namespaces <ns>, <ns>-2, ...). */
   parallel?: number;
 }

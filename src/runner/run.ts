@@ -70,7 +70,7 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
         "run with the same options to resume it, or pass another --save-path or --run-name",
       );
   }
-  records.writeJson("run.json", { config: id, cluster: cfg.cluster, speed: conn.time.speed, startedAt: new Date().toISOString() });
+  records.writeJson("run.json", { config: id, cluster: cfg.cluster, speed: conn.time.fastSpeed, methodSpeed: cfg.methodSpeed ?? null, startedAt: new Date().toISOString() });
 
   const done = new Map<number, CaseRecord>();
   for (const r of previous) if (r.status !== "interrupted") done.set(r.index, r);
@@ -90,6 +90,11 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
     }),
   );
 
+  // Built-in models answer at once; a provider model's time must pass as on a real cluster.
+  const builtin = ["oracle", "noop"].includes(cfg.model) || cfg.model.startsWith("scripted:");
+  // (a playbook still takes wall time: past 60x, its seconds would turn into many cluster minutes)
+  const methodSpeed = cfg.methodSpeed ?? (builtin ? Math.min(conn.time.fastSpeed, 60) : 1);
+  if (conn.time.adjustable && methodSpeed !== conn.time.fastSpeed) hooks.log(`the embedded cluster runs at speed ${methodSpeed} while the method acts, ${conn.time.fastSpeed} otherwise`);
   const executor = new AnsibleExecutor({ inventory: cfg.inventory, kubeconfig: conn.kubeconfigPath, timeoutMs: cfg.playbookTimeout * 1000 });
   const all = [...done.values()];
   const queue = [...todo];
@@ -108,6 +113,7 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
         caseDir: records.caseDir(pc.index),
         onPhase: (phase) => hooks.log(`${label}: ${phase}`),
         signal: hooks.signal,
+        methodSpeed,
       });
       records.append(rec);
       all.push(rec);

@@ -3,6 +3,8 @@
 
 export interface Clock {
   readonly speed: number;
+  /** Change how fast cluster time runs from now on (the embedded cluster's wall clock only). */
+  setSpeed?(speed: number): void;
   /** Cluster time, in ms since the epoch. */
   now(): number;
   /** Run fn after `ms` of cluster time. Returns a cancel function. */
@@ -15,30 +17,78 @@ export interface Clock {
   fromWall(ms: number): number;
 }
 
-export class WallClock implements Clock {
-  private readonly wallStart = Date.now();
-  private readonly clusterStart = Date.now();
+interface Segment {
+  cluster: number;
+  wall: number;
+  speed: number;
+}
 
-  constructor(readonly speed = 1) {
+interface Timer {
+  due: number;
+  fn: () => void;
+  handle?: NodeJS.Timeout;
+}
+
+/**
+ * The wall clock, sped up. The speed may change while it runs (the runner slows the cluster to
+ * real time while a model or playbook acts): time is piecewise linear, and pending timers are
+ * re-armed at the new pace so every delay stays a delay of cluster time.
+ */
+export class WallClock implements Clock {
+  private readonly segments: Segment[];
+  private readonly timers = new Set<Timer>();
+
+  constructor(speed = 1) {
     if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
+    const t = Date.now();
+    this.segments = [{ cluster: t, wall: t, speed }];
+  }
+
+  get speed(): number {
+    return this.segments[this.segments.length - 1].speed;
+  }
+
+  setSpeed(speed: number): void {
+    if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
+    if (speed === this.speed) return;
+    const wall = Date.now();
+    this.segments.push({ cluster: this.fromWall(wall), wall, speed });
+    for (const t of this.timers) this.arm(t);
   }
 
   now(): number {
-    return this.clusterStart + Math.round((Date.now() - this.wallStart) * this.speed);
+    return Math.round(this.fromWall(Date.now()));
   }
 
   toWall(ms: number): number {
-    return this.wallStart + (ms - this.clusterStart) / this.speed;
+    let seg = this.segments[0];
+    for (const s of this.segments) if (s.cluster <= ms) seg = s;
+    return seg.wall + (ms - seg.cluster) / seg.speed;
   }
 
   fromWall(ms: number): number {
-    return this.clusterStart + (ms - this.wallStart) * this.speed;
+    let seg = this.segments[0];
+    for (const s of this.segments) if (s.wall <= ms) seg = s;
+    return seg.cluster + (ms - seg.wall) * seg.speed;
   }
 
   after(ms: number, fn: () => void): () => void {
-    const t = setTimeout(fn, Math.max(0, ms / this.speed));
-    t.unref?.();
-    return () => clearTimeout(t);
+    const timer: Timer = { due: this.now() + Math.max(0, ms), fn };
+    this.timers.add(timer);
+    this.arm(timer);
+    return () => {
+      clearTimeout(timer.handle);
+      this.timers.delete(timer);
+    };
+  }
+
+  private arm(t: Timer) {
+    clearTimeout(t.handle);
+    t.handle = setTimeout(() => {
+      this.timers.delete(t);
+      t.fn();
+    }, Math.max(0, (t.due - this.now()) / this.speed));
+    t.handle.unref?.();
   }
 }
 

@@ -6,13 +6,15 @@ import { type Clock, WallClock } from "./clock.js";
 import { R, type SimContext } from "./controllers/context.js";
 import { EventRecorder } from "./controllers/events.js";
 import { installControllers } from "./controllers/index.js";
-import { createNodes, type NodeSpec } from "./controllers/nodes.js";
+import { createNodes, followSpeedAnnotation, type NodeSpec } from "./controllers/nodes.js";
 import { ControllerRuntime } from "./controllers/runtime.js";
 import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 import { Store } from "./store/store.js";
 import { LogBook } from "./model/logbook.js";
 import { FaultBook } from "./model/faults.js";
+import { FaultedBehavior } from "./model/faulted.js";
 import { GenericBehavior } from "./model/generic.js";
+import { TopologyBehavior } from "./model/topology/behavior.js";
 import { Rng } from "../util/rng.js";
 import { ContainerExec } from "./exec/handler.js";
 import { execUpgrade } from "./exec/websocket.js";
@@ -48,10 +50,14 @@ export class EmbeddedCluster {
     const registry = new Registry(store, clock, rng);
     const runtime = new ControllerRuntime(clock, opts.autoDrain ?? true);
     const events = new EventRecorder(registry);
-    this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior: new GenericBehavior(rng), faults: new FaultBook() };
+    const faults = new FaultBook();
+    // Chaos Mesh's effects (FaultedBehavior) over what the workloads do on their own
+    const behavior = new FaultedBehavior(new TopologyBehavior(() => this.ctx, new GenericBehavior(rng)), faults);
+    this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior, faults };
     installControllers(this.ctx);
     for (const ns of SYSTEM_NAMESPACES) registry.create(R("Namespace"), undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
     createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
+    followSpeedAnnotation(this.ctx);
     this.exec = new ContainerExec(this.ctx);
   }
 

@@ -4,12 +4,12 @@ import { waitFor } from "../cluster/wait.js";
 import { allSettled, collateralDamage, type HealthSnapshot, snapshot } from "../envs/health.js";
 import type { Verdict, VerifyContext } from "./types.js";
 
-export async function verifyNamespaceHealth(ctx: VerifyContext, baseline: HealthSnapshot): Promise<Verdict> {
+export async function verifyNamespaceHealth(ctx: VerifyContext, baseline: HealthSnapshot, wait = true): Promise<Verdict> {
   const r = await waitFor({
     client: ctx.client,
     time: ctx.time,
     signal: ctx.signal,
-    timeoutMs: ctx.timeouts.readyMs,
+    timeoutMs: wait ? ctx.timeouts.readyMs : 0,
     pollMs: 10_000,
     watch: [
       { apiVersion: "apps/v1", kind: "Deployment", namespace: ctx.namespace },

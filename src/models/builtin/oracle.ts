@@ -7,12 +7,9 @@ import { estimateTokens, type Model, type ModelRequest, type ModelResponse } fro
 /** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */
 function fixTasks(failure: string, namespace: string, service: string) {
   const deploy = `deployment/${service}`;
-  const fix =
-    failure === "pod-config-error"
-      ? { name: `Roll ${service} back to its last working template`, "ansible.builtin.command": `kubectl rollout undo ${deploy} -n ${namespace}` }
-      : { name: `Replace the faulty ${service} pod with a fresh one`, "ansible.builtin.command": `kubectl rollout restart ${deploy} -n ${namespace}` };
-  const wait = { name: `Wait until ${service} is rolled out`, "ansible.builtin.command": `kubectl rollout status ${deploy} -n ${namespace} --timeout=600s`, changed_when: false };
-  return [fix, wait];
+  const [what, verb] = failure === "pod-config-error" ? ["Roll back to the last working template of", "undo"] : ["Replace the faulty pod of", "restart"];
+  // one task: the fix, then wait until the rollout has finished
+  return [{ name: `${what} ${service}`, "ansible.builtin.shell": `kubectl rollout ${verb} ${deploy} -n ${namespace} && kubectl rollout status ${deploy} -n ${namespace} --timeout=600s` }];
 }
 
 export function oraclePlaybook(faults: { failure: string; service: string }[], namespace: string): string {

@@ -60,25 +60,40 @@ export function runningStatus(pod: KObject | undefined, container: string | unde
   return st?.state?.running ? st : undefined;
 }
 
-/** The injected pod is still there (same uid, not being deleted). */
-export const sameLivePod = (t: Target, inj: Injection | undefined) =>
-  !!t.pod && !!inj && t.pod.metadata.uid === inj.podUid && !t.pod.metadata.deletionTimestamp;
+/** The injected pod is still there (same uid; a terminating pod still runs its processes). */
+export const samePod = (t: Target, inj: Injection | undefined) =>
+  !!t.pod && !!inj && t.pod.metadata.uid === inj.podUid;
 
 /**
  * The FaultBook keeps one record per pod, source and fault kind, so a container-scoped kind
  * hitting several containers of one pod keeps them in that record's `containers` list.
  */
-export function addContainer(faults: FaultBook, source: string, podUid: string, container: string, fault: Fault, since: number) {
+export function addContainer(
+  faults: FaultBook,
+  source: string,
+  podUid: string,
+  container: string,
+  fault: Fault,
+  since: number,
+) {
   const existing = faults.forPod(podUid).find((r) => r.source === source && r.fault.kind === fault.kind);
   const prev = (existing?.fault as { containers?: string[] } | undefined)?.containers ?? [];
   const containers = [...new Set([...prev, container])];
   faults.add({ source, podUid, fault: { ...fault, containers } as Fault, since: existing?.since ?? since });
 }
 
-export function removeContainer(faults: FaultBook, source: string, podUid: string, container: string, kind: Fault["kind"]) {
+export function removeContainer(
+  faults: FaultBook,
+  source: string,
+  podUid: string,
+  container: string,
+  kind: Fault["kind"],
+) {
   const existing = faults.forPod(podUid).find((r) => r.source === source && r.fault.kind === kind);
   if (!existing) return;
-  const left = ((existing.fault as { containers?: string[] }).containers ?? []).filter((c) => c !== container);
+  const left = ((existing.fault as { containers?: string[] }).containers ?? []).filter(
+    (c) => c !== container,
+  );
   faults.remove(source, podUid);
   // other kinds this source injected into the pod stay (a source has one kind, so none in practice)
   if (left.length) faults.add({ ...existing, fault: { ...existing.fault, containers: left } as Fault });

@@ -2,10 +2,11 @@
 // namespace. Here that is a FaultBook `network` record on each source pod ("." records). With a
 // `target`, only traffic to the target pods' IPs is affected; direction `from`/`both` also puts
 // the rule on the target pods, towards the sources ("target" records), as Chaos Mesh does.
+
+import { R } from "../controllers/context.js";
 import type { NetworkFault } from "../model/faults.js";
 import type { KObject } from "../types.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok } from "./applier.js";
-import { R } from "../controllers/context.js";
 import { type J, parseGoDuration } from "./spec.js";
 
 const ACTIONS = ["delay", "loss", "duplicate", "corrupt", "partition", "bandwidth"] as const;

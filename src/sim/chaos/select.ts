@@ -36,13 +36,22 @@ export function matchingPods(ctx: SimContext, sel: J, defaultNs: string): KObjec
   const phases: string[] | undefined = sel.podPhaseSelectors?.length ? sel.podPhaseSelectors : undefined;
   return pods
     .filter((p) => !p.metadata.deletionTimestamp)
-    .filter((p) => selectorMatches({ matchLabels: sel.labelSelectors, matchExpressions: sel.expressionSelectors }, p.metadata.labels))
+    .filter((p) =>
+      selectorMatches(
+        { matchLabels: sel.labelSelectors, matchExpressions: sel.expressionSelectors },
+        p.metadata.labels,
+      ),
+    )
     .filter((p) => selectorMatches({ matchLabels: sel.annotationSelectors }, p.metadata.annotations))
     .filter((p) => fieldMatches(fields, p))
     .filter((p) => !sel.nodes?.length || sel.nodes.includes(p.spec?.nodeName))
     .filter((p) => !sel.nodeSelectors || nodeMatches(ctx, p, sel.nodeSelectors))
     .filter((p) => (phases ? phases.includes(p.status?.phase) : p.status?.phase === "Running"))
-    .sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
+    .sort((a, b) =>
+      `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(
+        `${b.metadata.namespace}/${b.metadata.name}`,
+      ),
+    );
 }
 
 function nodeMatches(ctx: SimContext, pod: KObject, labels: Record<string, string>): boolean {
@@ -107,7 +116,8 @@ export function selectTargets(ctx: SimContext, chaos: KObject): Selected[] | str
         out.push({ id: podId, selectorKey: key });
         continue;
       }
-      for (const c of containersOf(pod, chaos.spec?.containerNames)) out.push({ id: `${podId}/${c}`, selectorKey: key });
+      for (const c of containersOf(pod, chaos.spec?.containerNames))
+        out.push({ id: `${podId}/${c}`, selectorKey: key });
     }
   }
   return out;
@@ -116,7 +126,9 @@ export function selectTargets(ctx: SimContext, chaos: KObject): Selected[] | str
 /** The first container unless names are given; named ones may be sidecar init containers. */
 function containersOf(pod: KObject, names: string[] | undefined): string[] {
   if (!names?.length) return pod.spec?.containers?.length ? [pod.spec.containers[0].name] : [];
-  const sidecars = (pod.spec?.initContainers ?? []).filter((c: J) => c.restartPolicy === "Always" && names.includes(c.name));
+  const sidecars = (pod.spec?.initContainers ?? []).filter(
+    (c: J) => c.restartPolicy === "Always" && names.includes(c.name),
+  );
   const regular = (pod.spec?.containers ?? []).filter((c: J) => names.includes(c.name));
   return [...sidecars, ...regular].map((c: J) => c.name);
 }

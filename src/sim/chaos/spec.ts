@@ -18,7 +18,15 @@ export const CLEAN_FINALIZER_ANNOTATION = "chaos-mesh.chaos-mesh.org/cleanFinali
 /** The image pod-failure swaps in (config.ControllerCfg.PodFailurePauseImage default). */
 export const PAUSE_IMAGE = "gcr.io/google-containers/pause:latest";
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** Go's time.ParseDuration, in ms; undefined when it does not parse. */
 export function parseGoDuration(s: unknown): number | undefined {

@@ -5,15 +5,7 @@
 import { bytes } from "../../util/quantity.js";
 import { stamp } from "../clock.js";
 import type { StressFault } from "../model/faults.js";
-import {
-  type Applier,
-  addContainer,
-  fail,
-  notFound,
-  ok,
-  removeContainer,
-  runningStatus,
-} from "./applier.js";
+import { type Applier, addContainer, fail, notFound, ok, removeContainer, runningStatus } from "./applier.js";
 import { type J, parseMemorySize } from "./spec.js";
 
 /** The stressors of a spec as a fault, or why they cannot run. */
@@ -28,7 +20,8 @@ export function stressFault(spec: J, memoryLimit: number): StressFault | string 
   if (s.memory) {
     const workers = Number(s.memory.workers ?? 1);
     const size = parseMemorySize(s.memory.size ?? "256MB", memoryLimit);
-    if (!(workers > 0) || size === undefined) return `invalid memory stressor size ${JSON.stringify(s.memory.size)}`;
+    if (!(workers > 0) || size === undefined)
+      return `invalid memory stressor size ${JSON.stringify(s.memory.size)}`;
     fault.memory = { workers, bytes: size };
   }
   if (!fault.cpu && !fault.memory) return "missing stressors";

@@ -3,6 +3,7 @@ import type { SimContext } from "./context.js";
 import { installEndpointsController } from "./endpoints.js";
 import { installGarbageCollector } from "./gc.js";
 import { installNodeAgents } from "../kubelet/index.js";
+import { installChaosControllers } from "../chaos/index.js";
 import { installNamespaceController } from "./namespace.js";
 import { installWorkloadControllers } from "./workloads.js";
 
@@ -12,4 +13,5 @@ export function installControllers(ctx: SimContext): void {
   installEndpointsController(ctx);
   installNodeAgents(ctx);
   installWorkloadControllers(ctx);
+  installChaosControllers(ctx); // after the kubelet: it re-syncs pods whose faults change
 }

@@ -69,3 +69,16 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
     });
   });
 }
+
+/**
+ * The runner slows the clock to real time while a model or a playbook acts and speeds it up
+ * while it waits, by annotating a Node (a plain API write, so it needs no back door): the
+ * clock follows the annotation, and /version reports the speed in force.
+ */
+export function followSpeedAnnotation(ctx: SimContext) {
+  ctx.store.subscribe((e) => {
+    if (e.rt.kind !== "Node" || e.type === "DELETED") return;
+    const want = Number(e.object.metadata.annotations?.[SPEED_ANNOTATION]);
+    if (Number.isFinite(want) && want > 0 && want !== ctx.clock.speed) ctx.clock.setSpeed?.(want);
+  });
+}

@@ -1,12 +1,23 @@
 // The commands a container has. Issue-specific ones (ping, dd, ps, kill, wget, curl, nslookup,
-// top) register here too, each a (args, proc) => exit code function in its own file.
+// top) register here too, each a (args, proc) => exit code function in its own file. The probe
+// commands exist only in the images whose toolbox lists them (src/sim/stages/toolboxes.yaml);
+// the shells are wrapped so a command they run knows it runs in a shell (its "not found" text).
+import { asShell } from "../../model/topology/toolbox.js";
 import { CommandRegistry } from "../process.js";
 import { registerBasic } from "./basic.js";
+import { registerDd } from "./dd.js";
 import { registerDf } from "./df.js";
+import { registerDns } from "./dns.js";
 import { registerFiles } from "./files.js";
+import { registerHttp } from "./http.js";
+import { registerKill } from "./kill.js";
+import { registerNet } from "./net.js";
+import { registerPing } from "./ping.js";
+import { registerPs } from "./ps.js";
 import { registerShells } from "./sh.js";
 import { registerTest } from "./test.js";
 import { registerText } from "./text.js";
+import { registerTop } from "./top.js";
 
 export function defaultCommands(): CommandRegistry {
   const r = new CommandRegistry();
@@ -16,5 +27,17 @@ export function defaultCommands(): CommandRegistry {
   registerText(r);
   registerDf(r);
   registerShells(r);
+  for (const sh of ["sh", "dash", "ash", "bash"]) {
+    const fn = r.get(sh);
+    if (fn) r.register(sh, asShell(fn));
+  }
+  registerPing(r);
+  registerDd(r);
+  registerPs(r);
+  registerKill(r);
+  registerTop(r);
+  registerHttp(r);
+  registerDns(r);
+  registerNet(r);
   return r;
 }

@@ -1,0 +1,50 @@
+// Chaos Mesh 2.x in the embedded cluster: one experiment controller for StressChaos,
+// NetworkChaos, PodChaos and IOChaos, and the glue that keeps the FaultBook true to the pods:
+// a pod that leaves takes its injections with it, a restarted container loses its IO injection,
+// and whenever a pod's faults change the kubelet looks at it again (probes, usage, OOM, exits).
+import { keyOf, R, type SimContext } from "../controllers/context.js";
+import { KUBELET } from "../kubelet/index.js";
+import { CHAOS_CONTROLLER, ExperimentController } from "./controller.js";
+import { ioApplier } from "./io.js";
+import { networkApplier } from "./network.js";
+import { podApplier } from "./pod.js";
+import { CHAOS_KINDS } from "./spec.js";
+import { stressApplier } from "./stress.js";
+
+export { CHAOS_CONTROLLER } from "./controller.js";
+
+export function installChaosControllers(ctx: SimContext): ExperimentController {
+  const { store, runtime, faults } = ctx;
+  const io = ioApplier(faults);
+  const controller = new ExperimentController(
+    ctx,
+    {
+      StressChaos: stressApplier(),
+      NetworkChaos: networkApplier(),
+      PodChaos: podApplier(),
+      IOChaos: io.applier,
+    },
+    (source) => io.forget(source),
+  );
+  runtime.register(CHAOS_CONTROLLER, (key) => controller.reconcile(key));
+
+  store.subscribe((e) => {
+    const kind = e.rt.kind;
+    if ((CHAOS_KINDS as readonly string[]).includes(kind) && e.rt.group === "chaos-mesh.org") {
+      if (e.type === "DELETED") controller.gone(e.object);
+      else runtime.enqueue(CHAOS_CONTROLLER, `${kind}|${keyOf(e.object)}`);
+      return;
+    }
+    if (kind !== "Pod") return;
+    const uid = e.object.metadata.uid!;
+    io.podChanged(e.object, e.type === "DELETED");
+    if (e.type === "DELETED") for (const r of faults.forPod(uid)) faults.remove(r.source, uid);
+  });
+
+  // The kubelet re-reads the Behavior on every sync: have it sync the pod whose faults changed.
+  faults.onChange((uid) => {
+    const pod = store.list(R("Pod")).find((p) => p.metadata.uid === uid);
+    if (pod?.spec?.nodeName) runtime.enqueue(KUBELET, keyOf(pod));
+  });
+  return controller;
+}

@@ -1,0 +1,107 @@
+// IOChaos: chaos-daemon runs toda, a FUSE layer over the volume, inside the target container's
+// process tree. Here that is a FaultBook `io` record for the container. The injection lives as
+// long as that container instance: once the container restarts (or the pod goes), the fault is
+// gone with the process, and recovery has nothing to talk to. Chaos Mesh then fails to recover
+// the record, so the finalizer stays and `kubectl delete` hangs until someone patches
+// metadata.finalizers to [] (failures.md). With the injected container still running, recovery
+// works and the object goes.
+import type { FaultBook, IOFault } from "../model/faults.js";
+import type { KObject } from "../types.js";
+import {
+  type Applier,
+  addContainer,
+  fail,
+  type Injection,
+  notFound,
+  ok,
+  removeContainer,
+  runningStatus,
+  samePod,
+  type Target,
+} from "./applier.js";
+import { type J, parseGoDuration } from "./spec.js";
+
+const ACTIONS = ["latency", "fault", "attrOverride", "mistake"] as const;
+
+export function ioFault(spec: J): IOFault | string {
+  const action = spec?.action;
+  if (!ACTIONS.includes(action)) return `action ${action} not supported`;
+  if (!spec.volumePath) return "volumePath is required";
+  const f: IOFault = {
+    kind: "io",
+    action,
+    volumePath: spec.volumePath,
+    percent: Number(spec.percent ?? 100),
+  };
+  if (spec.path) f.path = spec.path;
+  if (action === "latency") {
+    f.delayMs = parseGoDuration(spec.delay);
+    if (f.delayMs === undefined) return `invalid delay ${JSON.stringify(spec.delay)}`;
+  }
+  if (action === "fault") f.errno = Number(spec.errno ?? 5);
+  return f;
+}
+
+/** The IO applier, with what it injected where, to notice containers that restart. */
+export function ioApplier(faults: FaultBook) {
+  /** "<source>|<podUid>|<container>" -> the container id injected into. */
+  const live = new Map<string, string>();
+  const applier: Applier = {
+    apply({ chaos, source, now, status }, t) {
+      if (!t.pod) return fail(notFound(t));
+      const st = runningStatus(t.pod, t.container);
+      if (!st) return fail(`container ${t.container} of pod ${t.ns}/${t.podName} is not running`);
+      const spec = (t.pod.spec?.containers ?? []).find((c: J) => c.name === t.container);
+      const f = ioFault(chaos.spec);
+      if (typeof f === "string") return fail(f);
+      // toda mounts over an existing mount point of the container
+      if (!(spec?.volumeMounts ?? []).some((m: J) => m.mountPath === f.volumePath))
+        return fail(`volume path ${f.volumePath} is not a mount point of container ${t.container}`);
+      addContainer(faults, source, t.pod.metadata.uid!, t.container!, f, now);
+      live.set(`${source}|${t.pod.metadata.uid}|${t.container}`, st.containerID);
+      status.instances = { ...(status.instances ?? {}), [t.id]: (status.instances?.[t.id] ?? 0) + 1 };
+      return ok({ podUid: t.pod.metadata.uid!, containerId: st.containerID });
+    },
+    recover({ source, status }, t, inj) {
+      const reason = unreachable(t, inj);
+      if (reason) return fail(reason);
+      if (inj) {
+        removeContainer(faults, source, inj.podUid, t.container!, "io");
+        live.delete(`${source}|${inj.podUid}|${t.container}`);
+      }
+      if (status.instances) {
+        const { [t.id]: _gone, ...rest } = status.instances;
+        status.instances = rest;
+      }
+      return ok();
+    },
+  };
+
+  /** A pod changed or left: an injected container that restarted or went lost its injection. */
+  function podChanged(pod: KObject, gone: boolean): void {
+    for (const [key, containerId] of live) {
+      const [source, podUid, container] = key.split("|");
+      if (podUid !== pod.metadata.uid) continue;
+      const current = runningStatus(pod, container)?.containerID;
+      if (!gone && current === containerId) continue;
+      // the FaultBook forgets it; recovery still finds it unreachable (it compares container ids)
+      removeContainer(faults, source, podUid, container, "io");
+    }
+  }
+
+  /** The object left (finalizer cleared by hand): forget its injections. */
+  function forget(source: string): void {
+    for (const key of [...live.keys()]) if (key.startsWith(`${source}|`)) live.delete(key);
+  }
+
+  return { applier, podChanged, forget };
+}
+
+/** Why recovery cannot reach the injection, if it cannot. */
+function unreachable(t: Target, inj: Injection | undefined): string | undefined {
+  if (!inj) return undefined; // never injected: nothing to undo
+  if (!samePod(t, inj)) return `pods "${t.podName}" not found`;
+  if (runningStatus(t.pod, t.container)?.containerID !== inj.containerId)
+    return `rpc error: code = Unknown desc = container ${t.container} of pod ${t.ns}/${t.podName} restarted since injection: the injected toda process is gone`;
+  return undefined;
+}

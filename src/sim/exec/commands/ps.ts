@@ -1,0 +1,105 @@
+// ps, as BusyBox (PID USER TIME COMMAND, whatever the options) or procps-ng (`ps`, `ps aux`,
+// `ps -ef`) prints it: the container's PID 1, the stress-ng processes of a StressChaos on the
+// container (processes.ts), and ps itself. No pod shares its PID namespace here: a sidecar's
+// processes are not listed (shareProcessNamespace is not modelled).
+import { bytes } from "../../../util/quantity.js";
+import { R } from "../../controllers/context.js";
+import { type ProcInfo, processTable } from "../../model/topology/processes.js";
+import { gated, inShell, toolImpl } from "../../model/topology/toolbox.js";
+import { uidOf } from "../env.js";
+import type { CommandRegistry, Proc } from "../process.js";
+
+const pad2 = (n: number) => String(Math.floor(n)).padStart(2, "0");
+export const mmss = (s: number) => `${Math.floor(s / 60)}:${pad2(s % 60)}`;
+const hhmmss = (s: number) => `${pad2(s / 3600)}:${pad2((s / 60) % 60)}:${pad2(s % 60)}`;
+
+export function hhmm(p: Proc, ms: number): string {
+  const d = new Date(p.clock.toWall(ms));
+  return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+}
+
+export const userOf = (p: Proc) => {
+  const uid = uidOf(p.pod, p.container);
+  return uid === 0 ? "root" : String(uid);
+};
+
+export function nodeMemory(p: Proc): number {
+  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "");
+  return bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
+}
+
+/** The processes, with the shell that runs the command when there is one. */
+export function table(p: Proc, self: string[]): ProcInfo[] {
+  return processTable(p.ctx, p.pod, p.container, p.restartCount, inShell() ? [["sh"], self] : [self]);
+}
+
+function stat(x: ProcInfo): string {
+  if (x.kind === "self") return "R";
+  if (x.kind === "stress-worker") return "R";
+  return `${x.state}${x.pid === 1 ? "s" : ""}${x.threads ? "l" : ""}`;
+}
+
+function ps(args: string[], p: Proc): number {
+  const procs = table(p, ["ps", ...args]);
+  const user = userOf(p);
+  const now = p.clock.now();
+  if (toolImpl(p, "ps") === "busybox") {
+    // BusyBox accepts BSD and System V options and prints its one format
+    p.out("PID   USER     TIME  COMMAND\n");
+    for (const x of procs)
+      p.out(`${String(x.pid).padStart(5)} ${user.padEnd(8)} ${mmss(x.cpuSeconds).padStart(5)} ${x.args}\n`);
+    return 0;
+  }
+  const flat = args.join(" ");
+  const bsd = /(^|\s)-?[a-z]*u[a-z]*(\s|$)/.test(flat) && !flat.includes("-ef");
+  const full = /-[a-zA-Z]*f/.test(flat);
+  const mem = nodeMemory(p);
+  if (bsd) {
+    p.out("USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n");
+    for (const x of procs) {
+      const life = Math.max(1, (now - x.startedAt) / 1000);
+      const cpu = Math.min(99.9, (x.cpuSeconds / life) * 100);
+      const row = [
+        user.padEnd(8),
+        String(x.pid).padStart(7),
+        cpu.toFixed(1).padStart(4),
+        ((x.rssBytes / mem) * 100).toFixed(1).padStart(4),
+        String(Math.round(x.vszBytes / 1024)).padStart(6),
+        String(Math.round(x.rssBytes / 1024)).padStart(5),
+        "?".padEnd(8),
+        stat(x).padEnd(4),
+        hhmm(p, x.startedAt).padStart(5),
+        mmss(x.cpuSeconds).padStart(6),
+        x.args,
+      ];
+      p.out(`${row.join(" ")}\n`);
+    }
+    return 0;
+  }
+  if (full) {
+    p.out("UID          PID    PPID  C STIME TTY          TIME CMD\n");
+    for (const x of procs) {
+      const life = Math.max(1, (now - x.startedAt) / 1000);
+      const c = Math.min(99, Math.floor((x.cpuSeconds / life) * 100));
+      const row = [
+        user.padEnd(8),
+        String(x.pid).padStart(7),
+        String(x.ppid).padStart(7),
+        String(c).padStart(2),
+        hhmm(p, x.startedAt),
+        "?".padEnd(8),
+        hhmmss(x.cpuSeconds).padStart(8),
+        x.args,
+      ];
+      p.out(`${row.join(" ")}\n`);
+    }
+    return 0;
+  }
+  p.out("    PID TTY          TIME CMD\n");
+  for (const x of procs) p.out(`${String(x.pid).padStart(7)} ?        ${hhmmss(x.cpuSeconds)} ${x.comm}\n`);
+  return 0;
+}
+
+export function registerPs(r: CommandRegistry): void {
+  r.register("ps", gated("ps", ps));
+}

@@ -1,0 +1,128 @@
+// Names and addresses as a pod on k3s sees them: CoreDNS's kubernetes plugin (Services, headless
+// Services' pods, StatefulSet pod hostnames, a-b-c-d.<ns>.pod), the pod's resolv.conf search list
+// with ndots:5, /etc/hosts (localhost, the pod's own name). A query crosses the pod's egress to
+// CoreDNS (delay adds, a lost query is retried after the resolver's 5 s timeout, twice).
+import type { SimContext } from "../../controllers/context.js";
+import { R } from "../../controllers/context.js";
+import { podReady } from "../../controllers/endpoints.js";
+import { KUBERNETES_SERVICE_IP } from "../../exec/env.js";
+import { CLUSTER_DNS, CLUSTER_DOMAIN } from "../../exec/system-files.js";
+import { internalIP } from "../../kubelet/network.js";
+import type { KObject } from "../../types.js";
+import { draw, egress } from "./impairments.js";
+
+/** Who asks: a process in a pod (exec's Proc is one). */
+export interface Caller {
+  pod: KObject;
+  ctx: SimContext;
+  sleep(ms: number): Promise<boolean>;
+}
+
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+export type Holder =
+  | { kind: "pod"; pod: KObject }
+  | { kind: "service"; svc?: KObject }
+  | { kind: "node"; node: KObject }
+  | { kind: "loopback" }
+  | { kind: "unassigned" }
+  | { kind: "external" };
+
+/** What answers at an IP in the cluster. */
+export function whoHas(p: Caller, ip: string): Holder {
+  if (ip.startsWith("127.") || ip === p.pod.status?.podIP)
+    return ip.startsWith("127.") ? { kind: "loopback" } : { kind: "pod", pod: p.pod };
+  const { registry } = p.ctx;
+  const pod = registry
+    .list(R("Pod"), undefined)
+    .find((x) => x.status?.podIP === ip && !["Succeeded", "Failed"].includes(x.status?.phase));
+  if (pod) return { kind: "pod", pod };
+  const svc = registry.list(R("Service"), undefined).find((s) => s.spec?.clusterIP === ip);
+  if (svc || ip === KUBERNETES_SERVICE_IP || ip === CLUSTER_DNS) return { kind: "service", svc };
+  const node = registry.list(R("Node"), undefined).find((n) => internalIP(n) === ip);
+  if (node) return { kind: "node", node };
+  return /^10\.4[23]\./.test(ip) ? { kind: "unassigned" } : { kind: "external" };
+}
+
+/** The addresses CoreDNS answers for a fully qualified name, or undefined (NXDOMAIN). */
+export function resolveFqdn(p: Caller, fqdn: string): string[] | undefined {
+  const name = fqdn.replace(/\.$/, "").toLowerCase();
+  const suffix = `.svc.${CLUSTER_DOMAIN}`;
+  const { registry } = p.ctx;
+  if (name === `kubernetes.default${suffix}`) return [KUBERNETES_SERVICE_IP];
+  if (name === `kube-dns.kube-system${suffix}`) return [CLUSTER_DNS];
+  const pod = name.match(/^(\d+)-(\d+)-(\d+)-(\d+)\.[a-z0-9-]+\.pod\.cluster\.local$/);
+  if (pod) return [pod.slice(1, 5).join(".")];
+  if (!name.endsWith(suffix)) return undefined;
+  const parts = name.slice(0, -suffix.length).split(".");
+  if (parts.length === 2) {
+    const [svcName, ns] = parts;
+    const svc = registry.tryGet(R("Service"), ns, svcName);
+    if (!svc) return undefined;
+    if (svc.spec?.clusterIP && svc.spec.clusterIP !== "None") return [svc.spec.clusterIP];
+    const pods = registry.list(R("Pod"), ns).filter((x) => matches(svc, x) && x.status?.podIP);
+    const ips = pods
+      .filter((x) => svc.spec?.publishNotReadyAddresses || podReady(x))
+      .map((x) => x.status.podIP);
+    return ips.length ? ips : undefined;
+  }
+  if (parts.length === 3) {
+    const [host, sub, ns] = parts;
+    const x = registry
+      .list(R("Pod"), ns)
+      .find(
+        (q) => (q.spec?.hostname ?? q.metadata.name) === host && q.spec?.subdomain === sub && q.status?.podIP,
+      );
+    return x ? [x.status.podIP] : undefined;
+  }
+  return undefined;
+}
+
+function matches(svc: KObject, pod: KObject): boolean {
+  const sel: Record<string, string> = svc.spec?.selector ?? {};
+  const keys = Object.keys(sel);
+  return keys.length > 0 && keys.every((k) => pod.metadata.labels?.[k] === sel[k]);
+}
+
+/** The names the resolver tries, in order (search list first below ndots:5). */
+export function candidates(p: Caller, name: string): string[] {
+  if (name.endsWith(".")) return [name];
+  const ns = p.pod.metadata.namespace;
+  const search = [`${ns}.svc.${CLUSTER_DOMAIN}`, `svc.${CLUSTER_DOMAIN}`, CLUSTER_DOMAIN];
+  const dots = name.split(".").length - 1;
+  const searched = search.map((s) => `${name}.${s}`);
+  return dots >= 5 ? [name, ...searched] : [...searched, name];
+}
+
+export type Lookup = { fqdn: string; ips: string[] } | { error: "nxdomain" | "timeout" };
+
+/** Resolve without the network: /etc/hosts, literals, then CoreDNS's answers. */
+export function resolveNow(p: Caller, name: string): Lookup {
+  if (IPV4.test(name)) return { fqdn: name, ips: [name] };
+  if (name === "localhost") return { fqdn: "localhost", ips: ["127.0.0.1"] };
+  const own = p.pod.spec?.hostname ?? p.pod.metadata.name;
+  if (name === own) return { fqdn: own, ips: [p.pod.status?.podIP ?? "127.0.0.1"] };
+  for (const c of candidates(p, name)) {
+    const ips = resolveFqdn(p, c);
+    if (ips) return { fqdn: c.replace(/\.$/, ""), ips };
+  }
+  return { error: "nxdomain" };
+}
+
+/** Resolve a host name the way the pod's resolver does, taking cluster time. */
+export async function lookup(p: Caller, name: string): Promise<Lookup> {
+  const answer = resolveNow(p, name);
+  if (IPV4.test(name) || ("fqdn" in answer && (answer.fqdn === "localhost" || !answer.fqdn.includes("."))))
+    return answer;
+  const link = egress(p.ctx.faults, p.pod, CLUSTER_DNS);
+  let waited = 0;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (p.ctx.rng.next() >= link.loss) {
+      await p.sleep(waited + draw(link, () => p.ctx.rng.next()) + 0.3);
+      return answer;
+    }
+    waited += 5000;
+  }
+  await p.sleep(waited);
+  return { error: "timeout" };
+}
