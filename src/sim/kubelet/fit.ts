@@ -66,9 +66,12 @@ function selectorFits(spec: J, node: KObject): boolean {
   const terms: J[] | undefined =
     spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms?.length) return true;
+  // matchFields may only name metadata.name (how daemon pods are pinned to their node)
+  const fields = { "metadata.name": node.metadata.name ?? "" };
   return terms.some(
     (t) =>
       (t.matchExpressions ?? []).every((e: J) => matchExpression(e, labels)) &&
+      (t.matchFields ?? []).every((e: J) => matchExpression(e, fields)) &&
       (t.matchExpressions?.length || t.matchFields?.length),
   );
 }

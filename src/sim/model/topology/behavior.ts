@@ -109,6 +109,11 @@ export class TopologyBehavior implements Behavior {
     const md = this.modelOf(ref);
     if (!md) return this.fallback.logLines(ref, moment, now);
     const key = instanceKey(ref.pod, ref.container.name, ref.restartCount);
+    const started = now - ref.startedAt >= this.startupMs(ref);
+    const st = this.state(key, ref.startedAt);
+    // most ticks write nothing: decide that before building anything
+    const sampling = moment === "tick" && started && md.kind === "service" && now >= st.nextSample;
+    if (moment === "tick" && !(started && !st.ready) && !sampling) return [];
     const rng = new Rng(`${key}/${now}/${moment}`);
     const rnd = () => rng.next();
     const logs = md.kind === "service" ? md.m.logs : md.s.logs;
@@ -117,8 +122,6 @@ export class TopologyBehavior implements Behavior {
       seconds: ((now - ref.startedAt) / 1000).toFixed(3),
     };
     const limit = bytes(ref.container.resources?.limits?.memory);
-    const started = now - ref.startedAt >= this.startupMs(ref);
-    const st = this.state(key, ref.startedAt);
     switch (moment) {
       case "start": {
         // a start that needs more than the limit runs out of memory (the JVM's heap, Python's MemoryError)
@@ -136,13 +139,12 @@ export class TopologyBehavior implements Behavior {
           ? render(logs.oom, vars)
           : [];
       case "tick": {
-        if (!started) return [];
         const out: string[] = [];
         if (!st.ready) {
           st.ready = true;
           out.push(...render(logs.ready, vars));
         }
-        if (md.kind !== "service" || now < st.nextSample) return out;
+        if (!sampling || md.kind !== "service") return out;
         st.nextSample = now + SAMPLE_MS;
         const s = this.flows.state(ref.pod.metadata.namespace ?? "").services.get(md.m.key);
         const rate = (s?.sends ?? 0) / Math.max(1, s?.pods.length ?? 1) + this.flows.podRps(ref.pod, md.m);

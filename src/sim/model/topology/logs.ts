@@ -47,8 +47,8 @@ export function baseVars(
 }
 
 function uuid(rnd: () => number): string {
-  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join("");
-  return `${hex(8)}-${hex(4)}-4${hex(3)}-${"89ab"[Math.floor(rnd() * 4)]}${hex(3)}-${hex(12)}`;
+  const h = Array.from({ length: 4 }, () => Math.floor(rnd() * 2 ** 32).toString(16).padStart(8, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${"89ab"[Number.parseInt(h[16], 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** The port callers dial for a dependency: its Service's first port, else the model's. */
