@@ -21,6 +21,11 @@ export interface WaitOptions<T> {
   timeoutMs: number;
   /** Cluster ms between checks when nothing was watched to change (default 2 s, as the reference polls usage). */
   pollMs?: number;
+  /**
+   * Checks to make before giving up, however fast the clock runs: a check's own wall time (an
+   * exec round trip) is many cluster seconds at a high speed, and must not shrink the sample.
+   */
+  minChecks?: number;
   signal?: AbortSignal;
 }
 
@@ -37,9 +42,11 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
       closers.push(await openWatch(o.client, w.apiVersion, w.kind, w.namespace, poke, { labelSelector: w.labelSelector }));
     }
     let lastError: unknown;
+    let checks = 0;
     for (;;) {
       if (o.signal?.aborted) throw o.signal.reason ?? new MicroRemedError("E_INTERRUPTED", "interrupted");
       try {
+        checks++;
         const v = await o.check();
         if (v !== undefined) return { ok: true, value: v, waitedMs: elapsedCluster() };
         lastError = undefined;
@@ -48,9 +55,9 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
         lastError = e;
       }
       const left = o.timeoutMs - elapsedCluster();
-      if (left <= 0) return { ok: false, waitedMs: elapsedCluster(), error: lastError };
+      if (left <= 0 && checks >= (o.minChecks ?? 1)) return { ok: false, waitedMs: elapsedCluster(), error: lastError };
       await new Promise<void>((resolve) => {
-        const t = setTimeout(done, o.time.wall(Math.min(left, o.pollMs ?? 2000)));
+        const t = setTimeout(done, o.time.wall(Math.max(0, Math.min(left, o.pollMs ?? 2000))));
         function done() {
           clearTimeout(t);
           wake = undefined;

@@ -54,6 +54,8 @@ export async function pollMeasure<T extends { pass: boolean }>(ctx: VerifyContex
     signal: ctx.signal,
     timeoutMs: windowMs,
     pollMs: ctx.timeouts.pollMs,
+    // as many looks as the window holds on a real cluster (a ping run plus a poll: ~4 s)
+    minChecks: Math.max(1, Math.min(10, Math.floor(windowMs / 4000))),
     check: async () => {
       last = await measure();
       // confirm mode: only a conclusive failing measurement shows the fault

@@ -212,7 +212,8 @@ export class Registry {
     }
     if (svc.spec.clusterIP) return;
     const used = new Set(this.store.list(SVCRT).map((s) => s.spec?.clusterIP));
-    for (let i = 10; ; i++) {
+    // .1 is the kubernetes Service and .10 the cluster DNS, as on k3s
+    for (let i = 11; ; i++) {
       const ip = `10.43.${(i >> 8) & 255}.${i & 255}`;
       if (!used.has(ip)) {
         svc.spec.clusterIP = ip;

@@ -132,7 +132,7 @@ function rollingUpdate(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KOb
   const oldAvailable: KObject[] = [];
   for (const node of eligible) {
     const p = placed.get(node.metadata.name!)?.[0];
-    const ok = Boolean(p) && isAvailable(p!, minReady, now);
+    const ok = Boolean(p) && isAvailable(p!, minReady, now, ctx.clock);
     if (!ok) unavailable++;
     if (!p || p.metadata.labels?.[HASH] === hash) continue;
     if (ok) oldAvailable.push(p);
@@ -176,7 +176,7 @@ function daemonSetStatus(
     if (p.metadata.labels?.[HASH] === hash) updated++;
     if (!podReady(p)) continue;
     ready++;
-    const wait = untilAvailable(p, minReady, now);
+    const wait = untilAvailable(p, minReady, now, ctx.clock);
     if (wait === 0) available++;
     else requeue.after(key, wait);
   }

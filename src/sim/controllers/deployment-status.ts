@@ -2,6 +2,7 @@
 // ReplicaSets, the Available condition, and the Progressing condition that `kubectl rollout
 // status` reads (NewReplicaSetAvailable when done, ProgressDeadlineExceeded when stuck).
 import { isDeepStrictEqual } from "node:util";
+import { parseStamp } from "../clock.js";
 import type { KObject } from "../types.js";
 import {
   condition,
@@ -86,7 +87,8 @@ function timedOut(s: DSync, st: J): boolean {
   const c = progressing(st);
   if (!hasProgressDeadline(s.d) || !c || c.reason === "NewReplicaSetAvailable") return false;
   if (c.reason === "ProgressDeadlineExceeded") return true;
-  return Date.parse(c.lastUpdateTime ?? "") + s.d.spec.progressDeadlineSeconds * 1000 < s.ctx.clock.now();
+  // conditions carry wall-clock stamps: read them back as cluster time (the clock may run fast)
+  return parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds * 1000 < s.ctx.clock.now();
 }
 
 /** Status without progress estimation (scaling, paused, being deleted). */
@@ -148,7 +150,7 @@ function requeueStuck(s: DSync, st: J): void {
   )
     return;
   const after =
-    Date.parse(c.lastUpdateTime ?? "") + s.d.spec.progressDeadlineSeconds * 1000 - s.ctx.clock.now();
+    parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds * 1000 - s.ctx.clock.now();
   // a second more so that the deadline is strictly behind us when we look
   s.requeue.after(s.key, Math.max(0, after) + 1000);
 }

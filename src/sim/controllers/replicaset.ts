@@ -67,7 +67,7 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
     if (Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)) fullyLabeled++;
     if (!podReady(p)) continue;
     ready++;
-    const wait = untilAvailable(p, minReady, now);
+    const wait = untilAvailable(p, minReady, now, clock);
     if (wait === 0) available++;
     else soonest = Math.min(soonest, wait);
   }

@@ -1,6 +1,7 @@
 // StatefulSet pods: stable identity (`<set>-<ordinal>`, hostname and subdomain, the pod-name,
 // pod-index and controller-revision-hash labels), their PersistentVolumeClaims from
 // volumeClaimTemplates, and the status counts kube computes over them.
+import type { Clock } from "../clock.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
 import { omitZero } from "./workload-status.js";
@@ -16,8 +17,8 @@ export function ordinalOf(setName: string, pod: KObject): number {
 }
 
 export const runningAndReady = (p: KObject) => p.status?.phase === "Running" && podReady(p);
-export const runningAndAvailable = (p: KObject, minReady: number, now: number) =>
-  runningAndReady(p) && untilAvailable(p, minReady, now) === 0;
+export const runningAndAvailable = (p: KObject, minReady: number, now: number, clock: Clock) =>
+  runningAndReady(p) && untilAvailable(p, minReady, now, clock) === 0;
 export const revisionOfPod = (p: KObject) => p.metadata.labels?.[REVISION_LABEL];
 
 const claimName = (set: KObject, template: string, ordinal: number) =>
@@ -112,8 +113,9 @@ export function statefulSetStatus(
   current: string,
   update: string,
   collisionCount: number,
-  now: number,
+  clock: Clock,
 ): J {
+  const now = clock.now();
   const minReady = set.spec?.minReadySeconds ?? 0;
   let replicas = 0;
   let ready = 0;
@@ -124,7 +126,7 @@ export function statefulSetStatus(
     replicas++;
     if (runningAndReady(p)) {
       ready++;
-      if (runningAndAvailable(p, minReady, now)) available++;
+      if (runningAndAvailable(p, minReady, now, clock)) available++;
     }
     if (isTerminating(p)) continue;
     if (revisionOfPod(p) === current) currentReplicas++;

@@ -61,7 +61,7 @@ function syncStatefulSet(ctx: SimContext, key: string, requeue: Requeuer): void 
     revs.current.metadata.name!,
     revs.update.metadata.name!,
     revs.collisionCount,
-    ctx.clock.now(),
+    ctx.clock,
   );
   if (set.status?.conditions?.length) status.conditions = set.status.conditions;
   writeStatus(ctx, R("StatefulSet"), registry.get(R("StatefulSet"), ns, name), status);
@@ -94,7 +94,7 @@ function updatePods(
   }
   condemned.sort((a, b) => ordinalOf(name, a) - ordinalOf(name, b));
   const healthy = (p: KObject | undefined) =>
-    Boolean(p) && !isTerminating(p!) && runningAndAvailable(p!, minReady, now);
+    Boolean(p) && !isTerminating(p!) && runningAndAvailable(p!, minReady, now, ctx.clock);
   const firstUnhealthy = [...replicas, ...condemned].find((p) => p && !healthy(p));
 
   // 1. every ordinal in range gets a pod; OrderedReady waits for each to be Running and Ready
@@ -129,7 +129,7 @@ function updatePods(
     }
     if (!monotonic) continue;
     if (isTerminating(p) || !runningAndReady(p)) return;
-    const wait = untilAvailable(p, minReady, now);
+    const wait = untilAvailable(p, minReady, now, ctx.clock);
     if (wait > 0) {
       requeue.after(key, wait);
       return;

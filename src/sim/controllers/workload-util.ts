@@ -3,6 +3,7 @@
 // which surplus pods go (status bookkeeping is in workload-status.ts).
 import { isDeepStrictEqual } from "node:util";
 import { type LabelSelectorSpec, selectorMatches } from "../api/selectors.js";
+import { type Clock, parseStamp } from "../clock.js";
 import type { KObject, ResourceType } from "../types.js";
 import { controllerOf, ownerRef, R, type SimContext } from "./context.js";
 import { podReady } from "./endpoints.js";
@@ -71,19 +72,20 @@ export const isActive = (p: KObject) => !isTerminating(p) && !isFinished(p);
 export { podReady };
 
 /** ms until a ready pod has been ready for minReadySeconds: 0 when available, Infinity when not ready. */
-export function untilAvailable(p: KObject, minReadySeconds: number, now: number): number {
+export function untilAvailable(p: KObject, minReadySeconds: number, now: number, clock: Clock): number {
   if (!podReady(p)) return Number.POSITIVE_INFINITY;
   if (!minReadySeconds) return 0;
   const cond = (p.status?.conditions ?? []).find((c: J) => c.type === "Ready");
-  const since = Date.parse(cond?.lastTransitionTime ?? "");
+  // a wall-clock stamp, read back as cluster time (the clock may run fast)
+  const since = parseStamp(clock, cond?.lastTransitionTime);
   if (Number.isNaN(since)) return 0;
   // kube: available once lastTransitionTime + minReadySeconds is strictly before now
   const at = since + minReadySeconds * 1000;
   return at < now ? 0 : at - now + 1;
 }
 
-export const isAvailable = (p: KObject, minReadySeconds: number, now: number) =>
-  untilAvailable(p, minReadySeconds, now) === 0;
+export const isAvailable = (p: KObject, minReadySeconds: number, now: number, clock: Clock) =>
+  untilAvailable(p, minReadySeconds, now, clock) === 0;
 
 /** A pod for `owner` from a pod template (labels, annotations, finalizers and spec are copied). */
 export function podFromTemplate(owner: KObject, template: J, name: string, generateName?: string): KObject {

@@ -3,6 +3,10 @@
 // other container gets the fallback (GenericBehavior), so any manifest still runs.
 //
 //   startupMs = startupSeconds * max(1, startupCpu / cpuLimit)       (no limit: startupSeconds)
+//   probe     once started, answering the readiness probe takes the CPU it costs at the CPU
+//             limit (an HTTP/gRPC answer ~3 ms, an exec probe's process ~20 ms, a TCP connect
+//             none: the kernel answers); past timeoutSeconds it fails, so under a 2m limit the
+//             app starts (slowly) but never becomes Ready, as failures.md's pod-config-error says
 //   CPU       = startupCpu while starting, then cpuIdle + cpuPerRps * rps the pod receives
 //   memory    = memory Mi (60% rising to 100% while starting) + 0.5 Mi per rps
 // both with a few percent of noise that changes every 15 s (fixed by pod, container and window).
@@ -21,6 +25,8 @@ import { instanceKey, processBook } from "./processes.js";
 import { type Traffic, trafficOf } from "./traffic.js";
 
 const MiB = 1024 * 1024;
+/** CPU ms the container spends answering one probe, by handler. */
+const PROBE_CPU_MS: Record<string, number> = { httpGet: 3, grpc: 3, exec: 20, tcpSocket: 0 };
 const SAMPLE_MS = 10_000;
 const NOISE_WINDOW_MS = 15_000;
 /** Instances whose log state is kept (older ones are dropped first). */
@@ -73,7 +79,15 @@ export class TopologyBehavior implements Behavior {
   }
 
   probeOk(ref: ContainerRef, now: number): boolean {
-    return this.modelOf(ref) ? true : this.fallback.probeOk(ref, now);
+    if (!this.modelOf(ref)) return this.fallback.probeOk(ref, now);
+    const c = ref.container;
+    const probe = c.readinessProbe ?? c.livenessProbe ?? c.startupProbe;
+    const limit = milliCpu(c.resources?.limits?.cpu);
+    if (!probe || !(limit > 0)) return true;
+    const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
+    // ms of CPU at `limit` millicores per second of wall time
+    const answerMs = (PROBE_CPU_MS[handler] * 1000) / limit;
+    return answerMs < (probe.timeoutSeconds ?? 1) * 1000;
   }
 
   usage(ref: ContainerRef, now: number): Usage {

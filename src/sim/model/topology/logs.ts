@@ -47,7 +47,11 @@ export function baseVars(
 }
 
 function uuid(rnd: () => number): string {
-  const h = Array.from({ length: 4 }, () => Math.floor(rnd() * 2 ** 32).toString(16).padStart(8, "0")).join("");
+  const h = Array.from({ length: 4 }, () =>
+    Math.floor(rnd() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0"),
+  ).join("");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${"89ab"[Number.parseInt(h[16], 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
