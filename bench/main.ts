@@ -1,9 +1,13 @@
 // `npm run bench [-- name...]`: performance figures, printed. Targets are printed beside them;
 // benchmarks measure, they do not fail.
 import { benchApi } from "./api.js";
+import { benchParallel, benchPhases, benchTiers } from "./runs.js";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
+  phases: benchPhases,
+  tiers: benchTiers,
+  parallel: benchParallel,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -57,10 +57,18 @@ export async function removeChaos(client: KubeClient, time: ClusterTime, inj: In
   if (!inj.chaos) return { finalizerCleared: false };
   const { apiVersion, kind, name } = inj.chaos;
   await client.delete(apiVersion, kind, inj.namespace, name);
+  // Gone, or stuck: Chaos Mesh records a failed Recover when it cannot reach the injected pod
+  // (it was replaced), and then the finalizer never goes; no need to wait out the timeout.
+  const goneOrStuck = () =>
+    client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => {
+      if (!o) return true;
+      const records: { events?: { type?: string; operation?: string }[] }[] = o.status?.experiment?.containerRecords ?? [];
+      return o.metadata.deletionTimestamp && records.some((r) => r.events?.at(-1)?.operation === "Recover" && r.events?.at(-1)?.type === "Failed") ? true : undefined;
+    });
   const gone = () => client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => (o ? undefined : true));
   const watch = [{ apiVersion, kind, namespace: inj.namespace }];
-  let r = await waitFor({ client, time, check: gone, watch, timeoutMs: stuckMs, pollMs: 1000 });
-  if (r.ok) return { finalizerCleared: false };
+  let r = await waitFor({ client, time, check: goneOrStuck, watch, timeoutMs: stuckMs, pollMs: 1000 });
+  if (r.ok && !(await client.tryGet(apiVersion, kind, inj.namespace, name))) return { finalizerCleared: false };
   await client.patch(apiVersion, kind, inj.namespace, name, { metadata: { finalizers: [] } }, "merge").catch(() => undefined);
   r = await waitFor({ client, time, check: gone, watch, timeoutMs: stuckMs, pollMs: 1000 });
   if (!r.ok) throw new MicroRemedError("E_CLUSTER", `${kind} ${name} in ${inj.namespace} is still there after its finalizers were cleared`, `delete it by hand: kubectl -n ${inj.namespace} delete ${kind.toLowerCase()} ${name}`);

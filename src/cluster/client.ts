@@ -71,7 +71,17 @@ export class KubeClient {
       // Content-Length always: Node sends a DELETE body unframed otherwise
       headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": opts.contentType ?? "application/json", "Content-Length": Buffer.byteLength(body) } : {}) },
     };
-    await this.kc.applyToHTTPSOptions(reqOpts);
+    try {
+      await this.kc.applyToHTTPSOptions(reqOpts);
+    } catch (e) {
+      // the kubeconfig's credentials or TLS settings cannot be used (client-node refuses them)
+      throw new MicroRemedError(
+        "E_CLUSTER_UNREACHABLE",
+        `cannot connect to ${this.server} with the kubeconfig's settings: ${(e as Error).message}`,
+        "check the current context's cluster and user in the kubeconfig (or pick another with --context)",
+        { cause: e },
+      );
+    }
     const lib = url.protocol === "https:" ? https : http;
     return new Promise<T>((resolve, reject) => {
       const req = lib.request(url, reqOpts, (res) => {

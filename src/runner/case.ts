@@ -187,8 +187,11 @@ async function confirmAll(d: CaseDeps, faults: { spec: FailureSpec; service: str
   const seen: Verdict[] = [];
   for (const f of faults) {
     let v = await VERIFIERS[f.spec.verifier].verify(verifyCtx(d, f.service, "confirm", signal));
+    let restarted = false;
     if (v.pass && d.cfg.enableStrictRestart) {
       // the reference's strict restart: restart the target, inject again, look once more
+      d.onPhase(`strict restart (the fault did not show within ${d.cfg.injectionTimeout} s): restarting ${f.service} and injecting again`);
+      restarted = true;
       const inj = injections.find((i) => i.service === f.service);
       if (inj) await removeChaos(d.client, d.time, inj);
       await d.client.patch("apps/v1", "Deployment", d.cfg.namespace, f.service, { spec: { template: { metadata: { annotations: { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() } } } } }, "strategic");
@@ -197,7 +200,7 @@ async function confirmAll(d: CaseDeps, faults: { spec: FailureSpec; service: str
       v = await VERIFIERS[f.spec.verifier].verify(verifyCtx(d, f.service, "confirm", signal));
     }
     // confirm mode: pass means the system still looks healthy, i.e. the fault did not show
-    seen.push({ ...v, pass: !v.pass, reason: v.pass ? `the fault did not show within ${d.cfg.injectionTimeout} s: ${v.reason}` : v.reason });
+    seen.push({ ...v, pass: !v.pass, reason: v.pass ? `the fault did not show within ${d.cfg.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}` : v.reason });
   }
   return merge(seen);
 }

@@ -70,7 +70,9 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
         "run with the same options to resume it, or pass another --save-path or --run-name",
       );
   }
-  records.writeJson("run.json", { config: id, cluster: cfg.cluster, speed: conn.time.fastSpeed, methodSpeed: cfg.methodSpeed ?? null, startedAt: new Date().toISOString() });
+  // options that do not change what a case measures: recorded, free to differ on a resume
+  const options = { waitInterval: cfg.waitInterval, playbookTimeout: cfg.playbookTimeout, parallel: cfg.parallel ?? 1, inventory: cfg.inventory, context: cfg.context ?? null };
+  records.writeJson("run.json", { config: id, options, cluster: cfg.cluster, speed: conn.time.fastSpeed, methodSpeed: cfg.methodSpeed ?? null, startedAt: new Date().toISOString() });
 
   const done = new Map<number, CaseRecord>();
   for (const r of previous) if (r.status !== "interrupted") done.set(r.index, r);

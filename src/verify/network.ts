@@ -21,34 +21,69 @@ export function parsePing(out: string): PingResult | undefined {
   return { transmitted: Number(m[1]), received: Number(m[2]), lossPercent: Number(m[3]), avgMs: rtt ? Number(rtt[1]) : undefined };
 }
 
-export async function pingAddress(ctx: VerifyContext): Promise<string | undefined> {
+export interface PingTarget {
+  ip: string;
+  /** A port the target serves, for the TCP fallback. */
+  port?: number;
+}
+
+export async function pingAddress(ctx: VerifyContext): Promise<PingTarget | undefined> {
   for (const app of ctx.env.pingTarget.apps) {
     if (app === ctx.service) continue;
     const pods = await ctx.client.list("v1", "Pod", ctx.namespace, `app=${app}`);
-    const ip = pods.find((p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp)?.status.podIP;
-    if (ip) return ip;
+    const pod = pods.find((p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp);
+    if (pod) {
+      const port = (pod.spec?.containers ?? []).flatMap((c: { ports?: { containerPort: number }[] }) => c.ports ?? [])[0]?.containerPort;
+      return { ip: pod.status.podIP, port };
+    }
   }
   return undefined;
 }
 
-async function pingFrom(ctx: VerifyContext, pod: KObj, address: string) {
-  const cmd = ["ping", "-c", "3", "-W", "2", address];
+const noBinary = (r: { exitCode: number; message?: string }) => r.exitCode === 127 || r.exitCode === 126 || /executable file not found|not found/.test(r.message ?? "");
+
+/**
+ * For a pod with neither ping nor the busybox sidecar (Train-Ticket's images), the same question
+ * asked over TCP with the curl the image has: three HTTP requests to the target; one that fails
+ * counts as lost, and the round trip is half of curl's total time (connect + request).
+ */
+async function tcpProbe(ctx: VerifyContext, pod: KObj, container: string, target: PingTarget, wallTimeout: number) {
+  const url = `http://${target.ip}:${target.port}/`;
+  const rtts: number[] = [];
+  let lost = 0;
+  for (let i = 0; i < 3; i++) {
+    const r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", "--max-time", "5", url], wallTimeout);
+    if (noBinary(r)) return undefined;
+    const t = Number(r.stdout.trim());
+    if ((r.exitCode === 0 || r.exitCode === 22) && Number.isFinite(t)) rtts.push((t * 1000) / 2);
+    else lost++;
+  }
+  const avgMs = rtts.length ? Math.round((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 1000) / 1000 : undefined;
+  return { transmitted: 3, received: 3 - lost, lossPercent: Math.round((lost / 3) * 100), avgMs, via: `curl ${url}` };
+}
+
+async function pingFrom(ctx: VerifyContext, pod: KObj, target: PingTarget) {
+  const cmd = ["ping", "-c", "3", "-W", "2", target.ip];
   const wallTimeout = ctx.time.wall(30_000) + 10_000;
   let container = mainContainer(pod);
   let r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, cmd, wallTimeout);
-  const noPing = r.exitCode === 127 || r.exitCode === 126 || /executable file not found|not found/.test(r.message ?? "");
-  if (noPing && (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === SIDECAR)) {
+  if (noBinary(r) && (pod.spec?.containers ?? []).some((c: { name: string }) => c.name === SIDECAR)) {
     container = SIDECAR;
     r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, cmd, wallTimeout);
+  }
+  if (noBinary(r) && target.port) {
+    const tcp = await tcpProbe(ctx, pod, container, target, wallTimeout);
+    if (tcp) return { container, parsed: tcp as PingResult & { via?: string }, exitCode: 0, output: tcp.via };
   }
   return { container, parsed: parsePing(r.stdout), exitCode: r.exitCode, output: r.stdout.slice(-400) || r.message };
 }
 
-async function measure(ctx: VerifyContext, pods: KObj[], address: string): Promise<Verdict> {
+async function measure(ctx: VerifyContext, pods: KObj[], target: PingTarget): Promise<Verdict> {
+  const address = target.ip;
   const rows: Record<string, unknown>[] = [];
   const problems: string[] = [];
   for (const pod of pods) {
-    const r = await pingFrom(ctx, pod, address);
+    const r = await pingFrom(ctx, pod, target);
     rows.push({ pod: pod.metadata.name, container: r.container, address, ...(r.parsed ?? { output: r.output }) });
     if (!r.parsed) problems.push(`ping from ${pod.metadata.name} gave no result: ${r.output ?? `exit ${r.exitCode}`}`);
     else if (r.parsed.lossPercent > 0) problems.push(`ping from ${pod.metadata.name} lost ${r.parsed.lossPercent}% of packets`);
@@ -62,15 +97,15 @@ async function measure(ctx: VerifyContext, pods: KObj[], address: string): Promi
 export const networkVerifier: Verifier = {
   id: "network",
   async verify(ctx) {
-    const address = await pingAddress(ctx);
-    if (!address) return { pass: ctx.mode === "confirm", reason: `no Running pod of ${ctx.env.pingTarget.apps.join("/")} to ping`, measurements: {} };
-    if (ctx.mode === "confirm") return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx), address));
+    const target = await pingAddress(ctx);
+    if (!target) return { pass: ctx.mode === "confirm", reason: `no Running pod of ${ctx.env.pingTarget.apps.join("/")} to ping`, measurements: {} };
+    if (ctx.mode === "confirm") return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx), target));
     const pods = await waitTargetsReady(ctx);
     if (!pods) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
     // A 50%-loss link passes a 3-packet ping 1 time in 8: require several runs in a row.
     const runs: Verdict[] = [];
     for (let i = 0; i < ctx.timeouts.networkRuns; i++) {
-      const v = await measure(ctx, pods, address);
+      const v = await measure(ctx, pods, target);
       runs.push(v);
       if (!v.pass) break;
     }

@@ -72,9 +72,11 @@ const SYSTEMS: SystemCase[] = [
     speed: 120,
     target: "ts-route-service",
     diskTarget: "nacosdb-mysql",
-    // Feign's 1 s read timeout against a callee whose replies wait 1000 ms
+    // Spring's 1 s read timeout against a callee whose replies wait 1000 ms. The caller calls
+    // ts-route-service first: ts-travel-service would show ts-basic-service instead, which
+    // itself waits on ts-route-service (the failure going up the call graph)
     caller: {
-      app: "ts-travel-service",
+      app: "ts-admin-route-service",
       delay: /"http:\/\/ts-route-service:11178\/api\/v1\/": Read timed out/,
       down: /"http:\/\/ts-route-service:11178\/api\/v1\/": Connection refused/,
     },
