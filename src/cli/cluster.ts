@@ -3,12 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeClient } from "../cluster/client.js";
-import { loadKubeConfig } from "../cluster/connect.js";
-import { ClusterTime } from "../cluster/time.js";
 import { usageError } from "../errors.js";
 import type { Connection } from "../runner/run.js";
-import { startEmbeddedCluster } from "./embedded.js";
 
 export interface ClusterFlags {
   cluster: "sim" | "kube";
@@ -23,6 +19,14 @@ export interface OpenCluster extends Connection {
 }
 
 export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
+  // loaded here, not at start-up: the Kubernetes client takes a while to load, and `--help` or a
+  // bad flag should answer at once
+  const [{ KubeClient }, { loadKubeConfig }, { ClusterTime }, { startEmbeddedCluster }] = await Promise.all([
+    import("../cluster/client.js"),
+    import("../cluster/connect.js"),
+    import("../cluster/time.js"),
+    import("./embedded.js"),
+  ]);
   if (f.cluster === "kube") {
     const { kc, path } = loadKubeConfig({ kubeconfig: f.kubeconfig, context: f.context });
     const client = new KubeClient(kc);

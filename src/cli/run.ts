@@ -2,7 +2,6 @@
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
-import { prepareRun, runExperiments } from "../runner/run.js";
 import { formatSummary, type RunSummary } from "../runner/summary.js";
 import { openCluster } from "./cluster.js";
 import { checkTools } from "./tools.js";
@@ -14,6 +13,7 @@ import { addRunOptions, toRunConfig } from "./run-options.js";
  * and recorded before the process exits.
  */
 export async function runWithSignals(cfgs: RunConfig[], onSummary: (s: RunSummary) => void = () => {}): Promise<RunSummary[]> {
+  const { prepareRun, runExperiments } = await import("../runner/run.js");
   const prepared = cfgs.map((c) => prepareRun(c));
   await checkTools();
   const ac = new AbortController();

@@ -3,12 +3,8 @@
 // --cluster kube --kubeconfig F, e.g. one started by `microremed sim`.
 import type { Command } from "commander";
 import { failure } from "../chaos/catalog.js";
-import { inject, removeAllChaos } from "../chaos/inject.js";
-import { deployEnv, restoreService } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
-import { snapshot } from "../envs/health.js";
 import { MicroRemedError } from "../errors.js";
-import { VERIFIERS } from "../verify/registry.js";
 import { DEFAULT_TIMEOUTS } from "../verify/types.js";
 import { openCluster, type ClusterFlags } from "./cluster.js";
 import { parseNonNegativeInt, parsePositive } from "./options.js";
@@ -25,6 +21,12 @@ function clusterOptions(cmd: Command): Command {
 }
 
 type Opts = ClusterFlags & { env: string; namespace?: string };
+
+/** The modules that talk to a cluster, loaded when a command runs (they take a while to load). */
+const ops = async () => {
+  const [chaos, deploy, health, verify] = await Promise.all([import("../chaos/inject.js"), import("../envs/deploy.js"), import("../envs/health.js"), import("../verify/registry.js")]);
+  return { ...chaos, ...deploy, ...health, ...verify };
+};
 
 async function withCluster<T>(o: Opts, fn: (c: Awaited<ReturnType<typeof openCluster>>, ns: string) => Promise<T>): Promise<T> {
   const conn = await openCluster(o);
@@ -45,6 +47,7 @@ export function registerSingleSteps(program: Command) {
     async (env: string, o: Opts) => {
       const spec = loadEnv(env);
       await withCluster({ ...o, env }, async (c, ns) => {
+        const { deployEnv } = await ops();
         const s = await deployEnv(c.client, c.time, spec, ns);
         process.stdout.write(`${env} is Ready in namespace ${ns}: ${s.map((w) => `${w.name} ${w.ready}/${w.replicas}`).join(", ")}\n`);
       });
@@ -56,6 +59,7 @@ export function registerSingleSteps(program: Command) {
       const spec = failure(f);
       checkTarget(o.env, f, service);
       await withCluster(o, async (c, ns) => {
+        const { inject } = await ops();
         const inj = await inject(c.client, spec, ns, service);
         process.stdout.write(`injected ${f} into ${service} in ${ns}${inj.chaos ? ` (${inj.chaos.kind} ${inj.chaos.name})` : " (deployment patched)"}\n`);
       });
@@ -73,6 +77,7 @@ export function registerSingleSteps(program: Command) {
     const spec = failure(f);
     const env = loadEnv(o.env);
     await withCluster(o, async (c, ns) => {
+      const { VERIFIERS } = await ops();
       const v = await VERIFIERS[spec.verifier].verify({ client: c.client, time: c.time, env, namespace: ns, service, mode: o.confirm ? "confirm" : "final", windowMs: 30_000, timeouts: { ...DEFAULT_TIMEOUTS, readyMs: env.readyTimeoutSeconds * 1000 } });
       process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
       process.exitCode = v.pass ? 0 : 1;
@@ -83,6 +88,7 @@ export function registerSingleSteps(program: Command) {
     async (service: string, o: Opts & { manifestPath?: string }) => {
       const env = loadEnv(o.env);
       await withCluster(o, async (c, ns) => {
+        const { removeAllChaos, restoreService, snapshot } = await ops();
         const removed = await removeAllChaos(c.client, c.time, ns);
         const r = await restoreService(c.client, c.time, sourceManifest(env, service, o.manifestPath), ns, env.readyTimeoutSeconds);
         const s = await snapshot(c.client, ns);

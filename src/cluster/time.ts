@@ -13,6 +13,9 @@ export class ClusterTime {
   private current: number;
   private realtimeHolders = 0;
   private node?: string;
+  /** Cluster ms up to the last speed change, and the wall time of that change. */
+  private clusterMsAtMark = 0;
+  private wallAtMark = Date.now();
 
   constructor(
     readonly fastSpeed: number,
@@ -38,6 +41,14 @@ export class ClusterTime {
     return this.client !== undefined;
   }
 
+  /**
+   * Cluster ms since this connection was opened, across every speed change (a case's method runs
+   * slower than the rest of it, and parallel cases change the speed under each other's waits).
+   */
+  elapsed(): number {
+    return this.clusterMsAtMark + (Date.now() - this.wallAtMark) * this.current;
+  }
+
   /** Wall milliseconds for a cluster duration. */
   wall(clusterMs: number): number {
     return clusterMs / this.current;
@@ -51,6 +62,8 @@ export class ClusterTime {
       if (!this.node) return;
     }
     await this.client.patch("v1", "Node", undefined, this.node, { metadata: { annotations: { [SPEED_ANNOTATION]: String(speed) } } });
+    this.clusterMsAtMark = this.elapsed();
+    this.wallAtMark = Date.now();
     this.current = speed;
   }
 

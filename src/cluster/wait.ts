@@ -32,8 +32,8 @@ export interface WaitOptions<T> {
 export type WaitResult<T> = { ok: true; value: T; waitedMs: number } | { ok: false; waitedMs: number; error?: unknown };
 
 export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
-  const start = Date.now();
-  const elapsedCluster = () => (Date.now() - start) * o.time.speed;
+  const start = o.time.elapsed();
+  const elapsedCluster = () => o.time.elapsed() - start;
   const closers: (() => void)[] = [];
   let wake: (() => void) | undefined;
   const poke = () => wake?.();

@@ -112,7 +112,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     d.onPhase("prepare");
     const baseline = await ensureHealthy(d);
     d.onPhase("inject");
-    clusterStart = now();
+    clusterStart = d.time.elapsed();
     await timed(phases, "inject", async () => {
       for (const f of faults) injections.push(await inject(d.client, f.spec, d.cfg.namespace, f.service, f.params));
     });
@@ -164,7 +164,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     rec.verdicts.health = v.health;
     rec.success = v.reference.pass && v.health.pass;
     rec.status = rec.success ? "success" : "failure";
-    rec.remediationSeconds = Math.round(((now() - clusterStart) * d.time.speed) / 100) / 10;
+    rec.remediationSeconds = Math.round((d.time.elapsed() - clusterStart) / 100) / 10;
     return rec;
   } catch (e) {
     if (signal.aborted) rec.status = "interrupted";
