@@ -25,6 +25,9 @@ export interface PingTarget {
   ip: string;
   /** A port the target serves, for the TCP fallback. */
   port?: number;
+  /** The target pod, for measuring from its side when the checked pod has no tool at all. */
+  pod: string;
+  container: string;
 }
 
 export async function pingAddress(ctx: VerifyContext): Promise<PingTarget | undefined> {
@@ -34,7 +37,7 @@ export async function pingAddress(ctx: VerifyContext): Promise<PingTarget | unde
     const pod = pods.find((p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp);
     if (pod) {
       const port = (pod.spec?.containers ?? []).flatMap((c: { ports?: { containerPort: number }[] }) => c.ports ?? [])[0]?.containerPort;
-      return { ip: pod.status.podIP, port };
+      return { ip: pod.status.podIP, port, pod: pod.metadata.name!, container: mainContainer(pod) };
     }
   }
   return undefined;
@@ -74,6 +77,13 @@ async function pingFrom(ctx: VerifyContext, pod: KObj, target: PingTarget) {
   if (noBinary(r) && target.port) {
     const tcp = await tcpProbe(ctx, pod, container, target, wallTimeout);
     if (tcp) return { container, parsed: tcp as PingResult & { via?: string }, exitCode: 0, output: tcp.via };
+  }
+  if (noBinary(r) && pod.status?.podIP) {
+    // no tool in the pod at all: ping it from the target's side; its replies leave through the
+    // same impaired interface, so a delay or loss on its egress shows the same way
+    const back = await execIn(ctx.client, ctx.namespace, target.pod, target.container, ["ping", "-c", "3", "-W", "2", pod.status.podIP], wallTimeout);
+    const parsed = parsePing(back.stdout);
+    if (parsed) return { container, parsed: { ...parsed, via: `ping from ${target.pod}` } as PingResult & { via?: string }, exitCode: 0, output: "" };
   }
   return { container, parsed: parsePing(r.stdout), exitCode: r.exitCode, output: r.stdout.slice(-400) || r.message };
 }
