@@ -12,10 +12,20 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 export async function benchApi(): Promise<void> {
-  const nodes = Array.from({ length: 5 }, (_, i) => ({ name: `node-${i}`, cpu: "64", memory: "256Gi", pods: 250 }));
+  const nodes = Array.from({ length: 5 }, (_, i) => ({
+    name: `node-${i}`,
+    cpu: "64",
+    memory: "256Gi",
+    pods: 250,
+  }));
   const c = new EmbeddedCluster({ speed: 60, nodes });
   const url = await c.listen();
-  const post = (path: string, body: unknown) => fetch(url + path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  const post = (path: string, body: unknown) =>
+    fetch(url + path, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" },
+    });
   await post("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "bench" } });
   const t0 = performance.now();
   for (let i = 0; i < 1000; i++) {
@@ -23,13 +33,19 @@ export async function benchApi(): Promise<void> {
       apiVersion: "v1",
       kind: "Pod",
       metadata: { name: `p-${i}`, labels: { app: `svc-${i % 50}` } },
-      spec: { containers: [{ name: "c", image: "busybox:1.35", resources: { requests: { cpu: "10m", memory: "16Mi" } } }] },
+      spec: {
+        containers: [
+          { name: "c", image: "busybox:1.35", resources: { requests: { cpu: "10m", memory: "16Mi" } } },
+        ],
+      },
     });
   }
   const created = performance.now() - t0;
   // wait until they all run
   for (let i = 0; i < 600; i++) {
-    const r = (await (await fetch(`${url}/api/v1/namespaces/bench/pods?fieldSelector=status.phase=Running`)).json()) as { items: unknown[] };
+    const r = (await (
+      await fetch(`${url}/api/v1/namespaces/bench/pods?fieldSelector=status.phase=Running`)
+    ).json()) as { items: unknown[] };
     if (r.items.length >= 1000) break;
     await new Promise((res) => setTimeout(res, 200));
   }
@@ -37,14 +53,29 @@ export async function benchApi(): Promise<void> {
   line("create 1000 pods (sequential POSTs)", ms(created));
 
   const gets: number[] = [];
-  for (let i = 0; i < 200; i++) gets.push(await timed(async () => (await fetch(`${url}/api/v1/namespaces/bench/pods`, { headers: { Accept: TABLE } })).text()));
+  for (let i = 0; i < 200; i++)
+    gets.push(
+      await timed(async () =>
+        (await fetch(`${url}/api/v1/namespaces/bench/pods`, { headers: { Accept: TABLE } })).text(),
+      ),
+    );
   line("GET pods as Table p50", ms(percentile(gets, 50)));
   line("GET pods as Table p99", ms(percentile(gets, 99)), "< 50 ms");
 
   const patches: number[] = [];
   for (let i = 0; i < 300; i++) {
     const body = JSON.stringify({ metadata: { labels: { round: String(i) } } });
-    patches.push(await timed(async () => (await fetch(`${url}/api/v1/namespaces/bench/pods/p-${i}`, { method: "PATCH", body, headers: { "Content-Type": "application/strategic-merge-patch+json" } })).text()));
+    patches.push(
+      await timed(async () =>
+        (
+          await fetch(`${url}/api/v1/namespaces/bench/pods/p-${i}`, {
+            method: "PATCH",
+            body,
+            headers: { "Content-Type": "application/strategic-merge-patch+json" },
+          })
+        ).text(),
+      ),
+    );
   }
   line("strategic patch p50", ms(percentile(patches, 50)));
   line("strategic patch p99", ms(percentile(patches, 99)));
@@ -76,11 +107,20 @@ export async function benchApi(): Promise<void> {
       }
     }
   })();
-  await post("/api/v1/namespaces/bench/configmaps", { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "w" }, data: { v: "start" } });
+  await post("/api/v1/namespaces/bench/configmaps", {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "w" },
+    data: { v: "start" },
+  });
   for (let i = 0; i < 300; i++) {
     const v = `v${i}`;
     pending.set(v, performance.now());
-    await fetch(`${url}/api/v1/namespaces/bench/configmaps/w`, { method: "PATCH", body: JSON.stringify({ data: { v } }), headers: { "Content-Type": "application/merge-patch+json" } });
+    await fetch(`${url}/api/v1/namespaces/bench/configmaps/w`, {
+      method: "PATCH",
+      body: JSON.stringify({ data: { v } }),
+      headers: { "Content-Type": "application/merge-patch+json" },
+    });
     for (let k = 0; k < 100 && pending.has(v); k++) await new Promise((r) => setImmediate(r));
   }
   ac.abort();

@@ -1,6 +1,6 @@
 // Benchmarks that run the benchmark: the CLI as a user runs it, timed from outside, with the
 // per-phase times each case records.
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -17,7 +17,11 @@ interface Case {
 async function cli(args: string[]): Promise<{ wallS: number; code: number; err: string }> {
   const t = performance.now();
   const r = await execa(process.execPath, [CLI, ...args], { reject: false });
-  return { wallS: (performance.now() - t) / 1000, code: r.exitCode ?? -1, err: String(r.stderr).split("\n").slice(-3).join(" | ") };
+  return {
+    wallS: (performance.now() - t) / 1000,
+    code: r.exitCode ?? -1,
+    err: String(r.stderr).split("\n").slice(-3).join(" | "),
+  };
 }
 
 function cases(dir: string): Case[] {
@@ -27,20 +31,49 @@ function cases(dir: string): Case[] {
     .map((l) => JSON.parse(l));
 }
 
-const rate = (cs: Case[]) => `${cs.filter((c) => c.status === "success").length}/${cs.filter((c) => c.status === "success" || c.status === "failure").length}`;
+const rate = (cs: Case[]) =>
+  `${cs.filter((c) => c.status === "success").length}/${cs.filter((c) => c.status === "success" || c.status === "failure").length}`;
 
 /** Issue 4: wall time per phase per case, oracle on Simple-Micro at --speed 1. */
 export async function benchPhases(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mr-bench-"));
-  process.stdout.write("One case at a time, oracle, simple-micro, embedded cluster at --speed 1 (settle 10 s)\n");
-  const r = await cli(["run", "--env", "simple-micro", "--model", "oracle", "--remediate-method", "SoloGen", "--experiment-path", "experiments/hard.txt", "--experiments", "7", "--speed", "1", "--save-path", dir, "--run-name", "phases"]);
+  process.stdout.write(
+    "One case at a time, oracle, simple-micro, embedded cluster at --speed 1 (settle 10 s)\n",
+  );
+  const r = await cli([
+    "run",
+    "--env",
+    "simple-micro",
+    "--model",
+    "oracle",
+    "--remediate-method",
+    "SoloGen",
+    "--experiment-path",
+    "experiments/hard.txt",
+    "--experiments",
+    "7",
+    "--speed",
+    "1",
+    "--save-path",
+    dir,
+    "--run-name",
+    "phases",
+  ]);
   if (r.code !== 0) process.stdout.write(`  run failed (exit ${r.code}): ${r.err}\n`);
   const cs = cases(join(dir, "phases"));
   for (const c of cs) {
     const p = c.phases;
-    const total = Object.entries(p).filter(([k]) => k !== "execute").reduce((n, [, v]) => n + v, 0);
-    const parts = ["inject", "confirm", "method", "execute", "settle", "verify", "restore"].map((k) => `${k} ${((p[k] ?? 0) / 1000).toFixed(2)}`).join("  ");
-    line(`${c.failure} (${c.status})`, `${parts}  | all but settle ${((total - (p.settle ?? 0)) / 1000).toFixed(2)} s`, "< 5 s");
+    const total = Object.entries(p)
+      .filter(([k]) => k !== "execute")
+      .reduce((n, [, v]) => n + v, 0);
+    const parts = ["inject", "confirm", "method", "execute", "settle", "verify", "restore"]
+      .map((k) => `${k} ${((p[k] ?? 0) / 1000).toFixed(2)}`)
+      .join("  ");
+    line(
+      `${c.failure} (${c.status})`,
+      `${parts}  | all but settle ${((total - (p.settle ?? 0)) / 1000).toFixed(2)} s`,
+      "< 5 s",
+    );
   }
   line("success", rate(cs));
 }
@@ -57,10 +90,28 @@ export async function benchTiers(): Promise<void> {
     ["train-ticket", "oracle", "hard"],
   ]) {
     const dir = join(root, `${env}-${model}`);
-    const r = await cli(["run-all", env, dir, model, "--methods", "SoloGen", "--tiers", tiers, "--speed", "600", "--parallel", "2"]);
+    const r = await cli([
+      "run-all",
+      env,
+      dir,
+      model,
+      "--methods",
+      "SoloGen",
+      "--tiers",
+      tiers,
+      "--speed",
+      "600",
+      "--parallel",
+      "2",
+    ]);
     const runs = readdirSync(dir).filter((d) => d.startsWith("SoloGen_"));
-    const parts = runs.map((run) => `${run.replace("SoloGen_", "")} ${rate(cases(join(dir, run)))}`).join(", ");
-    line(`${env} ${model}`, `${parts}   ${r.wallS.toFixed(0)} s${r.code ? `  (exit ${r.code}: ${r.err})` : ""}`);
+    const parts = runs
+      .map((run) => `${run.replace("SoloGen_", "")} ${rate(cases(join(dir, run)))}`)
+      .join(", ");
+    line(
+      `${env} ${model}`,
+      `${parts}   ${r.wallS.toFixed(0)} s${r.code ? `  (exit ${r.code}: ${r.err})` : ""}`,
+    );
   }
 }
 
@@ -70,11 +121,32 @@ export async function benchParallel(): Promise<void> {
   process.stdout.write("Hard tier (80 cases), oracle, simple-micro, --speed 600\n");
   const walls: number[] = [];
   for (const n of [1, 4]) {
-    const r = await cli(["run", "--env", "simple-micro", "--model", "oracle", "--remediate-method", "SoloGen", "--experiment-path", "experiments/hard.txt", "--speed", "600", "--parallel", String(n), "--save-path", root, "--run-name", `n${n}`]);
+    const r = await cli([
+      "run",
+      "--env",
+      "simple-micro",
+      "--model",
+      "oracle",
+      "--remediate-method",
+      "SoloGen",
+      "--experiment-path",
+      "experiments/hard.txt",
+      "--speed",
+      "600",
+      "--parallel",
+      String(n),
+      "--save-path",
+      root,
+      "--run-name",
+      `n${n}`,
+    ]);
     walls.push(r.wallS);
     const cs = cases(join(root, `n${n}`));
     const caseWall = cs.map((c) => Object.values(c.phases).reduce((a, b) => a + b, 0) / 1000);
-    line(`--parallel ${n}`, `${r.wallS.toFixed(1)} s wall, success ${rate(cs)}, case p50 ${percentile(caseWall, 50).toFixed(2)} s${r.code ? ` (exit ${r.code}: ${r.err})` : ""}`);
+    line(
+      `--parallel ${n}`,
+      `${r.wallS.toFixed(1)} s wall, success ${rate(cs)}, case p50 ${percentile(caseWall, 50).toFixed(2)} s${r.code ? ` (exit ${r.code}: ${r.err})` : ""}`,
+    );
   }
   line("speed-up N=4 over N=1", `${(walls[0] / walls[1]).toFixed(2)}x (2 cores)`);
 }

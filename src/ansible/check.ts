@@ -37,20 +37,32 @@ export function checkPlaybook(text: string, namespace: string): PlaybookCheck {
   } catch (e) {
     return { ok: false, problems: [`not valid YAML: ${(e as Error).message.split("\n")[0]}`] };
   }
-  if (!Array.isArray(doc) || doc.length === 0 || !doc.every((p) => p && typeof p === "object" && !Array.isArray(p))) {
+  if (
+    !Array.isArray(doc) ||
+    doc.length === 0 ||
+    !doc.every((p) => p && typeof p === "object" && !Array.isArray(p))
+  ) {
     return { ok: false, problems: ["a playbook is a YAML list of plays (each with hosts and tasks)"] };
   }
   for (const ns of namespaceFields(doc)) {
-    if (ns !== namespace && !ns.includes("{{")) problems.push(`it targets namespace "${ns}"; only "${namespace}" may be changed`);
+    if (ns !== namespace && !ns.includes("{{"))
+      problems.push(`it targets namespace "${ns}"; only "${namespace}" may be changed`);
   }
   for (const s of strings(doc)) {
     for (const m of s.matchAll(/(?:^|\s)(?:-n|--namespace)(?:\s+|=)([a-z0-9-]+)/g)) {
-      if (m[1] !== namespace) problems.push(`a command targets namespace "${m[1]}"; only "${namespace}" may be changed`);
+      if (m[1] !== namespace)
+        problems.push(`a command targets namespace "${m[1]}"; only "${namespace}" may be changed`);
     }
-    if (/(?:^|\s)(?:-A|--all-namespaces)(?:\s|$)/.test(s) && /\b(delete|patch|scale|apply|edit|set|label|annotate|replace|create|rollout)\b/.test(s))
+    if (
+      /(?:^|\s)(?:-A|--all-namespaces)(?:\s|$)/.test(s) &&
+      /\b(delete|patch|scale|apply|edit|set|label|annotate|replace|create|rollout)\b/.test(s)
+    )
       problems.push("a command changes objects in all namespaces");
-    if (/\bkubectl\b[^\n]*\bdelete\s+(ns|namespaces?|nodes?|no)\b/.test(s)) problems.push("a command deletes a namespace or a node");
-    for (const p of PROTECTED) if (new RegExp(`\\b${p}\\b`).test(s) && p !== namespace) problems.push(`it touches the protected namespace "${p}"`);
+    if (/\bkubectl\b[^\n]*\bdelete\s+(ns|namespaces?|nodes?|no)\b/.test(s))
+      problems.push("a command deletes a namespace or a node");
+    for (const p of PROTECTED)
+      if (new RegExp(`\\b${p}\\b`).test(s) && p !== namespace)
+        problems.push(`it touches the protected namespace "${p}"`);
   }
   return { ok: problems.length === 0, problems: [...new Set(problems)] };
 }

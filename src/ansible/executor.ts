@@ -20,7 +20,10 @@ export interface ExecutionResult {
 }
 
 export interface Executor {
-  run(playbook: string, opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal }): Promise<ExecutionResult>;
+  run(
+    playbook: string,
+    opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal },
+  ): Promise<ExecutionResult>;
 }
 
 export interface AnsibleExecutorOptions {
@@ -36,13 +39,21 @@ const MAX_OUTPUT = 200_000;
 export class AnsibleExecutor implements Executor {
   constructor(private readonly o: AnsibleExecutorOptions) {}
 
-  async run(playbook: string, opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal }): Promise<ExecutionResult> {
+  async run(
+    playbook: string,
+    opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal },
+  ): Promise<ExecutionResult> {
     const started = Date.now();
     const playbookPath = join(opts.caseDir, `${opts.name}.yml`);
     writeFileSync(playbookPath, playbook);
     const base = { playbookPath, timedOut: false, exitCode: undefined as number | undefined };
     const check = checkPlaybook(playbook, opts.namespace);
-    if (!check.ok) return this.done({ ...base, accepted: false, ok: false, output: "", problems: check.problems }, started, opts);
+    if (!check.ok)
+      return this.done(
+        { ...base, accepted: false, ok: false, output: "", problems: check.problems },
+        started,
+        opts,
+      );
     const env = {
       KUBECONFIG: this.o.kubeconfig,
       K8S_AUTH_KUBECONFIG: this.o.kubeconfig,
@@ -55,11 +66,35 @@ export class AnsibleExecutor implements Executor {
       ANSIBLE_DEPRECATION_WARNINGS: "0",
     };
     const bin = this.o.ansiblePlaybook ?? "ansible-playbook";
-    const syntax = await this.exec(bin, ["--syntax-check", "-i", this.o.inventory, playbookPath], env, Math.min(this.o.timeoutMs, 120_000), opts.signal);
+    const syntax = await this.exec(
+      bin,
+      ["--syntax-check", "-i", this.o.inventory, playbookPath],
+      env,
+      Math.min(this.o.timeoutMs, 120_000),
+      opts.signal,
+    );
     if (syntax.exitCode !== 0) {
-      return this.done({ ...base, accepted: false, ok: false, exitCode: syntax.exitCode, timedOut: syntax.timedOut, output: syntax.output, problems: ["ansible-playbook --syntax-check failed"] }, started, opts);
+      return this.done(
+        {
+          ...base,
+          accepted: false,
+          ok: false,
+          exitCode: syntax.exitCode,
+          timedOut: syntax.timedOut,
+          output: syntax.output,
+          problems: ["ansible-playbook --syntax-check failed"],
+        },
+        started,
+        opts,
+      );
     }
-    const run = await this.exec(bin, ["-i", this.o.inventory, playbookPath], env, this.o.timeoutMs, opts.signal);
+    const run = await this.exec(
+      bin,
+      ["-i", this.o.inventory, playbookPath],
+      env,
+      this.o.timeoutMs,
+      opts.signal,
+    );
     return this.done(
       {
         ...base,
@@ -68,22 +103,45 @@ export class AnsibleExecutor implements Executor {
         exitCode: run.exitCode,
         timedOut: run.timedOut,
         output: run.output,
-        problems: run.timedOut ? [`ansible-playbook timed out after ${Math.round(this.o.timeoutMs / 1000)} s and was killed`] : [],
+        problems: run.timedOut
+          ? [`ansible-playbook timed out after ${Math.round(this.o.timeoutMs / 1000)} s and was killed`]
+          : [],
       },
       started,
       opts,
     );
   }
 
-  private done(r: Omit<ExecutionResult, "durationMs">, started: number, opts: { caseDir: string; name: string }): ExecutionResult {
+  private done(
+    r: Omit<ExecutionResult, "durationMs">,
+    started: number,
+    opts: { caseDir: string; name: string },
+  ): ExecutionResult {
     const result = { ...r, durationMs: Date.now() - started };
-    writeFileSync(join(opts.caseDir, `${opts.name}.log`), `${r.problems.map((p) => `problem: ${p}`).join("\n")}${r.problems.length ? "\n" : ""}${r.output}`);
+    writeFileSync(
+      join(opts.caseDir, `${opts.name}.log`),
+      `${r.problems.map((p) => `problem: ${p}`).join("\n")}${r.problems.length ? "\n" : ""}${r.output}`,
+    );
     return result;
   }
 
-  private async exec(bin: string, args: string[], env: Record<string, string>, timeoutMs: number, signal?: AbortSignal) {
+  private async exec(
+    bin: string,
+    args: string[],
+    env: Record<string, string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ) {
     // detached: the playbook's children (kubectl, python) form one process group we can kill whole
-    const child = execa(bin, args, { env, extendEnv: true, all: true, reject: false, detached: true, stdin: "ignore", maxBuffer: 10_000_000 });
+    const child = execa(bin, args, {
+      env,
+      extendEnv: true,
+      all: true,
+      reject: false,
+      detached: true,
+      stdin: "ignore",
+      maxBuffer: 10_000_000,
+    });
     let timedOut = false;
     const killGroup = () => {
       try {
@@ -101,9 +159,20 @@ export class AnsibleExecutor implements Executor {
     clearTimeout(timer);
     signal?.removeEventListener("abort", killGroup);
     if (r.failed && r.code === "ENOENT") {
-      return { exitCode: 127, timedOut, output: `${bin} was not found on PATH (run scripts/setup.sh, or apt-get install ansible)` };
+      return {
+        exitCode: 127,
+        timedOut,
+        output: `${bin} was not found on PATH (run scripts/setup.sh, or apt-get install ansible)`,
+      };
     }
     const all = String(r.all ?? "");
-    return { exitCode: r.exitCode ?? (timedOut ? 137 : 1), timedOut, output: all.length > MAX_OUTPUT ? `${all.slice(0, MAX_OUTPUT)}\n[output cut at ${MAX_OUTPUT} characters]` : all };
+    return {
+      exitCode: r.exitCode ?? (timedOut ? 137 : 1),
+      timedOut,
+      output:
+        all.length > MAX_OUTPUT
+          ? `${all.slice(0, MAX_OUTPUT)}\n[output cut at ${MAX_OUTPUT} characters]`
+          : all,
+    };
   }
 }

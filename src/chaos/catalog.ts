@@ -45,13 +45,24 @@ let cached: Map<string, FailureSpec> | undefined;
 export function catalog(): Map<string, FailureSpec> {
   if (cached) return cached;
   const file = join(packageRoot(), "chaos", "catalog.yaml");
-  const raw = validateWith<{ failures: Record<string, Omit<FailureSpec, "id">> }>(SCHEMA, parse(readFileSync(file, "utf8")), file, "E_CONFIG", "restore chaos/catalog.yaml");
+  const raw = validateWith<{ failures: Record<string, Omit<FailureSpec, "id">> }>(
+    SCHEMA,
+    parse(readFileSync(file, "utf8")),
+    file,
+    "E_CONFIG",
+    "restore chaos/catalog.yaml",
+  );
   cached = new Map(Object.entries(raw.failures).map(([id, f]) => [id, { id, ...f }]));
   return cached;
 }
 
 export function failure(id: string): FailureSpec {
   const f = catalog().get(id);
-  if (!f) throw new MicroRemedError("E_UNKNOWN_FAILURE", `unknown failure type "${id}"`, `use one of: ${[...catalog().keys()].join(", ")}`);
+  if (!f)
+    throw new MicroRemedError(
+      "E_UNKNOWN_FAILURE",
+      `unknown failure type "${id}"`,
+      `use one of: ${[...catalog().keys()].join(", ")}`,
+    );
   return f;
 }

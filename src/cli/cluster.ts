@@ -36,9 +36,18 @@ export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
     const dir = mkdtempSync(join(tmpdir(), "microremed-kube-"));
     const derived = join(dir, "kubeconfig");
     writeFileSync(derived, kc.exportConfig(), { mode: 0o600 });
-    return { client, time, kubeconfigPath: derived, close: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      client,
+      time,
+      kubeconfigPath: derived,
+      close: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
-  if (f.cluster !== "sim") throw usageError(`--cluster must be sim or kube, got "${f.cluster}"`, "use --cluster sim (embedded, default) or --cluster kube --kubeconfig FILE");
+  if (f.cluster !== "sim")
+    throw usageError(
+      `--cluster must be sim or kube, got "${f.cluster}"`,
+      "use --cluster sim (embedded, default) or --cluster kube --kubeconfig FILE",
+    );
   const running = await startEmbeddedCluster({ speed: f.speed, seed: f.seed });
   const dir = mkdtempSync(join(tmpdir(), "microremed-sim-"));
   const path = running.writeKubeconfig(join(dir, "kubeconfig"));

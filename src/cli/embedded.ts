@@ -21,12 +21,21 @@ export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<
     await cluster.listen(opts.port ?? 0);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EADDRINUSE")
-      throw new MicroRemedError("E_PORT_IN_USE", `port ${opts.port} is already in use`, "pick another --port or leave it out for a free one", { cause: e });
+      throw new MicroRemedError(
+        "E_PORT_IN_USE",
+        `port ${opts.port} is already in use`,
+        "pick another --port or leave it out for a free one",
+        { cause: e },
+      );
     throw e;
   }
   // Answering, not only listening: the line printed afterwards is a promise that kubectl works.
   const res = await fetch(`${cluster.url}/version`);
-  if (!res.ok) throw new MicroRemedError("E_CLUSTER", `the embedded cluster did not answer /version (HTTP ${res.status})`);
+  if (!res.ok)
+    throw new MicroRemedError(
+      "E_CLUSTER",
+      `the embedded cluster did not answer /version (HTTP ${res.status})`,
+    );
   return {
     url: cluster.url,
     speed: opts.speed ?? 1,

@@ -2,13 +2,13 @@
 // The microremed command line: one file per command, one boundary that prints errors.
 import { Command, CommanderError } from "commander";
 import { isMicroRemedError } from "../errors.js";
+import { registerDoctor } from "./doctor.js";
+import { registerModels } from "./models.js";
+import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerRunAll } from "./run-all.js";
 import { registerSim } from "./sim.js";
 import { registerSingleSteps } from "./single.js";
-import { registerDoctor } from "./doctor.js";
-import { registerModels } from "./models.js";
-import { registerReport } from "./report.js";
 
 export function buildProgram(): Command {
   const program = new Command("microremed")
@@ -33,7 +33,9 @@ export function reportError(e: unknown): number {
     process.stderr.write(`${e.oneLine()}\n`);
     return e.code === "E_INTERRUPTED" ? 130 : e.code === "E_USAGE" ? 2 : 1;
   }
-  process.stderr.write(`microremed: unexpected error (a bug; please report it with this trace):\n${(e as Error)?.stack ?? String(e)}\n`);
+  process.stderr.write(
+    `microremed: unexpected error (a bug; please report it with this trace):\n${(e as Error)?.stack ?? String(e)}\n`,
+  );
   return 70;
 }
 

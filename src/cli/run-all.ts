@@ -1,14 +1,15 @@
 // `microremed run-all <env> <log_dir> <model>`: the reference's run_all.sh. Deploys the env,
 // runs every method on the easy, medium and hard tiers (one run folder per method and tier in
 // log_dir), then prints and writes a summary across them.
+
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { loadEnv } from "../envs/env.js";
+import { usageError } from "../errors.js";
 import { methodNames } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
 import { formatSummary, type RunSummary } from "../runner/summary.js";
-import { writeFileSync, mkdirSync } from "node:fs";
-import { usageError } from "../errors.js";
 import { runWithSignals } from "./run.js";
 import { addRunOptions, resolveData, toRunConfig } from "./run-options.js";
 
@@ -16,7 +17,8 @@ export const TIERS = ["easy", "medium", "hard"] as const;
 export const ALL_METHODS = ["SoloGen", "ThinkRemed"];
 
 export function formatAcross(rows: { method: string; tier: string; s: RunSummary }[]): string {
-  const head = "| method | tier | success | cases | inj. fail | attempts/success | mean time (s) | tokens/case | cost ($) |";
+  const head =
+    "| method | tier | success | cases | inj. fail | attempts/success | mean time (s) | tokens/case | cost ($) |";
   const lines = rows.map(
     ({ method, tier, s }) =>
       `| ${method} | ${tier} | ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated}) | ${s.cases} | ${s.injectionFailures} | ${s.attemptsPerSuccess ?? "-"} | ${s.meanRemediationSeconds ?? "-"} | ${s.tokensPerCase ?? "-"} | ${(s.tokens.costUsd ?? 0).toFixed(4)} |`,
@@ -27,7 +29,9 @@ export function formatAcross(rows: { method: string; tier: string; s: RunSummary
 export function registerRunAll(program: Command) {
   const cmd = program
     .command("run-all")
-    .description("Deploy <env> and run every method on the easy, medium and hard tiers with <model>, one log per method and tier in <log_dir>")
+    .description(
+      "Deploy <env> and run every method on the easy, medium and hard tiers with <model>, one log per method and tier in <log_dir>",
+    )
     .argument("<env>", "simple-micro, online-boutique or train-ticket")
     .argument("<log_dir>", "folder for the runs and the summary")
     .argument("<model>", "backbone model (oracle, noop, scripted:<file>, or a provider model)")
@@ -37,24 +41,52 @@ export function registerRunAll(program: Command) {
     async (env: string, logDir: string, model: string, opts: Record<string, unknown>) => {
       loadEnv(env);
       resolveModel(model);
-      const tiers = String(opts.tiers).split(",").map((t) => t.trim()).filter(Boolean);
-      for (const t of tiers) if (!TIERS.includes(t as (typeof TIERS)[number])) throw usageError(`unknown tier "${t}"`, `use some of: ${TIERS.join(", ")}`);
+      const tiers = String(opts.tiers)
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean);
+      for (const t of tiers)
+        if (!TIERS.includes(t as (typeof TIERS)[number]))
+          throw usageError(`unknown tier "${t}"`, `use some of: ${TIERS.join(", ")}`);
       const available = methodNames();
-      const wanted = opts.methods ? String(opts.methods).split(",").map((m) => m.trim()) : ALL_METHODS;
+      const wanted = opts.methods
+        ? String(opts.methods)
+            .split(",")
+            .map((m) => m.trim())
+        : ALL_METHODS;
       const methods = wanted.filter((m) => available.includes(m));
       const missing = wanted.filter((m) => !available.includes(m));
-      if (missing.length) process.stderr.write(`run-all: ${missing.join(", ")} not available in this version; running ${methods.join(", ") || "nothing"}\n`);
-      if (!methods.length) throw usageError(`no method to run`, `use --methods with some of: ${available.join(", ")}`);
+      if (missing.length)
+        process.stderr.write(
+          `run-all: ${missing.join(", ")} not available in this version; running ${methods.join(", ") || "nothing"}\n`,
+        );
+      if (!methods.length)
+        throw usageError(`no method to run`, `use --methods with some of: ${available.join(", ")}`);
       const plan = methods.flatMap((method) => tiers.map((tier) => ({ method, tier })));
       const cfgs = plan.map(({ method, tier }) =>
-        toRunConfig({ ...opts, env, model, savePath: logDir, remediateMethod: method, experimentPath: resolveData(`experiments/${tier}.txt`), runName: `${method}_${tier}` }),
+        toRunConfig({
+          ...opts,
+          env,
+          model,
+          savePath: logDir,
+          remediateMethod: method,
+          experimentPath: resolveData(`experiments/${tier}.txt`),
+          runName: `${method}_${tier}`,
+        }),
       );
       const summaries = await runWithSignals(cfgs, (s) => process.stdout.write(formatSummary(s)));
       const rows = summaries.map((s, i) => ({ ...plan[i], s }));
       const table = formatAcross(rows);
       mkdirSync(logDir, { recursive: true });
       writeFileSync(join(logDir, "summary.md"), `# ${env} with ${model}\n\n${table}\n`);
-      writeFileSync(join(logDir, "summary.json"), `${JSON.stringify(rows.map((r) => ({ ...r.s, method: r.method, tier: r.tier })), null, 2)}\n`);
+      writeFileSync(
+        join(logDir, "summary.json"),
+        `${JSON.stringify(
+          rows.map((r) => ({ ...r.s, method: r.method, tier: r.tier })),
+          null,
+          2,
+        )}\n`,
+      );
       process.stdout.write(`\n${table}\n`);
     },
   );

@@ -25,9 +25,18 @@ export function extractPlaybook(msg: ChatMessage): PlaybookAnswer {
   const call = msg.toolCalls?.find((c) => c.name === "print_playbook");
   if (call) {
     const pb = fromArguments(call.arguments);
-    return pb ? { playbook: pb, callId: call.id } : { problem: `print_playbook was called with arguments that are not a JSON object with a "playbook" string: ${call.arguments.slice(0, 200)}`, callId: call.id };
+    return pb
+      ? { playbook: pb, callId: call.id }
+      : {
+          problem: `print_playbook was called with arguments that are not a JSON object with a "playbook" string: ${call.arguments.slice(0, 200)}`,
+          callId: call.id,
+        };
   }
-  if (msg.toolCalls?.length) return { problem: `the model called ${msg.toolCalls.map((c) => c.name).join(", ")} instead of print_playbook`, callId: msg.toolCalls[0].id };
+  if (msg.toolCalls?.length)
+    return {
+      problem: `the model called ${msg.toolCalls.map((c) => c.name).join(", ")} instead of print_playbook`,
+      callId: msg.toolCalls[0].id,
+    };
   const text = textToolCall(msg.content);
   if (text?.name === "print_playbook") {
     const pb = fromArguments(text.arguments);

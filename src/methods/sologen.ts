@@ -2,8 +2,8 @@
 // print_playbook; the playbook is executed once.
 import { addUsage, type ChatMessage, emptyUsage } from "../models/types.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "./definition.js";
-import { renderReport } from "./report.js";
 import { extractPlaybook } from "./playbook-call.js";
+import { renderReport } from "./report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
 export class SoloGen implements Method {
@@ -20,7 +20,13 @@ export class SoloGen implements Method {
     const attempt: Attempt = { index: 1, problems: [], probeRounds: 0 };
     let usage = emptyUsage();
     try {
-      const res = await ctx.model.generate({ messages: conversation, tools: this.def.tools, role: "generator", facts: ctx.facts, signal: ctx.signal });
+      const res = await ctx.model.generate({
+        messages: conversation,
+        tools: this.def.tools,
+        role: "generator",
+        facts: ctx.facts,
+        signal: ctx.signal,
+      });
       usage = addUsage(usage, res.usage);
       conversation.push(res.message);
       const answer = extractPlaybook(res.message);
@@ -29,7 +35,12 @@ export class SoloGen implements Method {
         return { attempts: [attempt], conversation, usage: { generator: usage } };
       }
       attempt.playbook = answer.playbook;
-      attempt.execution = await ctx.executor.run(answer.playbook, { caseDir: ctx.caseDir, name: "playbook-1", namespace: ctx.report.namespace, signal: ctx.signal });
+      attempt.execution = await ctx.executor.run(answer.playbook, {
+        caseDir: ctx.caseDir,
+        name: "playbook-1",
+        namespace: ctx.report.namespace,
+        signal: ctx.signal,
+      });
       attempt.problems.push(...attempt.execution.problems);
       return { attempts: [attempt], conversation, usage: { generator: usage } };
     } catch (e) {

@@ -1,8 +1,8 @@
 // The runtime context of a diagnosis report: what `kubectl get pods,deploy` would show of the
 // namespace, and the target's containers and resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
-import type { KObj, KubeClient } from "../cluster/client.js";
 import type { FailureSpec } from "../chaos/catalog.js";
+import type { KObj, KubeClient } from "../cluster/client.js";
 import type { DiagnosisReport } from "../methods/types.js";
 
 function age(ts: string | undefined, now: number): string {
@@ -12,7 +12,8 @@ function age(ts: string | undefined, now: number): string {
 }
 
 function podRow(p: KObj, now: number): string[] {
-  const cs: { ready: boolean; restartCount: number; state?: Record<string, { reason?: string }> }[] = p.status?.containerStatuses ?? [];
+  const cs: { ready: boolean; restartCount: number; state?: Record<string, { reason?: string }> }[] =
+    p.status?.containerStatuses ?? [];
   const ready = `${cs.filter((c) => c.ready).length}/${p.spec?.containers?.length ?? 0}`;
   const waiting = cs.map((c) => c.state?.waiting?.reason ?? c.state?.terminated?.reason).find(Boolean);
   const status = p.metadata.deletionTimestamp ? "Terminating" : (waiting ?? p.status?.phase ?? "Unknown");
@@ -22,20 +23,42 @@ function podRow(p: KObj, now: number): string[] {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join("   ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("   ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
-export async function runtimeContext(client: KubeClient, namespace: string, services: string[]): Promise<string> {
+export async function runtimeContext(
+  client: KubeClient,
+  namespace: string,
+  services: string[],
+): Promise<string> {
   const now = Date.now();
-  const [pods, deps] = await Promise.all([client.list("v1", "Pod", namespace), client.list("apps/v1", "Deployment", namespace)]);
+  const [pods, deps] = await Promise.all([
+    client.list("v1", "Pod", namespace),
+    client.list("apps/v1", "Deployment", namespace),
+  ]);
   const parts = [
     `$ kubectl get pods -n ${namespace}`,
-    table(["NAME", "READY", "STATUS", "RESTARTS", "AGE"], pods.map((p) => podRow(p, now))),
+    table(
+      ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+      pods.map((p) => podRow(p, now)),
+    ),
     "",
     `$ kubectl get deployments -n ${namespace}`,
     table(
       ["NAME", "READY", "UP-TO-DATE", "AVAILABLE"],
-      deps.map((d) => [d.metadata.name!, `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`, String(d.status?.updatedReplicas ?? 0), String(d.status?.availableReplicas ?? 0)]),
+      deps.map((d) => [
+        d.metadata.name!,
+        `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
+        String(d.status?.updatedReplicas ?? 0),
+        String(d.status?.availableReplicas ?? 0),
+      ]),
     ),
   ];
   for (const s of services) {
@@ -49,7 +72,13 @@ export async function runtimeContext(client: KubeClient, namespace: string, serv
   return parts.join("\n");
 }
 
-export async function buildReport(client: KubeClient, env: string, namespace: string, faults: { failure: FailureSpec; service: string }[], inventoryPath: string): Promise<DiagnosisReport> {
+export async function buildReport(
+  client: KubeClient,
+  env: string,
+  namespace: string,
+  faults: { failure: FailureSpec; service: string }[],
+  inventoryPath: string,
+): Promise<DiagnosisReport> {
   const first = faults[0];
   return {
     env,
@@ -57,8 +86,15 @@ export async function buildReport(client: KubeClient, env: string, namespace: st
     service: faults.map((f) => f.service).join(", "),
     failure: faults.map((f) => f.failure.id).join(", "),
     category: [...new Set(faults.map((f) => f.failure.category))].join(", "),
-    title: faults.length === 1 ? first.failure.title : faults.map((f) => `${f.failure.title} in ${f.service}`).join("; "),
-    runtimeContext: await runtimeContext(client, namespace, faults.map((f) => f.service)),
+    title:
+      faults.length === 1
+        ? first.failure.title
+        : faults.map((f) => `${f.failure.title} in ${f.service}`).join("; "),
+    runtimeContext: await runtimeContext(
+      client,
+      namespace,
+      faults.map((f) => f.service),
+    ),
     inventory: readFileSync(inventoryPath, "utf8"),
   };
 }

@@ -60,7 +60,11 @@ const SCHEMA = {
                   type: "object",
                   required: ["failure"],
                   additionalProperties: false,
-                  properties: { failure: { type: "string" }, target: { type: "string" }, params: { type: "object" } },
+                  properties: {
+                    failure: { type: "string" },
+                    target: { type: "string" },
+                    params: { type: "object" },
+                  },
                 },
               },
             },
@@ -79,7 +83,11 @@ export function parseExperimentText(text: string, file: string): ExperimentFile 
     const line = raw.replace(/#.*$/, "").trim();
     if (!line) return;
     if (!catalog().has(line))
-      throw new MicroRemedError("E_EXPERIMENT_FILE", `${file}:${i + 1}: unknown failure type "${line}"`, `${FIX_TEXT}; ids: ${[...catalog().keys()].join(", ")}`);
+      throw new MicroRemedError(
+        "E_EXPERIMENT_FILE",
+        `${file}:${i + 1}: unknown failure type "${line}"`,
+        `${FIX_TEXT}; ids: ${[...catalog().keys()].join(", ")}`,
+      );
     cases.push({ faults: [{ failure: line }] });
   });
   if (!cases.length) throw new MicroRemedError("E_EXPERIMENT_FILE", `${file} lists no cases`, FIX_TEXT);
@@ -91,19 +99,48 @@ export function parseExperimentYaml(text: string, file: string): ExperimentFile 
   try {
     raw = parse(text);
   } catch (e) {
-    throw new MicroRemedError("E_EXPERIMENT_FILE", `${file} is not valid YAML: ${(e as Error).message.split("\n")[0]}`, "fix the YAML syntax");
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `${file} is not valid YAML: ${(e as Error).message.split("\n")[0]}`,
+      "fix the YAML syntax",
+    );
   }
-  type RawCase = string | { failure?: string; target?: string; params?: Record<string, unknown>; faults?: FaultSpec[] };
-  const doc = validateWith<{ name?: string; seed?: number; cases: RawCase[] }>(SCHEMA, raw, file, "E_EXPERIMENT_FILE", "see experiments/example.yaml for the format");
+  type RawCase =
+    | string
+    | { failure?: string; target?: string; params?: Record<string, unknown>; faults?: FaultSpec[] };
+  const doc = validateWith<{ name?: string; seed?: number; cases: RawCase[] }>(
+    SCHEMA,
+    raw,
+    file,
+    "E_EXPERIMENT_FILE",
+    "see experiments/example.yaml for the format",
+  );
   const cases = doc.cases.map((c, i) => {
-    const faults: FaultSpec[] = typeof c === "string" ? [{ failure: c }] : (c.faults ?? (c.failure ? [{ failure: c.failure, target: c.target, params: c.params }] : []));
-    if (!faults.length) throw new MicroRemedError("E_EXPERIMENT_FILE", `${file}: case ${i + 1} names no failure`, "give each case `failure:` or a `faults:` list");
+    const faults: FaultSpec[] =
+      typeof c === "string"
+        ? [{ failure: c }]
+        : (c.faults ?? (c.failure ? [{ failure: c.failure, target: c.target, params: c.params }] : []));
+    if (!faults.length)
+      throw new MicroRemedError(
+        "E_EXPERIMENT_FILE",
+        `${file}: case ${i + 1} names no failure`,
+        "give each case `failure:` or a `faults:` list",
+      );
     for (const f of faults) {
       if (!catalog().has(f.failure))
-        throw new MicroRemedError("E_EXPERIMENT_FILE", `${file}: case ${i + 1}: unknown failure type "${f.failure}"`, `ids: ${[...catalog().keys()].join(", ")}`);
+        throw new MicroRemedError(
+          "E_EXPERIMENT_FILE",
+          `${file}: case ${i + 1}: unknown failure type "${f.failure}"`,
+          `ids: ${[...catalog().keys()].join(", ")}`,
+        );
     }
     const services = faults.filter((f) => f.target).map((f) => f.target);
-    if (new Set(services).size !== services.length) throw new MicroRemedError("E_EXPERIMENT_FILE", `${file}: case ${i + 1} puts two faults on one service`, "give each fault of a case its own target");
+    if (new Set(services).size !== services.length)
+      throw new MicroRemedError(
+        "E_EXPERIMENT_FILE",
+        `${file}: case ${i + 1} puts two faults on one service`,
+        "give each fault of a case its own target",
+      );
     return { faults };
   });
   return { name: doc.name, seed: doc.seed, cases };
@@ -114,9 +151,15 @@ export function loadExperimentFile(file: string): ExperimentFile {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new MicroRemedError("E_EXPERIMENT_FILE", `cannot read experiment file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "pass --experiment-path with an existing file, e.g. experiments/easy.txt");
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `cannot read experiment file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      "pass --experiment-path with an existing file, e.g. experiments/easy.txt",
+    );
   }
-  return [".yaml", ".yml"].includes(extname(file)) ? parseExperimentYaml(text, file) : parseExperimentText(text, file);
+  return [".yaml", ".yml"].includes(extname(file))
+    ? parseExperimentYaml(text, file)
+    : parseExperimentText(text, file);
 }
 
 /**
@@ -133,13 +176,27 @@ export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count
     const faults = c.faults.map((f) => {
       failure(f.failure);
       const pool = env.faultTargets[f.failure];
-      if (!pool?.length) throw new MicroRemedError("E_EXPERIMENT_FILE", `env ${env.name} has no targets for ${f.failure}`, `add faultTargets.${f.failure} to ${env.dir}/env.yaml`);
+      if (!pool?.length)
+        throw new MicroRemedError(
+          "E_EXPERIMENT_FILE",
+          `env ${env.name} has no targets for ${f.failure}`,
+          `add faultTargets.${f.failure} to ${env.dir}/env.yaml`,
+        );
       // draw for every fault, so a given target does not shift the later draws
       const candidates = pool.filter((s) => !used.has(s));
       const drawn = candidates.length ? rng.pick(candidates) : rng.pick(pool);
       const service = f.target ?? drawn;
-      if (f.target && !env.manifests.some((m) => m.metadata?.name === f.target && (m.kind === "Deployment" || m.kind === "StatefulSet")))
-        throw new MicroRemedError("E_EXPERIMENT_FILE", `case ${i + 1}: target "${f.target}" is not a workload of ${env.name}`, `use one of: ${pool.join(", ")}`);
+      if (
+        f.target &&
+        !env.manifests.some(
+          (m) => m.metadata?.name === f.target && (m.kind === "Deployment" || m.kind === "StatefulSet"),
+        )
+      )
+        throw new MicroRemedError(
+          "E_EXPERIMENT_FILE",
+          `case ${i + 1}: target "${f.target}" is not a workload of ${env.name}`,
+          `use one of: ${pool.join(", ")}`,
+        );
       used.add(service);
       return { failure: f.failure, service, params: f.params };
     });

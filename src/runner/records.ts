@@ -3,8 +3,8 @@
 // summary.json and summary.txt.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Usage } from "../models/types.js";
 import type { Verdict } from "../methods/types.js";
+import type { Usage } from "../models/types.js";
 
 export type CaseStatus = "success" | "failure" | "injection-failure" | "interrupted" | "error";
 

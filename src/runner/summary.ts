@@ -32,13 +32,18 @@ export interface RunSummary {
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
-export function summarize(run: string, meta: { env: string; method: string; model: string }, recs: CaseRecord[]): RunSummary {
+export function summarize(
+  run: string,
+  meta: { env: string; method: string; model: string },
+  recs: CaseRecord[],
+): RunSummary {
   // harness errors and interrupted cases say nothing about the method: they are reported apart
   const evaluated = recs.filter((r) => r.status === "success" || r.status === "failure");
   const successes = evaluated.filter((r) => r.success);
   const perFailure: Record<string, TypeSummary> = {};
   for (const r of evaluated) {
-    const t = (perFailure[r.failure] ??= { cases: 0, successes: 0, rate: 0 });
+    perFailure[r.failure] ??= { cases: 0, successes: 0, rate: 0 };
+    const t = perFailure[r.failure];
     t.cases++;
     if (r.success) t.successes++;
   }
@@ -55,10 +60,14 @@ export function summarize(run: string, meta: { env: string; method: string; mode
     injectionFailures: recs.filter((r) => r.status === "injection-failure").length,
     interrupted: recs.filter((r) => r.status === "interrupted").length,
     errors: recs.filter((r) => r.status === "error").length,
-    attemptsPerSuccess: successes.length ? round(successes.reduce((n, r) => n + r.attempts, 0) / successes.length, 2) : null,
+    attemptsPerSuccess: successes.length
+      ? round(successes.reduce((n, r) => n + r.attempts, 0) / successes.length, 2)
+      : null,
     meanRemediationSeconds: times.length ? round(times.reduce((a, b) => a + b, 0) / times.length, 1) : null,
     tokens,
-    tokensPerCase: evaluated.length ? Math.round((tokens.inputTokens + tokens.outputTokens) / evaluated.length) : null,
+    tokensPerCase: evaluated.length
+      ? Math.round((tokens.inputTokens + tokens.outputTokens) / evaluated.length)
+      : null,
     referencePasses: evaluated.filter((r) => r.verdicts.reference?.pass).length,
     healthPasses: evaluated.filter((r) => r.verdicts.health?.pass).length,
     perFailure,

@@ -4,7 +4,11 @@ import { waitFor } from "../cluster/wait.js";
 import { allSettled, collateralDamage, type HealthSnapshot, snapshot } from "../envs/health.js";
 import type { Verdict, VerifyContext } from "./types.js";
 
-export async function verifyNamespaceHealth(ctx: VerifyContext, baseline: HealthSnapshot, wait = true): Promise<Verdict> {
+export async function verifyNamespaceHealth(
+  ctx: VerifyContext,
+  baseline: HealthSnapshot,
+  wait = true,
+): Promise<Verdict> {
   const r = await waitFor({
     client: ctx.client,
     time: ctx.time,
@@ -24,7 +28,9 @@ export async function verifyNamespaceHealth(ctx: VerifyContext, baseline: Health
   const problems = collateralDamage(baseline, now);
   return {
     pass: problems.length === 0,
-    reason: problems.join("; ") || `all ${baseline.length} workloads of ${ctx.namespace} are present, not scaled down and Ready`,
+    reason:
+      problems.join("; ") ||
+      `all ${baseline.length} workloads of ${ctx.namespace} are present, not scaled down and Ready`,
     measurements: { workloads: now.map((w) => `${w.kind}/${w.name} ${w.ready}/${w.replicas}`) },
   };
 }

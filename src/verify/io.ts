@@ -18,7 +18,17 @@ export function parseDd(out: string): number | undefined {
   const bytes = Number(m[1]);
   const secs = Number(m[2]);
   if (secs > 0) return Math.round((bytes / secs / 1e6) * 100) / 100;
-  const scale: Record<string, number> = { B: 1e-6, kB: 1e-3, KB: 1e-3, MB: 1, GB: 1e3, TB: 1e6, KiB: 1.024e-3, MiB: 1.048576, GiB: 1073.741824 };
+  const scale: Record<string, number> = {
+    B: 1e-6,
+    kB: 1e-3,
+    KB: 1e-3,
+    MB: 1,
+    GB: 1e3,
+    TB: 1e6,
+    KiB: 1.024e-3,
+    MiB: 1.048576,
+    GiB: 1073.741824,
+  };
   return Number(m[3]) * (scale[m[4]] ?? 1);
 }
 
@@ -36,23 +46,44 @@ async function measure(ctx: VerifyContext, pods: KObj[]): Promise<Verdict> {
       problems.push(`${pod.metadata.name} mounts nothing at ${IO_PATH}`);
       continue;
     }
-    const r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, ["dd", "if=/dev/zero", `of=${IO_PATH}/microremed-check`, "bs=1M", "count=10", "oflag=direct"], ctx.time.wall(120_000) + 10_000);
+    const r = await execIn(
+      ctx.client,
+      ctx.namespace,
+      pod.metadata.name!,
+      container,
+      ["dd", "if=/dev/zero", `of=${IO_PATH}/microremed-check`, "bs=1M", "count=10", "oflag=direct"],
+      ctx.time.wall(120_000) + 10_000,
+    );
     const mbps = parseDd(`${r.stderr}\n${r.stdout}`);
     rows.push({ pod: pod.metadata.name, container, mbps, exitCode: r.exitCode });
-    if (mbps === undefined) problems.push(`dd in ${pod.metadata.name} gave no result (exit ${r.exitCode}): ${(r.stderr || r.message || "").slice(-200)}`);
+    if (mbps === undefined)
+      problems.push(
+        `dd in ${pod.metadata.name} gave no result (exit ${r.exitCode}): ${(r.stderr || r.message || "").slice(-200)}`,
+      );
     else if (mbps < 10) problems.push(`dd in ${pod.metadata.name} wrote at ${mbps} MB/s (< 10 MB/s)`);
   }
   if (pods.length === 0) problems.push(`no pods of ${ctx.service}`);
   const seen = problems.some((p) => p.includes("< 10 MB/s"));
-  return { pass: problems.length === 0, reason: problems.join("; ") || `dd into ${IO_PATH} reaches ≥ 10 MB/s in every ${ctx.service} pod`, measurements: { dd: rows }, inconclusive: problems.length > 0 && !seen };
+  return {
+    pass: problems.length === 0,
+    reason: problems.join("; ") || `dd into ${IO_PATH} reaches ≥ 10 MB/s in every ${ctx.service} pod`,
+    measurements: { dd: rows },
+    inconclusive: problems.length > 0 && !seen,
+  };
 }
 
 export const ioVerifier: Verifier = {
   id: "io",
   async verify(ctx) {
-    if (ctx.mode === "confirm") return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx)));
+    if (ctx.mode === "confirm")
+      return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx)));
     const pods = await waitTargetsReady(ctx);
-    if (!pods) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
+    if (!pods)
+      return {
+        pass: false,
+        reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
+        measurements: {},
+      };
     return measure(ctx, pods);
   },
 };

@@ -1,10 +1,11 @@
 // network-loss / network-delay: from each target pod (main container, else the busybox sidecar)
 // `ping -c 3 -W 2 <address>` shows 0% loss and an average RTT of at most 1000 ms. The address is a
 // pod of the namespace (env pingTarget): in-cluster, no Internet needed.
+
+import type { KObj } from "../cluster/client.js";
 import { execIn } from "../cluster/exec.js";
 import { describePods, mainContainer, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
-import type { KObj } from "../cluster/client.js";
 
 export interface PingResult {
   transmitted: number;
@@ -18,7 +19,12 @@ export function parsePing(out: string): PingResult | undefined {
   const m = out.match(/(\d+) packets transmitted, (\d+) (?:packets )?received.*?([\d.]+)% packet loss/);
   if (!m) return undefined;
   const rtt = out.match(/(?:rtt|round-trip) min\/avg\/max(?:\/mdev)? = [\d.]+\/([\d.]+)\//);
-  return { transmitted: Number(m[1]), received: Number(m[2]), lossPercent: Number(m[3]), avgMs: rtt ? Number(rtt[1]) : undefined };
+  return {
+    transmitted: Number(m[1]),
+    received: Number(m[2]),
+    lossPercent: Number(m[3]),
+    avgMs: rtt ? Number(rtt[1]) : undefined,
+  };
 }
 
 export interface PingTarget {
@@ -34,35 +40,61 @@ export async function pingAddress(ctx: VerifyContext): Promise<PingTarget | unde
   for (const app of ctx.env.pingTarget.apps) {
     if (app === ctx.service) continue;
     const pods = await ctx.client.list("v1", "Pod", ctx.namespace, `app=${app}`);
-    const pod = pods.find((p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp);
+    const pod = pods.find(
+      (p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp,
+    );
     if (pod) {
-      const port = (pod.spec?.containers ?? []).flatMap((c: { ports?: { containerPort: number }[] }) => c.ports ?? [])[0]?.containerPort;
+      const port = (pod.spec?.containers ?? []).flatMap(
+        (c: { ports?: { containerPort: number }[] }) => c.ports ?? [],
+      )[0]?.containerPort;
       return { ip: pod.status.podIP, port, pod: pod.metadata.name!, container: mainContainer(pod) };
     }
   }
   return undefined;
 }
 
-const noBinary = (r: { exitCode: number; message?: string }) => r.exitCode === 127 || r.exitCode === 126 || /executable file not found|not found/.test(r.message ?? "");
+const noBinary = (r: { exitCode: number; message?: string }) =>
+  r.exitCode === 127 || r.exitCode === 126 || /executable file not found|not found/.test(r.message ?? "");
 
 /**
  * For a pod with neither ping nor the busybox sidecar (Train-Ticket's images), the same question
  * asked over TCP with the curl the image has: three HTTP requests to the target; one that fails
  * counts as lost, and the round trip is half of curl's total time (connect + request).
  */
-async function tcpProbe(ctx: VerifyContext, pod: KObj, container: string, target: PingTarget, wallTimeout: number) {
+async function tcpProbe(
+  ctx: VerifyContext,
+  pod: KObj,
+  container: string,
+  target: PingTarget,
+  wallTimeout: number,
+) {
   const url = `http://${target.ip}:${target.port}/`;
   const rtts: number[] = [];
   let lost = 0;
   for (let i = 0; i < 3; i++) {
-    const r = await execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", "--max-time", "5", url], wallTimeout);
+    const r = await execIn(
+      ctx.client,
+      ctx.namespace,
+      pod.metadata.name!,
+      container,
+      ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", "--max-time", "5", url],
+      wallTimeout,
+    );
     if (noBinary(r)) return undefined;
     const t = Number(r.stdout.trim());
     if ((r.exitCode === 0 || r.exitCode === 22) && Number.isFinite(t)) rtts.push((t * 1000) / 2);
     else lost++;
   }
-  const avgMs = rtts.length ? Math.round((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 1000) / 1000 : undefined;
-  return { transmitted: 3, received: 3 - lost, lossPercent: Math.round((lost / 3) * 100), avgMs, via: `curl ${url}` };
+  const avgMs = rtts.length
+    ? Math.round((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 1000) / 1000
+    : undefined;
+  return {
+    transmitted: 3,
+    received: 3 - lost,
+    lossPercent: Math.round((lost / 3) * 100),
+    avgMs,
+    via: `curl ${url}`,
+  };
 }
 
 async function pingFrom(ctx: VerifyContext, pod: KObj, target: PingTarget) {
@@ -81,11 +113,29 @@ async function pingFrom(ctx: VerifyContext, pod: KObj, target: PingTarget) {
   if (noBinary(r) && pod.status?.podIP) {
     // no tool in the pod at all: ping it from the target's side; its replies leave through the
     // same impaired interface, so a delay or loss on its egress shows the same way
-    const back = await execIn(ctx.client, ctx.namespace, target.pod, target.container, ["ping", "-c", "3", "-W", "2", pod.status.podIP], wallTimeout);
+    const back = await execIn(
+      ctx.client,
+      ctx.namespace,
+      target.pod,
+      target.container,
+      ["ping", "-c", "3", "-W", "2", pod.status.podIP],
+      wallTimeout,
+    );
     const parsed = parsePing(back.stdout);
-    if (parsed) return { container, parsed: { ...parsed, via: `ping from ${target.pod}` } as PingResult & { via?: string }, exitCode: 0, output: "" };
+    if (parsed)
+      return {
+        container,
+        parsed: { ...parsed, via: `ping from ${target.pod}` } as PingResult & { via?: string },
+        exitCode: 0,
+        output: "",
+      };
   }
-  return { container, parsed: parsePing(r.stdout), exitCode: r.exitCode, output: r.stdout.slice(-400) || r.message };
+  return {
+    container,
+    parsed: parsePing(r.stdout),
+    exitCode: r.exitCode,
+    output: r.stdout.slice(-400) || r.message,
+  };
 }
 
 async function measure(ctx: VerifyContext, pods: KObj[], target: PingTarget): Promise<Verdict> {
@@ -94,24 +144,48 @@ async function measure(ctx: VerifyContext, pods: KObj[], target: PingTarget): Pr
   const problems: string[] = [];
   for (const pod of pods) {
     const r = await pingFrom(ctx, pod, target);
-    rows.push({ pod: pod.metadata.name, container: r.container, address, ...(r.parsed ?? { output: r.output }) });
-    if (!r.parsed) problems.push(`ping from ${pod.metadata.name} gave no result: ${r.output ?? `exit ${r.exitCode}`}`);
-    else if (r.parsed.lossPercent > 0) problems.push(`ping from ${pod.metadata.name} lost ${r.parsed.lossPercent}% of packets`);
-    else if ((r.parsed.avgMs ?? 0) > 1000) problems.push(`ping from ${pod.metadata.name} has an average RTT of ${r.parsed.avgMs} ms`);
+    rows.push({
+      pod: pod.metadata.name,
+      container: r.container,
+      address,
+      ...(r.parsed ?? { output: r.output }),
+    });
+    if (!r.parsed)
+      problems.push(`ping from ${pod.metadata.name} gave no result: ${r.output ?? `exit ${r.exitCode}`}`);
+    else if (r.parsed.lossPercent > 0)
+      problems.push(`ping from ${pod.metadata.name} lost ${r.parsed.lossPercent}% of packets`);
+    else if ((r.parsed.avgMs ?? 0) > 1000)
+      problems.push(`ping from ${pod.metadata.name} has an average RTT of ${r.parsed.avgMs} ms`);
   }
   if (pods.length === 0) problems.push(`no pods of ${ctx.service}`);
   const seen = problems.some((p) => p.includes("lost") || p.includes("average RTT"));
-  return { pass: problems.length === 0, reason: problems.join("; ") || `ping from every ${ctx.service} pod to ${address}: 0% loss, RTT ≤ 1000 ms`, measurements: { ping: rows }, inconclusive: problems.length > 0 && !seen };
+  return {
+    pass: problems.length === 0,
+    reason: problems.join("; ") || `ping from every ${ctx.service} pod to ${address}: 0% loss, RTT ≤ 1000 ms`,
+    measurements: { ping: rows },
+    inconclusive: problems.length > 0 && !seen,
+  };
 }
 
 export const networkVerifier: Verifier = {
   id: "network",
   async verify(ctx) {
     const target = await pingAddress(ctx);
-    if (!target) return { pass: ctx.mode === "confirm", reason: `no Running pod of ${ctx.env.pingTarget.apps.join("/")} to ping`, measurements: {} };
-    if (ctx.mode === "confirm") return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx), target));
+    if (!target)
+      return {
+        pass: ctx.mode === "confirm",
+        reason: `no Running pod of ${ctx.env.pingTarget.apps.join("/")} to ping`,
+        measurements: {},
+      };
+    if (ctx.mode === "confirm")
+      return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx), target));
     const pods = await waitTargetsReady(ctx);
-    if (!pods) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
+    if (!pods)
+      return {
+        pass: false,
+        reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
+        measurements: {},
+      };
     // A 50%-loss link passes a 3-packet ping 1 time in 8: require several runs in a row.
     const runs: Verdict[] = [];
     for (let i = 0; i < ctx.timeouts.networkRuns; i++) {
@@ -120,6 +194,9 @@ export const networkVerifier: Verifier = {
       if (!v.pass) break;
     }
     const last = runs[runs.length - 1];
-    return { ...last, measurements: { ...last.measurements, runs: runs.length, required: ctx.timeouts.networkRuns } };
+    return {
+      ...last,
+      measurements: { ...last.measurements, runs: runs.length, required: ctx.timeouts.networkRuns },
+    };
   },
 };

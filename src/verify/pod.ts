@@ -1,7 +1,7 @@
 // pod-fail: all target pods Running+Ready, and the metrics API reports each of them.
 import { describePods, isReady, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
-import { podMetrics } from "./usage.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
+import { podMetrics } from "./usage.js";
 
 async function measure(ctx: VerifyContext): Promise<Verdict> {
   const pods = await targetPods(ctx);
@@ -27,10 +27,19 @@ export const podVerifier: Verifier = {
       return pollMeasure(ctx, ctx.windowMs, async () => {
         const pods = await targetPods(ctx);
         const seen = pods.length === 0 || pods.some((p) => !isReady(p));
-        return { pass: !seen, reason: seen ? `fault visible: ${describePods(pods)}` : `all ${ctx.service} pods Ready`, measurements: { pods: describePods(pods) } };
+        return {
+          pass: !seen,
+          reason: seen ? `fault visible: ${describePods(pods)}` : `all ${ctx.service} pods Ready`,
+          measurements: { pods: describePods(pods) },
+        };
       });
     }
-    if (!(await waitTargetsReady(ctx))) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
+    if (!(await waitTargetsReady(ctx)))
+      return {
+        pass: false,
+        reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
+        measurements: {},
+      };
     return pollMeasure(ctx, ctx.timeouts.usageMs, () => measure(ctx));
   },
 };

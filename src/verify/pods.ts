@@ -6,7 +6,10 @@ import type { VerifyContext } from "./types.js";
 export const SIDECAR = "sidecar-busybox";
 
 export const isReady = (p: KObj) =>
-  p.status?.phase === "Running" && (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === "Ready" && c.status === "True");
+  p.status?.phase === "Running" &&
+  (p.status?.conditions ?? []).some(
+    (c: { type: string; status: string }) => c.type === "Ready" && c.status === "True",
+  );
 
 /** The service's pods that are not on their way out. */
 export async function targetPods(ctx: VerifyContext): Promise<KObj[]> {
@@ -15,7 +18,11 @@ export async function targetPods(ctx: VerifyContext): Promise<KObj[]> {
 }
 
 export function describePods(pods: KObj[]): string {
-  return pods.map((p) => `${p.metadata.name} ${p.status?.phase ?? "?"}${isReady(p) ? " Ready" : " NotReady"}`).join(", ") || "no pods";
+  return (
+    pods
+      .map((p) => `${p.metadata.name} ${p.status?.phase ?? "?"}${isReady(p) ? " Ready" : " NotReady"}`)
+      .join(", ") || "no pods"
+  );
 }
 
 /** Wait (final mode) until every target pod is Running+Ready; undefined on timeout. */
@@ -45,7 +52,11 @@ export function mainContainer(pod: KObj): string {
  * Poll a single-shot measurement: in confirm mode until it sees the fault (fails), in final mode
  * until it passes; the last measurement is the verdict.
  */
-export async function pollMeasure<T extends { pass: boolean }>(ctx: VerifyContext, windowMs: number, measure: () => Promise<T>): Promise<T> {
+export async function pollMeasure<T extends { pass: boolean }>(
+  ctx: VerifyContext,
+  windowMs: number,
+  measure: () => Promise<T>,
+): Promise<T> {
   const want = ctx.mode === "final";
   let last: T | undefined;
   const r = await waitFor({

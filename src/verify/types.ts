@@ -18,7 +18,12 @@ export interface VerifyTimeouts {
   networkRuns: number;
 }
 
-export const DEFAULT_TIMEOUTS: VerifyTimeouts = { readyMs: 300_000, usageMs: 60_000, pollMs: 2000, networkRuns: 3 };
+export const DEFAULT_TIMEOUTS: VerifyTimeouts = {
+  readyMs: 300_000,
+  usageMs: 60_000,
+  pollMs: 2000,
+  networkRuns: 3,
+};
 
 export interface VerifyContext {
   client: KubeClient;

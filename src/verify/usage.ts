@@ -1,7 +1,8 @@
 // The reference's usage checks: after the target pods are Running+Ready, every non-sidecar
 // container's CPU (or memory) usage from the metrics API is below 50% of its limit.
-import { bytes, milliCpu } from "../util/quantity.js";
+
 import type { KObj } from "../cluster/client.js";
+import { bytes, milliCpu } from "../util/quantity.js";
 import { describePods, isReady, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 
@@ -14,7 +15,11 @@ interface PodMetrics {
 
 export async function podMetrics(ctx: VerifyContext): Promise<Map<string, PodMetrics>> {
   try {
-    const list = await ctx.client.request<{ items: PodMetrics[] }>("GET", `/apis/metrics.k8s.io/v1beta1/namespaces/${ctx.namespace}/pods`, { query: { labelSelector: `app=${ctx.service}` } });
+    const list = await ctx.client.request<{ items: PodMetrics[] }>(
+      "GET",
+      `/apis/metrics.k8s.io/v1beta1/namespaces/${ctx.namespace}/pods`,
+      { query: { labelSelector: `app=${ctx.service}` } },
+    );
     return new Map(list.items.map((m) => [m.metadata.name, m]));
   } catch {
     return new Map();
@@ -44,14 +49,25 @@ export async function measureUsage(ctx: VerifyContext, r: UsageResource, pods?: 
       const limit = amount(r, c.resources?.limits?.[r]);
       const used = amount(r, m.containers.find((x) => x.name === c.name)?.usage?.[r]);
       const ratio = limit > 0 ? used / limit : 0;
-      rows.push({ pod: p.metadata.name, container: c.name, usage: unit(r, used), limit: limit ? unit(r, limit) : "none", ratio: Math.round(ratio * 1000) / 1000 });
-      if (limit > 0 && ratio >= 0.5) problems.push(`${p.metadata.name}/${c.name} uses ${unit(r, used)} of its ${unit(r, limit)} ${r} limit (${Math.round(ratio * 100)}%)`);
+      rows.push({
+        pod: p.metadata.name,
+        container: c.name,
+        usage: unit(r, used),
+        limit: limit ? unit(r, limit) : "none",
+        ratio: Math.round(ratio * 1000) / 1000,
+      });
+      if (limit > 0 && ratio >= 0.5)
+        problems.push(
+          `${p.metadata.name}/${c.name} uses ${unit(r, used)} of its ${unit(r, limit)} ${r} limit (${Math.round(ratio * 100)}%)`,
+        );
     }
   }
   const over = problems.length - missing - (ps.length === 0 ? 1 : 0);
   return {
     pass: problems.length === 0,
-    reason: problems.length ? problems.join("; ") : `${r} usage of every ${ctx.service} container is below 50% of its limit`,
+    reason: problems.length
+      ? problems.join("; ")
+      : `${r} usage of every ${ctx.service} container is below 50% of its limit`,
     measurements: { [r]: rows },
     inconclusive: problems.length > 0 && over === 0,
   };
@@ -66,7 +82,12 @@ export function usageVerifier(r: UsageResource): Verifier {
         return pollMeasure(ctx, ctx.windowMs, () => measureUsage(ctx, r));
       }
       const pods = await waitTargetsReady(ctx);
-      if (!pods) return { pass: false, reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`, measurements: {} };
+      if (!pods)
+        return {
+          pass: false,
+          reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
+          measurements: {},
+        };
       return pollMeasure(ctx, ctx.timeouts.usageMs, () => measureUsage(ctx, r, pods.filter(isReady)));
     },
   };

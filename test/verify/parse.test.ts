@@ -4,17 +4,32 @@ import { parsePing } from "../../src/verify/network.js";
 
 describe("parsing what the checks run", () => {
   it("reads iputils and busybox ping summaries", () => {
-    const iputils = "PING 10.42.0.7 (10.42.0.7) 56(84) bytes of data.\n\n--- 10.42.0.7 ping statistics ---\n3 packets transmitted, 3 received, 0% packet loss, time 2003ms\nrtt min/avg/max/mdev = 1000.101/1000.140/1000.181/0.032 ms\n";
+    const iputils =
+      "PING 10.42.0.7 (10.42.0.7) 56(84) bytes of data.\n\n--- 10.42.0.7 ping statistics ---\n3 packets transmitted, 3 received, 0% packet loss, time 2003ms\nrtt min/avg/max/mdev = 1000.101/1000.140/1000.181/0.032 ms\n";
     expect(parsePing(iputils)).toEqual({ transmitted: 3, received: 3, lossPercent: 0, avgMs: 1000.14 });
-    const busybox = "--- 10.42.0.7 ping statistics ---\n3 packets transmitted, 1 packets received, 66% packet loss\nround-trip min/avg/max = 0.061/0.061/0.061 ms\n";
+    const busybox =
+      "--- 10.42.0.7 ping statistics ---\n3 packets transmitted, 1 packets received, 66% packet loss\nround-trip min/avg/max = 0.061/0.061/0.061 ms\n";
     expect(parsePing(busybox)).toEqual({ transmitted: 3, received: 1, lossPercent: 66, avgMs: 0.061 });
-    expect(parsePing("3 packets transmitted, 0 received, 100% packet loss, time 2051ms\n")).toEqual({ transmitted: 3, received: 0, lossPercent: 100, avgMs: undefined });
+    expect(parsePing("3 packets transmitted, 0 received, 100% packet loss, time 2051ms\n")).toEqual({
+      transmitted: 3,
+      received: 0,
+      lossPercent: 100,
+      avgMs: undefined,
+    });
     expect(parsePing("ping: bad address 'x'")).toBeUndefined();
   });
 
   it("reads GNU and busybox dd summaries in MB/s", () => {
-    expect(parseDd("10+0 records in\n10+0 records out\n10485760 bytes (10 MB, 10 MiB) copied, 0.0125 s, 839 MB/s\n")).toBeCloseTo(838.86, 1);
-    expect(parseDd("10+0 records in\n10+0 records out\n10485760 bytes (10.0MB) copied, 25.003 seconds, 409.5KB/s\n")).toBeCloseTo(0.42, 2);
+    expect(
+      parseDd(
+        "10+0 records in\n10+0 records out\n10485760 bytes (10 MB, 10 MiB) copied, 0.0125 s, 839 MB/s\n",
+      ),
+    ).toBeCloseTo(838.86, 1);
+    expect(
+      parseDd(
+        "10+0 records in\n10+0 records out\n10485760 bytes (10.0MB) copied, 25.003 seconds, 409.5KB/s\n",
+      ),
+    ).toBeCloseTo(0.42, 2);
     expect(parseDd("dd: can't open '/var/log/mysql/x': No such file or directory\n")).toBeUndefined();
   });
 });

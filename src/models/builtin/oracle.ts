@@ -7,9 +7,17 @@ import { estimateTokens, type Model, type ModelRequest, type ModelResponse } fro
 /** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */
 function fixTasks(failure: string, namespace: string, service: string) {
   const deploy = `deployment/${service}`;
-  const [what, verb] = failure === "pod-config-error" ? ["Roll back to the last working template of", "undo"] : ["Replace the faulty pod of", "restart"];
+  const [what, verb] =
+    failure === "pod-config-error"
+      ? ["Roll back to the last working template of", "undo"]
+      : ["Replace the faulty pod of", "restart"];
   // one task: the fix, then wait until the rollout has finished
-  return [{ name: `${what} ${service}`, "ansible.builtin.shell": `kubectl rollout ${verb} ${deploy} -n ${namespace} && kubectl rollout status ${deploy} -n ${namespace} --timeout=600s` }];
+  return [
+    {
+      name: `${what} ${service}`,
+      "ansible.builtin.shell": `kubectl rollout ${verb} ${deploy} -n ${namespace} && kubectl rollout status ${deploy} -n ${namespace} --timeout=600s`,
+    },
+  ];
 }
 
 export function oraclePlaybook(faults: { failure: string; service: string }[], namespace: string): string {
@@ -27,12 +35,19 @@ export class OracleModel implements Model {
     const input = estimateTokens(req.messages.map((m) => m.content).join("\n"));
     if (!f || !tool) {
       // Asked something it has no canonical answer for (e.g. a probe round): say so plainly.
-      return { message: { role: "assistant", content: "No further action." }, usage: { inputTokens: input, outputTokens: 4 } };
+      return {
+        message: { role: "assistant", content: "No further action." },
+        usage: { inputTokens: input, outputTokens: 4 },
+      };
     }
     const playbook = oraclePlaybook(f.faults, f.namespace);
     const args = JSON.stringify({ playbook });
     return {
-      message: { role: "assistant", content: "", toolCalls: [{ id: "oracle-1", name: "print_playbook", arguments: args }] },
+      message: {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "oracle-1", name: "print_playbook", arguments: args }],
+      },
       usage: { inputTokens: input, outputTokens: estimateTokens(args) },
     };
   }

@@ -63,9 +63,19 @@ export function loadScript(file: string): Script {
   try {
     raw = parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new MicroRemedError("E_UNKNOWN_MODEL", `cannot read the scripted model's file ${file}: ${(e as Error).message}`, "give scripted:<file> a readable YAML or JSON file with a `turns` list");
+    throw new MicroRemedError(
+      "E_UNKNOWN_MODEL",
+      `cannot read the scripted model's file ${file}: ${(e as Error).message}`,
+      "give scripted:<file> a readable YAML or JSON file with a `turns` list",
+    );
   }
-  return validateWith<Script>(SCHEMA, raw, file, "E_UNKNOWN_MODEL", "see the scripted model's format in the README (turns: [{content, toolCalls: [{name, arguments}], usage}])");
+  return validateWith<Script>(
+    SCHEMA,
+    raw,
+    file,
+    "E_UNKNOWN_MODEL",
+    "see the scripted model's format in the README (turns: [{content, toolCalls: [{name, arguments}], usage}])",
+  );
 }
 
 export class ScriptedModel implements Model {
@@ -84,18 +94,34 @@ export class ScriptedModel implements Model {
     const i = this.position.get(caseId) ?? 0;
     this.position.set(caseId, i + 1);
     const turn = this.script.turns[i];
-    if (!turn) throw new MicroRemedError("E_MODEL", `the scripted model has only ${this.script.turns.length} turns and was asked for turn ${i + 1}`);
+    if (!turn)
+      throw new MicroRemedError(
+        "E_MODEL",
+        `the scripted model has only ${this.script.turns.length} turns and was asked for turn ${i + 1}`,
+      );
     if (turn.error) throw new MicroRemedError("E_MODEL", turn.error);
     const fill = (s: string) =>
-      s.replaceAll("{{namespace}}", req.facts?.namespace ?? "").replaceAll("{{service}}", req.facts?.service ?? "").replaceAll("{{failure}}", req.facts?.failure ?? "");
+      s
+        .replaceAll("{{namespace}}", req.facts?.namespace ?? "")
+        .replaceAll("{{service}}", req.facts?.service ?? "")
+        .replaceAll("{{failure}}", req.facts?.failure ?? "");
     const toolCalls: ToolCall[] | undefined = turn.toolCalls?.map((c, k) => ({
       id: `scripted-${i + 1}-${k + 1}`,
       name: c.name,
       arguments: fill(typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments)),
     }));
     return {
-      message: { role: "assistant", content: fill(turn.content ?? ""), ...(toolCalls?.length ? { toolCalls } : {}) },
-      usage: { inputTokens: turn.usage?.inputTokens ?? 0, outputTokens: turn.usage?.outputTokens ?? 0, cachedTokens: turn.usage?.cachedTokens, reasoningTokens: turn.usage?.reasoningTokens },
+      message: {
+        role: "assistant",
+        content: fill(turn.content ?? ""),
+        ...(toolCalls?.length ? { toolCalls } : {}),
+      },
+      usage: {
+        inputTokens: turn.usage?.inputTokens ?? 0,
+        outputTokens: turn.usage?.outputTokens ?? 0,
+        cachedTokens: turn.usage?.cachedTokens,
+        reasoningTokens: turn.usage?.reasoningTokens,
+      },
     };
   }
 }
