@@ -65,7 +65,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     method: String(o.remediateMethod ?? o.method),
     model: o.model as string,
     savePath: String(o.savePath),
-    manifestPath: o.manifestPath as string | undefined,
+    manifestPath: o.manifestPath === undefined ? undefined : resolve(String(o.manifestPath)),
     waitInterval: o.waitInterval as number,
     injectionTimeout: o.injectionTimeout as number,
     enableStrictRestart: Boolean(o.enableStrictRestart),

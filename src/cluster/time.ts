@@ -93,18 +93,27 @@ export class ClusterTime {
     }
   }
 
+  /** Wait a cluster duration; a speed change midway (another case's method) is followed. */
   sleep(clusterMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, this.wall(clusterMs));
+      const until = this.elapsed() + clusterMs;
+      let t: NodeJS.Timeout | undefined;
       const onAbort = () => {
         clearTimeout(t);
         reject(signal?.reason);
       };
+      const tick = () => {
+        const left = until - this.elapsed();
+        if (left <= 0) {
+          signal?.removeEventListener("abort", onAbort);
+          return resolve();
+        }
+        // look again at least every second of wall time, in case the speed changed
+        t = setTimeout(tick, Math.max(1, Math.min(this.wall(left), 1000)));
+      };
       signal?.addEventListener("abort", onAbort, { once: true });
+      tick();
     });
   }
 }

@@ -44,7 +44,13 @@ export function listEnvs(): string[] {
 }
 
 export function readManifests(file: string): KObj[] {
-  const docs = parseAllDocuments(readFileSync(file, "utf8"));
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new MicroRemedError("E_CONFIG", `cannot read manifest file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "pass --manifest-path with an existing YAML file of Deployments (default: the env's source-config.yaml)");
+  }
+  const docs = parseAllDocuments(text);
   const out: KObj[] = [];
   for (const d of docs) {
     if (d.errors.length) throw new MicroRemedError("E_CONFIG", `${file}: ${d.errors[0].message}`, "fix the YAML of the manifest");

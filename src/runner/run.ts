@@ -7,7 +7,7 @@ import { AnsibleExecutor } from "../ansible/executor.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { ClusterTime } from "../cluster/time.js";
 import { deployEnv, ensureNamespace } from "../envs/deploy.js";
-import { loadEnv } from "../envs/env.js";
+import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { resolveMethod } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
@@ -43,6 +43,27 @@ export interface PreparedRun {
   runName: string;
 }
 
+/**
+ * A run folder that already holds cases may only be resumed with the configuration it was
+ * started with. Returns what run.json recorded (undefined for a new run).
+ */
+function checkResume(dir: string, id: ReturnType<typeof identity>): { startedAt?: string } | undefined {
+  const runFile = join(dir, "run.json");
+  if (!existsSync(runFile)) return undefined;
+  const before = JSON.parse(readFileSync(runFile, "utf8")) as { config?: Record<string, unknown>; startedAt?: string };
+  const hasCases = new RunRecords(dir).read().length > 0;
+  const recorded = before.config;
+  const now = id as Record<string, unknown>;
+  const diff = hasCases && recorded ? Object.keys(id).filter((k) => JSON.stringify(recorded[k]) !== JSON.stringify(now[k])) : [];
+  if (diff.length)
+    throw new MicroRemedError(
+      "E_RESUME_MISMATCH",
+      `${dir} holds a run with a different configuration (${diff.map((k) => `${k}: ${JSON.stringify(recorded?.[k])} → ${JSON.stringify(now[k])}`).join(", ")})`,
+      "run with the same options to resume it, or pass another --save-path or --run-name",
+    );
+  return before;
+}
+
 /** Everything a user wrote, checked before any cluster is started or touched. */
 export function prepareRun(cfg: RunConfig): PreparedRun {
   const env = loadEnv(cfg.env);
@@ -50,7 +71,12 @@ export function prepareRun(cfg: RunConfig): PreparedRun {
   const model = resolveModel(cfg.model);
   const exp = loadExperimentFile(cfg.experimentPath);
   const plan = planCases(exp, env, cfg.seed, cfg.experiments);
-  return { cfg, env, method, model, plan, runName: cfg.runName ?? defaultRunName(cfg) };
+  // the manifests to restore targets from must be readable before a case breaks a target
+  if (cfg.manifestPath) for (const c of plan) for (const f of c.faults) sourceManifest(env, f.service, cfg.manifestPath);
+  const runName = cfg.runName ?? defaultRunName(cfg);
+  // a resume with another configuration is refused before any cluster is started
+  checkResume(join(cfg.savePath, runName), identity(cfg));
+  return { cfg, env, method, model, plan, runName };
 }
 
 export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: RunHooks, prepared = prepareRun(cfg)): Promise<RunSummary> {
@@ -58,21 +84,13 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
   const records = new RunRecords(join(cfg.savePath, runName));
 
   const previous = records.read();
-  const runFile = join(records.dir, "run.json");
   const id = identity(cfg);
-  if (previous.length) {
-    const recorded = existsSync(runFile) ? JSON.parse(readFileSync(runFile, "utf8")).config : undefined;
-    const diff = recorded ? Object.keys(id).filter((k) => JSON.stringify((recorded as Record<string, unknown>)[k]) !== JSON.stringify((id as Record<string, unknown>)[k])) : [];
-    if (diff.length)
-      throw new MicroRemedError(
-        "E_RESUME_MISMATCH",
-        `${records.dir} holds a run with a different configuration (${diff.map((k) => `${k}: ${JSON.stringify((recorded as Record<string, unknown>)[k])} → ${JSON.stringify((id as Record<string, unknown>)[k])}`).join(", ")})`,
-        "run with the same options to resume it, or pass another --save-path or --run-name",
-      );
-  }
+  const before = checkResume(records.dir, id);
   // options that do not change what a case measures: recorded, free to differ on a resume
   const options = { waitInterval: cfg.waitInterval, playbookTimeout: cfg.playbookTimeout, parallel: cfg.parallel ?? 1, inventory: cfg.inventory, context: cfg.context ?? null };
-  records.writeJson("run.json", { config: id, options, cluster: cfg.cluster, speed: conn.time.fastSpeed, methodSpeed: cfg.methodSpeed ?? null, startedAt: new Date().toISOString() });
+  const now = new Date().toISOString();
+  const started = previous.length && before?.startedAt ? { startedAt: before.startedAt, resumedAt: now } : { startedAt: now };
+  records.writeJson("run.json", { config: id, options, cluster: cfg.cluster, speed: conn.time.fastSpeed, methodSpeed: cfg.methodSpeed ?? null, ...started });
 
   const done = new Map<number, CaseRecord>();
   for (const r of previous) if (r.status !== "interrupted") done.set(r.index, r);
@@ -90,7 +108,12 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
       if ((await ensureNamespace(conn.client, ns, env.name)) === "created") hooks.log(`deploying ${env.name} into ${ns}`);
       await deployEnv(conn.client, conn.time, env, ns, hooks.signal);
     }),
-  );
+  ).catch((e) => {
+    // Ctrl-C while deploying: no case has started, so there is nothing to clean up or record
+    if (hooks.signal.aborted)
+      throw new MicroRemedError("E_INTERRUPTED", `interrupted while deploying ${env.name} into ${namespaces.join(", ")}, before any case started`, "run the same command again to start the run");
+    throw e;
+  });
 
   // Built-in models answer at once; a provider model's time must pass as on a real cluster.
   const builtin = ["oracle", "noop"].includes(cfg.model) || cfg.model.startsWith("scripted:");

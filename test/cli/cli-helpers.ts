@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type ResultPromise } from "execa";
+import type { ExpectStatic } from "vitest";
 import { stringify } from "yaml";
 import type { CaseRecord } from "../../src/runner/records.js";
 
@@ -13,7 +14,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI = join(ROOT, "dist/src/cli/main.js");
 
 export function checkBuilt() {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npx tsc -p tsconfig.json (npm test builds first)`);
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: run npx tsc -p tsconfig.json (npm test builds first)`);
 }
 
 export interface CliResult {
@@ -24,26 +26,42 @@ export interface CliResult {
 
 /** `microremed <args>`; never rejects. */
 export async function cli(args: string[], opts: { timeout?: number; cwd?: string } = {}): Promise<CliResult> {
-  const r = await execa(process.execPath, [CLI, ...args], { reject: false, timeout: opts.timeout ?? 180_000, cwd: opts.cwd ?? ROOT });
+  const r = await execa(process.execPath, [CLI, ...args], {
+    reject: false,
+    timeout: opts.timeout ?? 180_000,
+    cwd: opts.cwd ?? ROOT,
+  });
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 /** Start `microremed run <args>` without waiting: for tests that signal it mid-case. */
-export function startCli(args: string[], opts: { timeout?: number } = {}): ResultPromise<{ reject: false; timeout: number; cwd: string; detached: false }> {
-  return execa(process.execPath, [CLI, ...args], { reject: false, timeout: opts.timeout ?? 180_000, cwd: ROOT, detached: false });
+export function startCli(
+  args: string[],
+  opts: { timeout?: number } = {},
+): ResultPromise<{ reject: false; timeout: number; cwd: string; detached: false }> {
+  return execa(process.execPath, [CLI, ...args], {
+    reject: false,
+    timeout: opts.timeout ?? 180_000,
+    cwd: ROOT,
+    detached: false,
+  });
 }
 
 /** Resolves once a line matching `re` appeared on the child's stderr (rejects when it exits first). */
 export function waitForStderr(child: ResultPromise, re: RegExp, timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => finish(new Error(`no line matching ${re} within ${timeoutMs} ms; stderr so far:\n${seen}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`no line matching ${re} within ${timeoutMs} ms; stderr so far:\n${seen}`)),
+      timeoutMs,
+    );
     const onData = (b: Buffer) => {
       seen += b.toString();
       const line = seen.split("\n").find((l) => re.test(l));
       if (line) finish(undefined, line);
     };
-    const onExit = () => finish(new Error(`the process ended before a line matching ${re}; stderr:\n${seen}`));
+    const onExit = () =>
+      finish(new Error(`the process ended before a line matching ${re}; stderr:\n${seen}`));
     function finish(err?: Error, line?: string) {
       clearTimeout(timer);
       child.stderr?.off("data", onData);
@@ -56,18 +74,27 @@ export function waitForStderr(child: ResultPromise, re: RegExp, timeoutMs = 120_
   });
 }
 
+/** Kubernetes objects and records as parsed JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: open JSON documents, read field by field in assertions
+export type Json = Record<string, any>;
+
 export interface SimCluster {
   kubeconfig: string;
   kubectl(args: string[], opts?: { reject?: boolean; kubeconfig?: string }): Promise<CliResult>;
   /** Parsed `kubectl get <what> -n ns -o json` items. */
-  items(what: string, ns: string): Promise<Record<string, any>[]>;
+  items(what: string, ns: string): Promise<Json[]>;
   stop(): Promise<void>;
 }
 
 /** `microremed sim --kubeconfig P --speed F` in the background, ready once it printed its line. */
 export async function startSim(dir: string, speed: number): Promise<SimCluster> {
   const kubeconfig = join(dir, "sim.kubeconfig");
-  const child = execa(process.execPath, [CLI, "sim", "--kubeconfig", kubeconfig, "--speed", String(speed)], { reject: false, cwd: ROOT, detached: false, timeout: 900_000 });
+  const child = execa(process.execPath, [CLI, "sim", "--kubeconfig", kubeconfig, "--speed", String(speed)], {
+    reject: false,
+    cwd: ROOT,
+    detached: false,
+    timeout: 900_000,
+  });
   await new Promise<void>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`microremed sim did not get ready: ${out}`)), 30_000);
@@ -84,9 +111,14 @@ export async function startSim(dir: string, speed: number): Promise<SimCluster> 
     });
   });
   const kubectl = async (args: string[], opts: { reject?: boolean; kubeconfig?: string } = {}) => {
-    const r = await execa("kubectl", args, { env: { KUBECONFIG: opts.kubeconfig ?? kubeconfig }, reject: false, timeout: 60_000 });
+    const r = await execa("kubectl", args, {
+      env: { KUBECONFIG: opts.kubeconfig ?? kubeconfig },
+      reject: false,
+      timeout: 60_000,
+    });
     const res = { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
-    if (opts.reject !== false && res.exitCode !== 0) throw new Error(`kubectl ${args.join(" ")} exited ${res.exitCode}: ${res.stderr}`);
+    if (opts.reject !== false && res.exitCode !== 0)
+      throw new Error(`kubectl ${args.join(" ")} exited ${res.exitCode}: ${res.stderr}`);
     return res;
   };
   return {
@@ -105,7 +137,7 @@ export async function startSim(dir: string, speed: number): Promise<SimCluster> 
 export const CHAOS_KINDS = "stresschaos,networkchaos,podchaos,iochaos";
 
 /** What must hold of a namespace after any run: no chaos object, every deployment Ready. */
-export async function expectCleanNamespace(sim: SimCluster, ns: string, expect: (v: unknown, m?: string) => any) {
+export async function expectCleanNamespace(sim: SimCluster, ns: string, expect: ExpectStatic) {
   const chaos = await sim.kubectl(["get", CHAOS_KINDS, "-n", ns, "-o", "name"]);
   expect(chaos.stdout.trim(), `chaos objects left in ${ns}`).toBe("");
   const deps = await sim.items("deployments", ns);
@@ -128,7 +160,10 @@ export function write(dir: string, name: string, text: string): string {
 
 /** A scripted model file whose every case answers with print_playbook(playbook). */
 export function scriptedPlaybooks(dir: string, name: string, playbooks: string[]): string {
-  const turns = playbooks.map((playbook) => ({ toolCalls: [{ name: "print_playbook", arguments: { playbook } }], usage: { inputTokens: 100, outputTokens: 10 } }));
+  const turns = playbooks.map((playbook) => ({
+    toolCalls: [{ name: "print_playbook", arguments: { playbook } }],
+    usage: { inputTokens: 100, outputTokens: 10 },
+  }));
   return write(dir, name, stringify({ turns }));
 }
 
@@ -141,7 +176,7 @@ export function readCases(runDir: string): CaseRecord[] {
     .map((l) => JSON.parse(l) as CaseRecord);
 }
 
-export function readJson(file: string): any {
+export function readJson(file: string): Json {
   return JSON.parse(readFileSync(file, "utf8"));
 }
 
@@ -152,4 +187,5 @@ export function lastLine(s: string): string {
 }
 
 /** A playbook that changes nothing. */
-export const NOTHING = "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug: {msg: nothing}\n";
+export const NOTHING =
+  "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug: {msg: nothing}\n";

@@ -13,9 +13,9 @@ import {
   expectCleanNamespace,
   lastLine,
   NOTHING,
+  ROOT,
   readCases,
   readJson,
-  ROOT,
   type SimCluster,
   scriptedPlaybooks,
   startSim,
@@ -28,11 +28,23 @@ let dir: string;
 let sim: SimCluster;
 const base = ["run", "--env", "simple-micro"];
 /** Against the `microremed sim` of this file, in a namespace of the test's own. */
-const onSim = (ns: string) => [...base, "--cluster", "kube", "--kubeconfig", sim.kubeconfig, "--namespace", ns];
+const onSim = (ns: string) => [
+  ...base,
+  "--cluster",
+  "kube",
+  "--kubeconfig",
+  sim.kubeconfig,
+  "--namespace",
+  ns,
+];
 const ok = (r: CliResult) => expect(r.exitCode, r.stderr.slice(-3000)).toBe(0);
 
 /** A fault that cannot show: one stress worker at 1% load stays far below the 50% CPU threshold. */
-const HARMLESS = { failure: "cpu-stress", target: "time-service", params: { stressors: { cpu: { workers: 1, load: 1 } } } };
+const HARMLESS = {
+  failure: "cpu-stress",
+  target: "time-service",
+  params: { stressors: { cpu: { workers: 1, load: 1 } } },
+};
 
 beforeAll(async () => {
   checkBuilt();
@@ -51,14 +63,32 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
   const save = () => join(dir, "records");
   const runDir = () => join(save(), "main-run");
   const customManifest = () => {
-    const docs = parseAllDocuments(readFileSync(join(ROOT, "envs/simple-micro/source-config.yaml"), "utf8")).map((d) => d.toJS());
+    const docs = parseAllDocuments(
+      readFileSync(join(ROOT, "envs/simple-micro/source-config.yaml"), "utf8"),
+    ).map((d) => d.toJS());
     const time = docs.find((d) => d?.metadata?.name === "time-service");
     time.spec.template.metadata.annotations = { "microremed.test/restored-from": "custom-manifest" };
-    return write(dir, "custom-source.yaml", docs.filter(Boolean).map((d) => `---\n${stringify(d)}`).join(""));
+    return write(
+      dir,
+      "custom-source.yaml",
+      docs
+        .filter(Boolean)
+        .map((d) => `---\n${stringify(d)}`)
+        .join(""),
+    );
   };
 
   it("the main run ends with every case recorded where --save-path and --run-name say", async () => {
-    const exp = write(dir, "two.yaml", stringify({ cases: [{ failure: "pod-fail", target: "time-service" }, { failure: "cpu-stress", target: "hello-service" }] }));
+    const exp = write(
+      dir,
+      "two.yaml",
+      stringify({
+        cases: [
+          { failure: "pod-fail", target: "time-service" },
+          { failure: "cpu-stress", target: "hello-service" },
+        ],
+      }),
+    );
     main = await cli([
       ...onSim("flags-main"),
       ...["--save-path", save(), "--run-name", "main-run", "--experiments", "3", "--experiment-path", exp],
@@ -67,7 +97,16 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     ]);
     ok(main);
     expect(readdirSync(save())).toEqual(["main-run"]);
-    for (const f of ["run.json", "cases.jsonl", "summary.json", "summary.txt", "case-001", "case-002", "case-003"]) expect(existsSync(join(runDir(), f)), f).toBe(true);
+    for (const f of [
+      "run.json",
+      "cases.jsonl",
+      "summary.json",
+      "summary.txt",
+      "case-001",
+      "case-002",
+      "case-003",
+    ])
+      expect(existsSync(join(runDir(), f)), f).toBe(true);
     expect(main.stdout).toContain("Run main-run: simple-micro, SoloGen, model oracle");
   });
 
@@ -81,8 +120,14 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
   });
 
   it("--remediate-method and --model are recorded on each case", () => {
-    for (const r of readCases(runDir())) expect(r).toMatchObject({ method: "SoloGen", model: "oracle", attempts: 1 });
-    expect(readJson(join(runDir(), "summary.json"))).toMatchObject({ method: "SoloGen", model: "oracle", cases: 3, successes: 3 });
+    for (const r of readCases(runDir()))
+      expect(r).toMatchObject({ method: "SoloGen", model: "oracle", attempts: 1 });
+    expect(readJson(join(runDir(), "summary.json"))).toMatchObject({
+      method: "SoloGen",
+      model: "oracle",
+      cases: 3,
+      successes: 3,
+    });
   });
 
   it("--namespace: the system was deployed and remediated there, and nowhere else", async () => {
@@ -99,7 +144,14 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
 
   it("--settle, --wait-interval, --injection-timeout and --manifest-path are recorded in run.json", () => {
     const run = readJson(join(runDir(), "run.json"));
-    expect(run.config).toMatchObject({ settle: 250, injectionTimeout: 45, namespace: "flags-main", model: "oracle", method: "SoloGen", experiments: 3 });
+    expect(run.config).toMatchObject({
+      settle: 250,
+      injectionTimeout: 45,
+      namespace: "flags-main",
+      model: "oracle",
+      method: "SoloGen",
+      experiments: 3,
+    });
     expect(run.config.manifestPath).toContain("custom-source.yaml");
     expect(run.options).toMatchObject({ waitInterval: 4 });
     expect(run).toMatchObject({ cluster: "kube", speed: SPEED });
@@ -107,35 +159,102 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
 
   it("--settle waits that many seconds of cluster time after the playbook", () => {
     // 250 s of cluster time at speed 500 is half a second of wall time
-    for (const r of readCases(runDir())) expect(r.phases.settle ?? 0).toBeGreaterThanOrEqual((250_000 / SPEED) * 0.9);
+    for (const r of readCases(runDir()))
+      expect(r.phases.settle ?? 0).toBeGreaterThanOrEqual((250_000 / SPEED) * 0.9);
+  });
+
+  it("the remediation time is cluster time: the method at its own speed, the rest at the run's", () => {
+    for (const r of readCases(runDir())) {
+      const p = r.phases;
+      // the oracle's playbook runs at the method speed (60 for built-in models), the rest at SPEED
+      const expected =
+        ((p.method ?? 0) * 60 +
+          ((p.inject ?? 0) + (p.confirm ?? 0) + (p.settle ?? 0) + (p.verify ?? 0)) * SPEED) /
+        1000;
+      expect(r.remediationSeconds, JSON.stringify(p)).toBeGreaterThanOrEqual(250);
+      expect(
+        Math.abs((r.remediationSeconds ?? 0) - expected),
+        `${r.remediationSeconds} vs ${expected}`,
+      ).toBeLessThan(0.5 * expected + 30);
+    }
   });
 
   it("--manifest-path: the target is restored from the given manifest", async () => {
-    const [time] = (await sim.items("deployments", "flags-main")).filter((d) => d.metadata.name === "time-service");
-    expect(time.spec.template.metadata.annotations?.["microremed.test/restored-from"]).toBe("custom-manifest");
+    const [time] = (await sim.items("deployments", "flags-main")).filter(
+      (d) => d.metadata.name === "time-service",
+    );
+    expect(time.spec.template.metadata.annotations?.["microremed.test/restored-from"]).toBe(
+      "custom-manifest",
+    );
     // hello-service is not in that file's changes: restored as the env ships it
-    const [hello] = (await sim.items("deployments", "flags-main")).filter((d) => d.metadata.name === "hello-service");
+    const [hello] = (await sim.items("deployments", "flags-main")).filter(
+      (d) => d.metadata.name === "hello-service",
+    );
     expect(hello.spec.template.metadata.annotations?.["microremed.test/restored-from"]).toBeUndefined();
+  });
+
+  it("--manifest-path that cannot be read: one line, before any case breaks a target", async () => {
+    const exp = write(dir, "pod-fail.yaml", stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }));
+    const r = await cli([
+      ...onSim("flags-nomanifest"),
+      ...["--save-path", dir, "--run-name", "no-manifest", "--experiment-path", exp, "--model", "oracle"],
+      ...["--manifest-path", join(dir, "no-such-manifest.yaml")],
+    ]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^error E_CONFIG: cannot read manifest file .*no-such-manifest\.yaml: ENOENT \(fix: /);
+    expect(existsSync(join(dir, "no-manifest"))).toBe(false);
+    expect((await sim.kubectl(["get", "ns", "-o", "name"])).stdout).not.toContain("flags-nomanifest");
   });
 
   it("--injection-timeout: a fault that cannot show is an injection failure, cleaned up", async () => {
     const exp = write(dir, "harmless.yaml", stringify({ cases: [HARMLESS] }));
-    const r = await cli([...onSim("flags-inj"), "--save-path", dir, "--run-name", "harmless", "--experiment-path", exp, "--model", "oracle", "--injection-timeout", "20"]);
+    const r = await cli([
+      ...onSim("flags-inj"),
+      "--save-path",
+      dir,
+      "--run-name",
+      "harmless",
+      "--experiment-path",
+      exp,
+      "--model",
+      "oracle",
+      "--injection-timeout",
+      "20",
+    ]);
     ok(r);
     const [rec] = readCases(join(dir, "harmless"));
     expect(rec).toMatchObject({ status: "injection-failure", injected: false, attempts: 0 });
     expect(rec.verdicts.injection?.reason).toMatch(/did not show within 20 s/);
     expect(rec.verdicts.injection?.reason).not.toMatch(/strict restart/);
     expect(r.stderr).not.toMatch(/restart/i);
-    expect(readJson(join(dir, "harmless", "run.json")).config).toMatchObject({ injectionTimeout: 20, enableStrictRestart: false });
-    expect(readJson(join(dir, "harmless", "summary.json"))).toMatchObject({ injectionFailures: 1, evaluated: 0 });
+    expect(readJson(join(dir, "harmless", "run.json")).config).toMatchObject({
+      injectionTimeout: 20,
+      enableStrictRestart: false,
+    });
+    expect(readJson(join(dir, "harmless", "summary.json"))).toMatchObject({
+      injectionFailures: 1,
+      evaluated: 0,
+    });
     await expectCleanNamespace(sim, "flags-inj", expect);
   });
 
   it("--enable-strict-restart: the target is restarted and injected once more before giving up", async () => {
     const exp = write(dir, "harmless.yaml", stringify({ cases: [HARMLESS] }));
     const podsBefore = (await sim.items("pods", "flags-inj")).map((p) => p.metadata.name);
-    const r = await cli([...onSim("flags-inj"), "--save-path", dir, "--run-name", "strict", "--experiment-path", exp, "--model", "oracle", "--injection-timeout", "20", "--enable-strict-restart"]);
+    const r = await cli([
+      ...onSim("flags-inj"),
+      "--save-path",
+      dir,
+      "--run-name",
+      "strict",
+      "--experiment-path",
+      exp,
+      "--model",
+      "oracle",
+      "--injection-timeout",
+      "20",
+      "--enable-strict-restart",
+    ]);
     ok(r);
     const [rec] = readCases(join(dir, "strict"));
     expect(rec.status).toBe("injection-failure");
@@ -144,22 +263,52 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     expect(readJson(join(dir, "strict", "run.json")).config.enableStrictRestart).toBe(true);
     // the target's pod was replaced by the restart; the other one was left alone
     const podsAfter = (await sim.items("pods", "flags-inj")).map((p) => p.metadata.name);
-    expect(podsAfter.filter((p) => p.startsWith("time-service")).some((p) => podsBefore.includes(p))).toBe(false);
-    expect(podsAfter.filter((p) => p.startsWith("hello-service"))).toEqual(podsBefore.filter((p) => p.startsWith("hello-service")));
+    expect(podsAfter.filter((p) => p.startsWith("time-service")).some((p) => podsBefore.includes(p))).toBe(
+      false,
+    );
+    expect(podsAfter.filter((p) => p.startsWith("hello-service"))).toEqual(
+      podsBefore.filter((p) => p.startsWith("hello-service")),
+    );
     await expectCleanNamespace(sim, "flags-inj", expect);
   });
 
   it("--remediate-method ThinkRemed with --max-attempts: attempts are capped", async () => {
-    const exp = write(dir, "config-error.yaml", stringify({ cases: [{ failure: "pod-config-error", target: "time-service" }] }));
-    const FIX = "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - command: kubectl rollout undo deployment/{{service}} -n {{namespace}}\n    - command: kubectl rollout status deployment/{{service}} -n {{namespace}} --timeout=600s\n";
+    const exp = write(
+      dir,
+      "config-error.yaml",
+      stringify({ cases: [{ failure: "pod-config-error", target: "time-service" }] }),
+    );
+    const FIX =
+      "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - command: kubectl rollout undo deployment/{{service}} -n {{namespace}}\n    - command: kubectl rollout status deployment/{{service}} -n {{namespace}} --timeout=600s\n";
     // the first two playbooks change nothing (the verification fails), the third one fixes it
     const script = scriptedPlaybooks(dir, "two-misses.yaml", [NOTHING, NOTHING, FIX]);
     const run = (name: string, max: string) =>
-      cli([...onSim("flags-think"), "--save-path", dir, "--run-name", name, "--experiment-path", exp, "--remediate-method", "ThinkRemed", "--model", `scripted:${script}`, "--max-attempts", max, "--settle", "5"]);
+      cli([
+        ...onSim("flags-think"),
+        "--save-path",
+        dir,
+        "--run-name",
+        name,
+        "--experiment-path",
+        exp,
+        "--remediate-method",
+        "ThinkRemed",
+        "--model",
+        `scripted:${script}`,
+        "--max-attempts",
+        max,
+        "--settle",
+        "5",
+      ]);
     const one = await run("think-1", "1");
     ok(one);
     const [capped] = readCases(join(dir, "think-1"));
-    expect(capped).toMatchObject({ method: "ThinkRemed", model: `scripted:${script}`, attempts: 1, status: "failure" });
+    expect(capped).toMatchObject({
+      method: "ThinkRemed",
+      model: `scripted:${script}`,
+      attempts: 1,
+      status: "failure",
+    });
     expect(readJson(join(dir, "think-1", "run.json")).config.maxAttempts).toBe(1);
     const three = await run("think-3", "3");
     ok(three);
@@ -170,18 +319,39 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
   });
 
   it("--playbook-timeout: a playbook that runs too long is killed and the record says so", async () => {
-    const exp = write(dir, "pod-fail.yaml", stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }));
-    const slow = "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: wait a long time\n      ansible.builtin.command: sleep 120\n";
+    const exp = write(
+      dir,
+      "pod-fail.yaml",
+      stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }),
+    );
+    const slow =
+      "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: wait a long time\n      ansible.builtin.command: sleep 120\n";
     const script = scriptedPlaybooks(dir, "slow.yaml", [slow]);
     const started = Date.now();
-    const r = await cli([...onSim("flags-timeout"), "--save-path", dir, "--run-name", "timeout", "--experiment-path", exp, "--remediate-method", "SoloGen", "--model", `scripted:${script}`, "--playbook-timeout", "4"]);
+    const r = await cli([
+      ...onSim("flags-timeout"),
+      "--save-path",
+      dir,
+      "--run-name",
+      "timeout",
+      "--experiment-path",
+      exp,
+      "--remediate-method",
+      "SoloGen",
+      "--model",
+      `scripted:${script}`,
+      "--playbook-timeout",
+      "4",
+    ]);
     ok(r);
     expect(Date.now() - started).toBeLessThan(60_000);
     const [rec] = readCases(join(dir, "timeout"));
     expect(rec.status).toBe("failure");
     expect(rec.errors.join("\n")).toMatch(/timed out after 4 s and was killed/);
     expect(rec.phases.execute ?? 0).toBeLessThan(30_000);
-    expect(readFileSync(join(dir, "timeout", "case-001", "playbook-1.log"), "utf8")).toMatch(/problem: ansible-playbook timed out/);
+    expect(readFileSync(join(dir, "timeout", "case-001", "playbook-1.log"), "utf8")).toMatch(
+      /problem: ansible-playbook timed out/,
+    );
     // no sleeping playbook is left behind
     const ps = await execa("ps", ["-eo", "args"]);
     expect(String(ps.stdout)).not.toMatch(/^sleep 120$/m);
@@ -189,16 +359,43 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
   });
 
   it("--inventory: playbooks run with the given inventory, and the report shows it", async () => {
-    const inv = write(dir, "my-inventory.ini", "[local]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3 mr_marker=inv-7f3a\n");
-    const exp = write(dir, "pod-fail.yaml", stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }));
-    const print = "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug: {msg: 'marker={{ mr_marker }}'}\n";
+    const inv = write(
+      dir,
+      "my-inventory.ini",
+      "[local]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3 mr_marker=inv-7f3a\n",
+    );
+    const exp = write(
+      dir,
+      "pod-fail.yaml",
+      stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }),
+    );
+    const print =
+      "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug: {msg: 'marker={{ mr_marker }}'}\n";
     const script = scriptedPlaybooks(dir, "print-marker.yaml", [print]);
-    const r = await cli([...onSim("flags-inv"), "--save-path", dir, "--run-name", "inventory", "--experiment-path", exp, "--remediate-method", "SoloGen", "--model", `scripted:${script}`, "--inventory", inv]);
+    const r = await cli([
+      ...onSim("flags-inv"),
+      "--save-path",
+      dir,
+      "--run-name",
+      "inventory",
+      "--experiment-path",
+      exp,
+      "--remediate-method",
+      "SoloGen",
+      "--model",
+      `scripted:${script}`,
+      "--inventory",
+      inv,
+    ]);
     ok(r);
     const [rec] = readCases(join(dir, "inventory"));
     expect(rec.status).toBe("failure"); // it printed, it did not repair
-    expect(readFileSync(join(dir, "inventory", "case-001", "playbook-1.log"), "utf8")).toContain("marker=inv-7f3a");
-    expect(readJson(join(dir, "inventory", "case-001", "conversation.json")).report.inventory).toContain("mr_marker=inv-7f3a");
+    expect(readFileSync(join(dir, "inventory", "case-001", "playbook-1.log"), "utf8")).toContain(
+      "marker=inv-7f3a",
+    );
+    expect(readJson(join(dir, "inventory", "case-001", "conversation.json")).report.inventory).toContain(
+      "mr_marker=inv-7f3a",
+    );
   });
 
   it("--context: the named context of a kubeconfig with two is used, by the runner and by ansible", async () => {
@@ -206,21 +403,48 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     const good = kc.contexts[0].name;
     // "down": a cluster that does not answer; "broken": settings client-node refuses (http without
     // insecure-skip-tls-verify)
-    kc.clusters.push({ name: "down", cluster: { server: "http://127.0.0.1:9", "insecure-skip-tls-verify": true } });
+    kc.clusters.push({
+      name: "down",
+      cluster: { server: "http://127.0.0.1:9", "insecure-skip-tls-verify": true },
+    });
     kc.clusters.push({ name: "broken", cluster: { server: "http://127.0.0.1:9" } });
     kc.contexts.push({ name: "down", context: { cluster: "down", user: kc.users[0].name } });
     kc.contexts.push({ name: "broken", context: { cluster: "broken", user: kc.users[0].name } });
     kc["current-context"] = "down";
     const two = write(dir, "two-contexts.kubeconfig", stringify(kc));
-    const exp = write(dir, "pod-fail.yaml", stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }));
-    const args = [...base, "--cluster", "kube", "--kubeconfig", two, "--namespace", "flags-ctx", "--save-path", dir, "--experiment-path", exp, "--remediate-method", "SoloGen", "--model", "oracle"];
+    const exp = write(
+      dir,
+      "pod-fail.yaml",
+      stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }),
+    );
+    const args = [
+      ...base,
+      "--cluster",
+      "kube",
+      "--kubeconfig",
+      two,
+      "--namespace",
+      "flags-ctx",
+      "--save-path",
+      dir,
+      "--experiment-path",
+      exp,
+      "--remediate-method",
+      "SoloGen",
+      "--model",
+      "oracle",
+    ];
     // the file's current context reaches no cluster, the other wrong one cannot be used: one line each
     const down = await cli([...args, "--run-name", "ctx-current"]);
     expect(down.exitCode).toBe(1);
-    expect(lastLine(down.stderr)).toMatch(/^error E_CLUSTER_UNREACHABLE: the cluster at http:\/\/127\.0\.0\.1:9 does not answer/);
+    expect(lastLine(down.stderr)).toMatch(
+      /^error E_CLUSTER_UNREACHABLE: the cluster at http:\/\/127\.0\.0\.1:9 does not answer/,
+    );
     const broken = await cli([...args, "--run-name", "ctx-broken", "--context", "broken"]);
     expect(broken.exitCode).toBe(1);
-    expect(lastLine(broken.stderr)).toMatch(/^error E_CLUSTER_UNREACHABLE: cannot connect to http:\/\/127\.0\.0\.1:9 .*fix: /);
+    expect(lastLine(broken.stderr)).toMatch(
+      /^error E_CLUSTER_UNREACHABLE: cannot connect to http:\/\/127\.0\.0\.1:9 .*fix: /,
+    );
     expect(existsSync(join(dir, "ctx-current"))).toBe(false);
     const r = await cli([...args, "--run-name", "ctx", "--context", good]);
     ok(r);
@@ -235,22 +459,55 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
 describe("run flags on the embedded cluster (--cluster sim, the default)", { timeout: 120_000 }, () => {
   // a model that answers in plain text: no playbook runs, so each case is quick
   const silent = () => write(dir, "silent.yaml", stringify({ turns: [{ content: "I cannot help." }] }));
-  const six = () => write(dir, "six.txt", "# six failures, targets drawn with the seed\ncpu-stress\npod-fail\nnetwork-delay\nmemory-stress\npod-config-error\nnetwork-loss\n");
+  const six = () =>
+    write(
+      dir,
+      "six.txt",
+      "# six failures, targets drawn with the seed\ncpu-stress\npod-fail\nnetwork-delay\nmemory-stress\npod-config-error\nnetwork-loss\n",
+    );
   const runTxt = (save: string, extra: string[]) =>
-    cli([...base, "--save-path", join(dir, save), "--experiment-path", six(), "--remediate-method", "SoloGen", "--model", `scripted:${silent()}`, "--settle", "0", "--speed", "600", ...extra]);
+    cli([
+      ...base,
+      "--save-path",
+      join(dir, save),
+      "--experiment-path",
+      six(),
+      "--remediate-method",
+      "SoloGen",
+      "--model",
+      `scripted:${silent()}`,
+      "--settle",
+      "0",
+      "--speed",
+      "600",
+      ...extra,
+    ]);
   const targets = (save: string) => {
     const [run] = readdirSync(join(dir, save));
     return readCases(join(dir, save, run)).map((r) => `${r.index} ${r.failure} ${r.target}`);
   };
 
   it("--seed: the same seed draws the same targets from a .txt file, another seed others", async () => {
-    const [a, b, c] = await Promise.all([runTxt("seed-a", ["--seed", "1"]), runTxt("seed-b", ["--seed", "1"]), runTxt("seed-c", ["--seed", "2"])]);
+    const [a, b, c] = await Promise.all([
+      runTxt("seed-a", ["--seed", "1"]),
+      runTxt("seed-b", ["--seed", "1"]),
+      runTxt("seed-c", ["--seed", "2"]),
+    ]);
     for (const r of [a, b, c]) ok(r);
     expect(targets("seed-a")).toHaveLength(6);
-    expect(targets("seed-a").map((t) => t.split(" ")[1])).toEqual(["cpu-stress", "pod-fail", "network-delay", "memory-stress", "pod-config-error", "network-loss"]);
+    expect(targets("seed-a").map((t) => t.split(" ")[1])).toEqual([
+      "cpu-stress",
+      "pod-fail",
+      "network-delay",
+      "memory-stress",
+      "pod-config-error",
+      "network-loss",
+    ]);
     expect(targets("seed-b")).toEqual(targets("seed-a"));
     expect(targets("seed-c")).not.toEqual(targets("seed-a"));
-    expect(readJson(join(dir, "seed-c", readdirSync(join(dir, "seed-c"))[0], "run.json")).config.seed).toBe(2);
+    expect(readJson(join(dir, "seed-c", readdirSync(join(dir, "seed-c"))[0], "run.json")).config.seed).toBe(
+      2,
+    );
   });
 
   it("without --run-name the run folder is <env>_<method>_<experiment file>_<model>", () => {
@@ -259,11 +516,24 @@ describe("run flags on the embedded cluster (--cluster sim, the default)", { tim
   });
 
   it("--speed and --method-speed: the embedded cluster runs at that speed, recorded in run.json", async () => {
-    const r = await runTxt("speed", ["--speed", "450", "--method-speed", "45", "--experiments", "1", "--run-name", "speed"]);
+    const r = await runTxt("speed", [
+      "--speed",
+      "450",
+      "--method-speed",
+      "45",
+      "--experiments",
+      "1",
+      "--run-name",
+      "speed",
+    ]);
     ok(r);
     expect(r.stderr).toContain("embedded cluster at speed 450");
     expect(r.stderr).toContain("runs at speed 45 while the method acts");
-    expect(readJson(join(dir, "speed", "speed", "run.json"))).toMatchObject({ cluster: "sim", speed: 450, methodSpeed: 45 });
+    expect(readJson(join(dir, "speed", "speed", "run.json"))).toMatchObject({
+      cluster: "sim",
+      speed: 450,
+      methodSpeed: 45,
+    });
     expect(readCases(join(dir, "speed", "speed"))).toHaveLength(1);
   });
 });
