@@ -1,10 +1,12 @@
 // `npm run bench [-- name...]`: performance figures, printed. Targets are printed beside them;
 // benchmarks measure, they do not fail.
 import { benchApi } from "./api.js";
+import { benchDeploy } from "./deploy.js";
 import { benchParallel, benchPhases, benchTiers } from "./runs.js";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
+  deploy: benchDeploy,
   phases: benchPhases,
   tiers: benchTiers,
   parallel: benchParallel,

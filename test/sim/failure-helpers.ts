@@ -60,14 +60,20 @@ export function kubectlIn(t: TestCluster, ns: string) {
 export type Kn = ReturnType<typeof kubectlIn>;
 
 /** Run kubectl until its output satisfies `ok`, with wall-clock patience; returns the stdout. */
-export async function eventually(kn: Kn, args: string[], ok: (out: string) => boolean, ms = 30_000): Promise<string> {
+export async function eventually(
+  kn: Kn,
+  args: string[],
+  ok: (out: string) => boolean,
+  ms = 30_000,
+): Promise<string> {
   const deadline = Date.now() + ms;
   let last = "";
   for (;;) {
     const r = await kn(args);
     last = `${r.stdout}\n${r.stderr}`;
     if (r.exitCode === 0 && ok(r.stdout)) return r.stdout;
-    if (Date.now() > deadline) throw new Error(`kubectl ${args.join(" ")} never satisfied the check; last output:\n${last}`);
+    if (Date.now() > deadline)
+      throw new Error(`kubectl ${args.join(" ")} never satisfied the check; last output:\n${last}`);
     await sleep(150);
   }
 }
@@ -88,7 +94,10 @@ export function allWorkloadsReady(out: string): boolean {
   return (
     rows.length > 0 &&
     rows.every((l) => {
-      const m = l.trim().split(/\s+/)[1]?.match(/^(\d+)\/(\d+)$/);
+      const m = l
+        .trim()
+        .split(/\s+/)[1]
+        ?.match(/^(\d+)\/(\d+)$/);
       return !!m && m[1] === m[2] && m[2] !== "0";
     })
   );
@@ -128,7 +137,12 @@ export function parsePing(out: string): Ping | undefined {
   const m = out.match(/(\d+) packets transmitted, (\d+) (?:packets )?received.*?([\d.]+)% packet loss/);
   if (!m) return undefined;
   const rtt = out.match(/(?:rtt|round-trip) min\/avg\/max(?:\/mdev)? = [\d.]+\/([\d.]+)\//);
-  return { sent: Number(m[1]), received: Number(m[2]), loss: Number(m[3]), avg: rtt ? Number(rtt[1]) : undefined };
+  return {
+    sent: Number(m[1]),
+    received: Number(m[2]),
+    loss: Number(m[3]),
+    avg: rtt ? Number(rtt[1]) : undefined,
+  };
 }
 
 /** dd's rate in MB/s, from GNU ("1.2 MB/s", "300 kB/s") or BusyBox ("1.2MB/s") summaries. */
@@ -140,12 +154,17 @@ export function ddRate(stderr: string): number {
 }
 
 /** The limits of each container of a pod, from `get pod -o json`. */
-export function limitsOf(pod: { spec: { containers: { name: string; resources?: { limits?: Record<string, string> } }[] } }) {
+export function limitsOf(pod: {
+  spec: { containers: { name: string; resources?: { limits?: Record<string, string> } }[] };
+}) {
   const cpu = (q = "") => (q.endsWith("m") ? Number(q.slice(0, -1)) : Number(q) * 1000);
   const mem = (q = "") =>
     q.endsWith("Gi") ? Number(q.slice(0, -2)) * 1024 : q.endsWith("Mi") ? Number(q.slice(0, -2)) : Number.NaN;
   return Object.fromEntries(
-    pod.spec.containers.map((c) => [c.name, { cpu: cpu(c.resources?.limits?.cpu), memMi: mem(c.resources?.limits?.memory) }]),
+    pod.spec.containers.map((c) => [
+      c.name,
+      { cpu: cpu(c.resources?.limits?.cpu), memMi: mem(c.resources?.limits?.memory) },
+    ]),
   );
 }
 
@@ -177,7 +196,8 @@ export const isReady = (p: Pod) =>
 export async function pingAddress(kn: Kn, apps: string[], target: string): Promise<string> {
   for (const app of apps) {
     if (app === target) continue;
-    const ip = (await podsOf(kn, app)).find((p) => p.status?.phase === "Running" && p.status.podIP)?.status.podIP;
+    const ip = (await podsOf(kn, app)).find((p) => p.status?.phase === "Running" && p.status.podIP)?.status
+      .podIP;
     if (ip) return ip;
   }
   throw new Error(`no pod of ${apps.join("/")} to ping`);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 import {
+  allWorkloadsReady,
   CHAOS_KIND,
   configPatch,
   ddFrom,
@@ -50,8 +51,12 @@ const SYSTEMS: SystemCase[] = [
     speed: 60,
     target: "time-service",
     diskTarget: "time-service",
-    // urlopen gets "connection refused" from a Service with no endpoint
-    caller: { app: "hello-service", down: /GET http:\/\/time-service:5001\/time failed after \d+ms: .*Connection refused/ },
+    // urlopen gets "connection refused" from a Service with no endpoint. No delay line: a call
+    // crosses the delayed egress twice (handshake, response), 2 s within urlopen's 3 s timeout
+    caller: {
+      app: "hello-service",
+      down: /GET http:\/\/time-service:5001\/time failed after \d+ms: .*Connection refused/,
+    },
     ping: true,
   },
   {
@@ -102,11 +107,6 @@ async function onePod(c: Case, app: string): Promise<Pod> {
   throw new Error(`${app} never settled to one pod`);
 }
 
-async function topOf(c: Case, pod: Pod, container: string) {
-  const r = await c.kn(["top", "pod", pod.metadata.name, "--containers"]);
-  return topRows(r.stdout).find((x) => x.container === container);
-}
-
 /** Poll `top --containers` until the container's row satisfies `ok`. */
 async function topUntil(c: Case, pod: Pod, container: string, ok: (cpu: number, mem: number) => boolean) {
   const out = await eventually(c.kn, ["top", "pod", pod.metadata.name, "--containers"], (o) => {
@@ -117,7 +117,7 @@ async function topUntil(c: Case, pod: Pod, container: string, ok: (cpu: number, 
 }
 
 async function apply(c: Case, failure: Failure, target: string) {
-  const r = await c.kn(["apply", "-f", "-"], templateFor(c, failure, target));
+  const r = await c.kn(["apply", "-f", "-"], template(failure, c.ns, target));
   expect(r.exitCode, r.stderr).toBe(0);
   expect(r.stdout).toContain(`${CHAOS_KIND[failure]}.chaos-mesh.org/${failure} created`);
   // Chaos Mesh's conditions say when the records are injected
@@ -131,8 +131,6 @@ async function remove(c: Case, failure: Failure) {
   expect(r.exitCode, r.stderr).toBe(0);
   expect(r.stdout).toContain(`"${failure}" deleted`);
 }
-
-const templateFor = (c: Case, failure: Failure, target: string) => template(failure, c.ns, target);
 
 /** Wait until `kubectl logs --since-time` of a caller shows a line matching `re`. */
 async function logsShow(c: Case, app: string, since: string, re: RegExp): Promise<void> {
@@ -201,6 +199,15 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
       // the echo request waits 1000 ms in the target's egress: the check (avg <= 1000) fails
       expect(during.ping!.avg).toBeGreaterThan(1000);
       expect(during.ping!.avg).toBeLessThan(1010);
+      // the kubelet's HTTP probe needs two packets out of the pod: 2 s against its 1 s timeout
+      if (pod.spec.containers[0].readinessProbe?.httpGet) {
+        const d = await eventually(c.kn, ["describe", "pod", pod.metadata.name], (o) =>
+          /context deadline exceeded/.test(o),
+        );
+        expect(d).toMatch(
+          /Readiness probe failed: Get "http:\/\/[\d.]+:\d+\/\S*": context deadline exceeded \(Client\.Timeout exceeded while awaiting headers\)/,
+        );
+      }
     } else {
       // no ping in the image (and no sidecar): exec says so; curl shows the delay instead, a
       // DNS lookup, the handshake and the request each waiting 1000 ms on the way out
@@ -208,7 +215,18 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
       expect(r.exitCode).toBe(127);
       expect(r.stderr).toMatch(/exec: "ping": executable file not found in \$PATH/);
       const url = `http://${addr}:8848/nacos/v1/console/health/readiness`;
-      const curl = await c.kn(["exec", pod.metadata.name, "--", "curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", url]);
+      const curl = await c.kn([
+        "exec",
+        pod.metadata.name,
+        "--",
+        "curl",
+        "-s",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code} %{time_total}",
+        url,
+      ]);
       const [code, secs] = curl.stdout.split(" ");
       expect(code, curl.stderr).toBe("200");
       expect(Number(secs)).toBeGreaterThan(2);
@@ -261,11 +279,18 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
     expect(ep.stdout).toBe("");
     // a not-ready address is listed apart, so the ENDPOINTS column is empty (not <none>: the
     // subset still exists)
-    expect((await c.kn(["get", "ep", c.sys.target, "--no-headers"])).stdout).toMatch(new RegExp(`^${c.sys.target}\\s+\\d+s\\s*$`));
+    expect((await c.kn(["get", "ep", c.sys.target, "--no-headers"])).stdout).toMatch(
+      new RegExp(`^${c.sys.target}\\s+\\d+s\\s*$`),
+    );
     if (c.sys.caller) await logsShow(c, c.sys.caller.app, since, c.sys.caller.down);
     await remove(c, "pod-fail");
     // the original images come back: the same pod is Ready again and back in the Service
-    await eventually(c.kn, ["get", "pod", name, "--no-headers"], (o) => new RegExp(`\\s${n}/${n}\\s+Running`).test(o), 60_000);
+    await eventually(
+      c.kn,
+      ["get", "pod", name, "--no-headers"],
+      (o) => new RegExp(`\\s${n}/${n}\\s+Running`).test(o),
+      60_000,
+    );
     const back = await c.kn(["get", "ep", c.sys.target, "-o", "jsonpath={.subsets[*].addresses[*].ip}"]);
     expect(back.stdout).toBe(pod.status.podIP);
   },
@@ -273,22 +298,34 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
   async "pod-config-error"(c) {
     const old = await onePod(c, c.sys.target);
     const main = old.spec.containers[0].name;
-    const p = await c.kn(["patch", "deployment", c.sys.target, "--type", "strategic", "--patch-file", c.t.file("config.yaml", configPatch(main))]);
+    const p = await c.kn([
+      "patch",
+      "deployment",
+      c.sys.target,
+      "--type",
+      "strategic",
+      "--patch-file",
+      c.t.file("config.yaml", configPatch(main)),
+    ]);
     expect(p.exitCode, p.stderr).toBe(0);
     expect(p.stdout).toContain(`deployment.apps/${c.sys.target} patched`);
     // the rollout hangs: kubectl gives up on it
     const rs = await c.kn(["rollout", "status", `deployment/${c.sys.target}`, "--timeout=3s"]);
     expect(rs.exitCode).not.toBe(0);
     expect(rs.stderr).toMatch(/timed out waiting for the condition/);
-    expect(rs.stdout).toMatch(/Waiting for deployment .* rollout to finish: 1 old replicas are pending termination/);
+    expect(rs.stdout).toMatch(
+      /Waiting for deployment .* rollout to finish: 1 old replicas are pending termination/,
+    );
     // the new pod never serves (not Ready, or OOMKilled and in back-off); the old one still does
-    const rows = (await c.kn(["get", "pod", "-l", `app=${c.sys.target}`, "--no-headers"])).stdout.trim().split("\n");
+    const rows = (await c.kn(["get", "pod", "-l", `app=${c.sys.target}`, "--no-headers"])).stdout
+      .trim()
+      .split("\n");
     const oldRow = rows.find((l) => l.startsWith(old.metadata.name));
     const newRow = rows.find((l) => !l.startsWith(old.metadata.name));
     const n = old.spec.containers.length;
     expect(oldRow).toMatch(new RegExp(`\\s${n}/${n}\\s+Running\\s`));
     expect(newRow).toMatch(new RegExp(`\\s[0-${n - 1}]/${n}\\s+(Running|OOMKilled|CrashLoopBackOff)\\s`));
-    // the reference's check on all target pods: the new one sits at (or above) half its limits
+    // the reference's check waits for every target pod to be Ready: the new one is not
     const newPod = (await podsOf(c.kn, c.sys.target)).find((x) => x.metadata.name !== old.metadata.name)!;
     expect(isReady(newPod)).toBe(false);
     // undo: the previous template comes back and the rollout completes
@@ -314,7 +351,8 @@ for (const sys of SYSTEMS) {
       const env = envOf(sys.system);
       c.pingApps = env.pingApps;
       // the chosen targets are the env's own
-      for (const f of FAILURES) expect(env.faultTargets[f]).toContain(f === "disk-io" ? sys.diskTarget : sys.target);
+      for (const f of FAILURES)
+        expect(env.faultTargets[f]).toContain(f === "disk-io" ? sys.diskTarget : sys.target);
       await deploySystem(c.t, sys.system, c.ns);
     }, 120_000);
     afterAll(() => c.t?.stop());
@@ -323,9 +361,7 @@ for (const sys of SYSTEMS) {
       it(failure, async () => {
         await CHECKS[failure](c);
         // recovered: every workload of the namespace is Ready again
-        await eventually(c.kn, ["get", "deploy,sts", "--no-headers"], (o) =>
-          o.trim().split("\n").every((l) => /^\S+\s+(\d+)\/\1\s/.test(l)),
-        );
+        await eventually(c.kn, ["get", "deploy,sts", "--no-headers"], allWorkloadsReady);
       }, 90_000);
     }
   });

@@ -4,7 +4,7 @@
 //                  polled every 2 s for up to 60 s (a pass at any poll passes)
 //   pod            Ready, and top returns metrics for every target pod
 //   network        from each pod (main container, else sidecar-busybox) `ping -c 3 -W 2 <ip>`:
-//                  0% loss and avg RTT <= 1000 ms
+//                  0% loss and avg RTT <= 1000 ms, three runs in a row
 //   io             in each pod, dd 10 MiB with oflag=direct into /var/log/mysql: >= 10 MB/s
 //   config         the cpu and the memory checks both pass
 import {
@@ -78,15 +78,24 @@ async function usage(env: CheckEnv, pods: Pod[], r: "cpu" | "memory"): Promise<V
   }
 }
 
+/** Three pings in a row must pass, as the project's verifier asks (src/verify/network.ts): a
+ * 50%-loss link lets one 3-packet ping through 1 time in 8. */
+const PING_RUNS = 3;
+
 async function network(env: CheckEnv, pods: Pod[]): Promise<Verdict> {
   const addr = await pingAddress(env.kn, env.pingApps, env.app);
-  for (const p of pods) {
-    const r = await pingFrom(env.kn, p, addr);
-    if (!r.ping) return { pass: false, why: `no ping result from ${p.metadata.name}: ${r.out}` };
-    if (r.ping.loss > 0 || (r.ping.avg ?? 0) > 1000)
-      return { pass: false, why: `${p.metadata.name}: ${r.ping.loss}% loss, avg ${r.ping.avg} ms` };
+  for (let run = 0; run < PING_RUNS; run++) {
+    for (const p of pods) {
+      const r = await pingFrom(env.kn, p, addr);
+      if (!r.ping) return { pass: false, why: `no ping result from ${p.metadata.name}: ${r.out}` };
+      if (r.ping.loss > 0 || (r.ping.avg ?? 0) > 1000)
+        return {
+          pass: false,
+          why: `${p.metadata.name}: ${r.ping.loss}% loss, avg ${r.ping.avg} ms (run ${run + 1})`,
+        };
+    }
   }
-  return { pass: true, why: `ping to ${addr}: 0% loss, avg <= 1000 ms` };
+  return { pass: true, why: `${PING_RUNS} pings to ${addr}: 0% loss, avg <= 1000 ms` };
 }
 
 async function io(env: CheckEnv, pods: Pod[]): Promise<Verdict> {
@@ -102,7 +111,10 @@ export async function referenceCheck(env: CheckEnv, failure: Failure, readyMs = 
   const pods = await readyTargets(env, readyMs);
   if (!pods) {
     const now = await podsOf(env.kn, env.app);
-    return { pass: false, why: `not all Running+Ready: ${now.map((p) => `${p.metadata.name} ${p.status?.phase}`).join(", ")}` };
+    return {
+      pass: false,
+      why: `not all Running+Ready: ${now.map((p) => `${p.metadata.name} ${p.status?.phase}`).join(", ")}`,
+    };
   }
   switch (failure) {
     case "cpu-stress":
@@ -113,7 +125,10 @@ export async function referenceCheck(env: CheckEnv, failure: Failure, readyMs = 
       const out = (await env.kn(["top", "pod", "-l", `app=${env.app}`, "--no-headers"])).stdout;
       const names = out.split("\n").map((l) => l.trim().split(/\s+/)[0]);
       const missing = pods.filter((p) => !names.includes(p.metadata.name));
-      return { pass: missing.length === 0, why: missing.length ? `no metrics for ${missing.map((p) => p.metadata.name)}` : "Ready with metrics" };
+      return {
+        pass: missing.length === 0,
+        why: missing.length ? `no metrics for ${missing.map((p) => p.metadata.name)}` : "Ready with metrics",
+      };
     }
     case "network-delay":
     case "network-loss":

@@ -1,7 +1,8 @@
 // Chaos Mesh 2.x in the embedded cluster: one experiment controller for StressChaos,
 // NetworkChaos, PodChaos and IOChaos, and the glue that keeps the FaultBook true to the pods:
-// a pod that leaves takes its injections with it, a restarted container loses its IO injection,
-// and whenever a pod's faults change the kubelet looks at it again (probes, usage, OOM, exits).
+// a pod that leaves takes its injections with it, a restarted container loses its IO injection
+// and its stressors, and whenever a pod's faults change the kubelet looks at it again (probes,
+// usage, OOM, exits).
 import { keyOf, R, type SimContext } from "../controllers/context.js";
 import { KUBELET } from "../kubelet/index.js";
 import { CHAOS_CONTROLLER, ExperimentController } from "./controller.js";
@@ -16,15 +17,19 @@ export { CHAOS_CONTROLLER } from "./controller.js";
 export function installChaosControllers(ctx: SimContext): ExperimentController {
   const { store, runtime, faults } = ctx;
   const io = ioApplier(faults);
+  const stress = stressApplier(faults);
   const controller = new ExperimentController(
     ctx,
     {
-      StressChaos: stressApplier(),
+      StressChaos: stress.applier,
       NetworkChaos: networkApplier(),
       PodChaos: podApplier(),
       IOChaos: io.applier,
     },
-    (source) => io.forget(source),
+    (source) => {
+      io.forget(source);
+      stress.forget(source);
+    },
   );
   runtime.register(CHAOS_CONTROLLER, (key) => controller.reconcile(key));
 
@@ -38,6 +43,7 @@ export function installChaosControllers(ctx: SimContext): ExperimentController {
     if (kind !== "Pod") return;
     const uid = e.object.metadata.uid!;
     io.podChanged(e.object, e.type === "DELETED");
+    stress.podChanged(e.object, e.type === "DELETED");
     if (e.type === "DELETED") for (const r of faults.forPod(uid)) faults.remove(r.source, uid);
   });
 

@@ -2,9 +2,13 @@
 // target container's cgroup. Here that is a FaultBook `stress` record the workload behavior adds
 // to the container's demand: workers x load% of a core, and the bytes held. The status keeps an
 // `instances` entry per container, as Chaos Mesh does with the stressor processes it started.
+// The stressors live in the container's PID namespace: when that container instance ends (an
+// OOM kill takes the whole cgroup, a restart, the pod going) they end with it, and Chaos Mesh
+// does not start them again (the record stays Injected; recovering finds no process and is done).
 import { bytes } from "../../util/quantity.js";
 import { stamp } from "../clock.js";
-import type { StressFault } from "../model/faults.js";
+import type { FaultBook, StressFault } from "../model/faults.js";
+import type { KObject } from "../types.js";
 import { type Applier, addContainer, fail, notFound, ok, removeContainer, runningStatus } from "./applier.js";
 import { type J, parseMemorySize } from "./spec.js";
 
@@ -28,8 +32,11 @@ export function stressFault(spec: J, memoryLimit: number): StressFault | string 
   return fault;
 }
 
-export function stressApplier(): Applier {
-  return {
+/** The stress applier, with what it injected where, to notice container instances that end. */
+export function stressApplier(faults: FaultBook) {
+  /** "<source>|<podUid>|<container>" -> the container id injected into. */
+  const live = new Map<string, string>();
+  const applier: Applier = {
     apply({ ctx, chaos, source, now, status }, t) {
       if (!t.pod) return fail(notFound(t));
       const st = runningStatus(t.pod, t.container);
@@ -38,6 +45,7 @@ export function stressApplier(): Applier {
       const f = stressFault(chaos.spec, bytes(spec?.resources?.limits?.memory));
       if (typeof f === "string") return fail(f);
       addContainer(ctx.faults, source, t.pod.metadata.uid!, t.container!, f, now);
+      live.set(`${source}|${t.pod.metadata.uid}|${t.container}`, st.containerID);
       const pid = 10000 + ctx.rng.int(50000);
       status.instances = {
         ...(status.instances ?? {}),
@@ -51,7 +59,10 @@ export function stressApplier(): Applier {
     },
     recover({ ctx, source, status }, t, inj) {
       // a container that disappeared counts as recovered ("pretend ... has been recovered")
-      if (inj) removeContainer(ctx.faults, source, inj.podUid, t.container!, "stress");
+      if (inj) {
+        removeContainer(ctx.faults, source, inj.podUid, t.container!, "stress");
+        live.delete(`${source}|${inj.podUid}|${t.container}`);
+      }
       if (status.instances) {
         const { [t.id]: _gone, ...rest } = status.instances;
         status.instances = rest;
@@ -59,4 +70,22 @@ export function stressApplier(): Applier {
       return ok();
     },
   };
+
+  /** A pod changed or left: stressors of a container instance that ended are gone with it. */
+  function podChanged(pod: KObject, gone: boolean): void {
+    for (const [key, containerId] of live) {
+      const [source, podUid, container] = key.split("|");
+      if (podUid !== pod.metadata.uid) continue;
+      if (!gone && runningStatus(pod, container)?.containerID === containerId) continue;
+      removeContainer(faults, source, podUid, container, "stress");
+      live.delete(key);
+    }
+  }
+
+  /** The object left the store: forget its injections. */
+  function forget(source: string): void {
+    for (const key of [...live.keys()]) if (key.startsWith(`${source}|`)) live.delete(key);
+  }
+
+  return { applier, podChanged, forget };
 }

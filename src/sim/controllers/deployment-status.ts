@@ -88,7 +88,9 @@ function timedOut(s: DSync, st: J): boolean {
   if (!hasProgressDeadline(s.d) || !c || c.reason === "NewReplicaSetAvailable") return false;
   if (c.reason === "ProgressDeadlineExceeded") return true;
   // conditions carry wall-clock stamps: read them back as cluster time (the clock may run fast)
-  return parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds * 1000 < s.ctx.clock.now();
+  return (
+    parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds * 1000 < s.ctx.clock.now()
+  );
 }
 
 /** Status without progress estimation (scaling, paused, being deleted). */

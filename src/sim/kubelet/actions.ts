@@ -49,8 +49,8 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
   pullBackOffNext(k, pod, rec, c, now) {
     k.pull.next(pullKey(rec, specOf(pod, c).image), now, now);
   },
-  crashBackOffNext(k, _pod, rec, c, now) {
-    k.crash.next(crashKey(rec, c), c.inst?.finishedAt ?? now, now);
+  crashBackOffNext(k, pod, rec, c, now) {
+    k.crash.next(crashKey(rec, c, specOf(pod, c).image), c.inst?.finishedAt ?? now, now);
   },
   create(k, pod, _rec, c) {
     const image = specOf(pod, c).image;

@@ -40,7 +40,12 @@ export const DELAYS = [
   "crashBackOff",
 ] as const;
 
-export const crashKey = (rec: PodRec, c: CtrRec) => `${rec.uid}_${c.init ? "init:" : ""}${c.name}`;
+/**
+ * The crash back-off key (getStableKey): pod, container and the container's spec hash, so a
+ * container whose spec changed (a new image: pod-failure's pause and back) starts without waiting.
+ */
+export const crashKey = (rec: PodRec, c: CtrRec, image: string) =>
+  `${rec.uid}_${c.init ? "init:" : ""}${c.name}_${image}`;
 export const pullKey = (rec: PodRec, image: string) => `${rec.uid}_${image}`;
 
 export function refOf(pod: KObject, c: CtrRec, now: number): ContainerRef {
@@ -117,7 +122,8 @@ export function ctrFacts(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: 
     specChanged: !!c.inst && c.inst.image !== spec.image,
     restart: c.step === "Exited" && restartAfterExit(pod, c, spec),
     crashBackOff:
-      c.inst?.finishedAt !== undefined && k.crash.leftSince(crashKey(rec, c), c.inst.finishedAt, now) > 0,
+      c.inst?.finishedAt !== undefined &&
+      k.crash.leftSince(crashKey(rec, c, spec.image), c.inst.finishedAt, now) > 0,
     // a different image restarts whatever the container waits for
     sig: spec.image,
   };
@@ -147,7 +153,7 @@ export function ctrDelay(
     case "pullBackOff":
       return k.pull.leftSinceUpdate(pullKey(rec, spec.image), now);
     case "crashBackOff":
-      return k.crash.leftSince(crashKey(rec, c), c.inst?.finishedAt ?? now, now);
+      return k.crash.leftSince(crashKey(rec, c, spec.image), c.inst?.finishedAt ?? now, now);
     default:
       return (t as unknown as Record<string, number>)[name];
   }
@@ -174,7 +180,7 @@ export function ctrVars(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: n
     imageBytes: info.bytes,
     pullTime: goDuration(ctrDelay(k, pod, rec, c, "pull", now)),
     pullError: info.error,
-    backoff: goDuration(k.crash.current(crashKey(rec, c))),
+    backoff: goDuration(k.crash.current(crashKey(rec, c, spec.image))),
     exitCode: (c.step === "Running" ? exitNow(k, pod, c, spec, now) : undefined) ?? c.exitCode ?? 1,
     process: String(spec.command?.[0] ?? info.process ?? info.ref?.name.split("/").pop() ?? c.name)
       .split("/")

@@ -17,6 +17,7 @@ export interface BackoffSpec {
 export interface ProbeTexts {
   down: string;
   failing: string;
+  timeout: string;
 }
 
 export interface SchedulingDoc {

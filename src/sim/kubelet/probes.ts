@@ -91,7 +91,8 @@ export function runProbes(pod: KObject, c: CtrRec, spec: J, now: number, deps: P
         st.successes = 0;
         if (st.failures >= (probe.failureThreshold ?? 3)) st.result = "fail";
         const ev = deps.texts.event;
-        const output = failureOutput(deps.ip, spec, probe, up, deps.texts);
+        const timedOut = up && !!deps.behavior.probeTimedOut?.(ref, t);
+        const output = failureOutput(deps.ip, spec, probe, up, timedOut, deps.texts);
         deps.unhealthy(ev.type ?? "Warning", ev.reason, render(ev.message, { probe: TITLE[kind], output }));
       }
     }
@@ -112,14 +113,24 @@ export function nextProbeAt(c: CtrRec, spec: J): number | undefined {
   return next;
 }
 
-function failureOutput(podIP: string, spec: J, probe: J, up: boolean, texts: PodStagesDoc["probes"]): string {
+function failureOutput(
+  podIP: string,
+  spec: J,
+  probe: J,
+  up: boolean,
+  timedOut: boolean,
+  texts: PodStagesDoc["probes"],
+): string {
   const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
   const h = probe[handler] ?? {};
   const ip = h.host ?? podIP;
   const port = resolvePort(spec, h.port);
   const url = `${String(h.scheme ?? "HTTP").toLowerCase()}://${ip}:${port}${h.path ?? "/"}`;
   const vars = { ip, port, url, timeout: probe.timeoutSeconds ?? 1, command: (h.command ?? []).join(" ") };
-  return render(up ? texts[handler].failing : texts[handler].down, vars);
+  return render(
+    up ? (timedOut ? texts[handler].timeout : texts[handler].failing) : texts[handler].down,
+    vars,
+  );
 }
 
 function resolvePort(spec: J, port: number | string | undefined): number | string {

@@ -25,6 +25,8 @@ export interface Behavior {
   startupMs(ref: ContainerRef): number;
   /** Whether the readiness probe passes now (called only after startup). */
   probeOk(ref: ContainerRef, now: number): boolean;
+  /** Why a probe that probeOk failed got no answer in time ("timeout"), if that is why. */
+  probeTimedOut?(ref: ContainerRef, now: number): boolean;
   /** CPU and memory the container uses now (before limits are enforced by the kubelet). */
   usage(ref: ContainerRef, now: number): Usage;
   /** Exit code if the process exits on its own by `now` (e.g. a command that fails), else undefined. */

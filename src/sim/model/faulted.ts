@@ -68,6 +68,20 @@ export class FaultedBehavior implements Behavior {
     );
   }
 
+  probeTimedOut(ref: ContainerRef, now: number): boolean {
+    if (isPauseImage(ref.container.image)) return false;
+    if (!this.base.probeOk(ref, now)) return this.base.probeTimedOut?.(ref, now) ?? false;
+    // the application answers: the network or the disk kept the answer from arriving in time
+    // (an io fault of action `fault` fails the command instead)
+    const uid = this.uid(ref);
+    return (
+      this.faults.of(uid, "network").some((f) => !networkProbeOk(ref, f, now)) ||
+      this.faults
+        .of(uid, "io")
+        .some((f) => this.applies(f, ref) && f.action !== "fault" && !ioProbeOk(ref, f, now))
+    );
+  }
+
   usage(ref: ContainerRef, now: number): Usage {
     if (isPauseImage(ref.container.image)) return { ...PAUSE_USAGE };
     const u = { ...this.base.usage(ref, now) };

@@ -80,14 +80,24 @@ export class TopologyBehavior implements Behavior {
 
   probeOk(ref: ContainerRef, now: number): boolean {
     if (!this.modelOf(ref)) return this.fallback.probeOk(ref, now);
+    return !this.cpuStarved(ref);
+  }
+
+  probeTimedOut(ref: ContainerRef, now: number): boolean {
+    if (!this.modelOf(ref)) return this.fallback.probeTimedOut?.(ref, now) ?? false;
+    return this.cpuStarved(ref);
+  }
+
+  /** The probe's answer takes longer than its timeout at the container's CPU limit. */
+  private cpuStarved(ref: ContainerRef): boolean {
     const c = ref.container;
     const probe = c.readinessProbe ?? c.livenessProbe ?? c.startupProbe;
     const limit = milliCpu(c.resources?.limits?.cpu);
-    if (!probe || !(limit > 0)) return true;
+    if (!probe || !(limit > 0)) return false;
     const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
     // ms of CPU at `limit` millicores per second of wall time
     const answerMs = (PROBE_CPU_MS[handler] * 1000) / limit;
-    return answerMs < (probe.timeoutSeconds ?? 1) * 1000;
+    return answerMs >= (probe.timeoutSeconds ?? 1) * 1000;
   }
 
   usage(ref: ContainerRef, now: number): Usage {

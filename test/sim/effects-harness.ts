@@ -1,0 +1,203 @@
+// Runs an effects golden (test/sim/golden/effects/*.yaml): a pinned-clock cluster with the real
+// kubelet, controllers and Chaos Mesh controllers; the file's objects are created at time 0, then
+// each step moves the clock to `at` (ms after the start), acts, and compares
+//   objects  "<Kind>/<name>": a deep subset of the object, or "gone"
+//   exact    "<Kind>/<name>:<dotted.path>": the value there, compared whole (every key and item)
+//   faults   "<pod>": the pod's FaultBook records, whole ({source, fault, since: ms after start})
+//   metrics  "<pod>": {container: {cpu, memory}} as metrics-server serves them, or "none"
+//   events   "<object>": every event about it since the previous step, "Reason: message", in order
+// Strings may hold {{*}} (any text) and {{uid:<pod>}} (that pod's uid); null means absent.
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { ManualClock } from "../../src/sim/clock.js";
+import { EmbeddedCluster } from "../../src/sim/cluster.js";
+import { R } from "../../src/sim/controllers/context.js";
+import { SimMetrics } from "../../src/sim/metrics/source.js";
+import type { KObject } from "../../src/sim/types.js";
+import { subsetDiff, textMatches } from "./kubelet-harness.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+export interface EffectStep {
+  at: number;
+  create?: KObject;
+  delete?: { kind: string; name: string; gracePeriodSeconds?: number };
+  /** Merge into the live object (annotations, finalizers, spec fields) and update it. */
+  patch?: { kind: string; name: string; merge: J };
+  objects?: Record<string, J>;
+  exact?: Record<string, J>;
+  faults?: Record<string, J[]>;
+  metrics?: Record<string, "none" | Record<string, { cpu: string; memory: string }>>;
+  events?: Record<string, string[]>;
+}
+
+export interface EffectGolden {
+  description: string;
+  namespace?: string;
+  seed?: number;
+  objects: KObject[];
+  steps: EffectStep[];
+}
+
+const NS = "chaos";
+
+/** JSON merge patch (RFC 7386). */
+function merge(target: J, patch: J): J {
+  if (!patch || typeof patch !== "object" || Array.isArray(patch)) return patch;
+  const out: J = target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = merge(out[k], v);
+  }
+  return out;
+}
+
+/** Whole-value comparison: same keys, same list lengths; strings may hold {{...}} patterns. */
+export function exactDiff(want: J, have: J, path: string): string[] {
+  if (want === null)
+    return have === null || have === undefined ? [] : [`${path}: want absent, have ${JSON.stringify(have)}`];
+  if (Array.isArray(want)) {
+    if (!Array.isArray(have) || have.length !== want.length)
+      return [`${path}: want ${JSON.stringify(want)}, have ${JSON.stringify(have)}`];
+    return want.flatMap((w, i) => exactDiff(w, have[i], `${path}[${i}]`));
+  }
+  if (want && typeof want === "object") {
+    if (!have || typeof have !== "object" || Array.isArray(have))
+      return [`${path}: want ${JSON.stringify(want)}, have ${JSON.stringify(have)}`];
+    const keys = new Set([...Object.keys(want), ...Object.keys(have)]);
+    return [...keys].flatMap((k) =>
+      k in want
+        ? exactDiff(want[k], have[k], `${path}.${k}`)
+        : [`${path}.${k}: not expected, have ${JSON.stringify(have[k])}`],
+    );
+  }
+  if (typeof want === "string" && textMatches(want, have)) return [];
+  return want === have ? [] : [`${path}: want ${JSON.stringify(want)}, have ${JSON.stringify(have)}`];
+}
+
+export class EffectsRun {
+  readonly clock = new ManualClock();
+  readonly cluster: EmbeddedCluster;
+  readonly origin: number;
+  readonly ns: string;
+  private seen: { object: string; line: string }[] = [];
+
+  constructor(readonly golden: EffectGolden) {
+    this.ns = golden.namespace ?? NS;
+    this.cluster = new EmbeddedCluster({ clock: this.clock, autoDrain: false, seed: golden.seed ?? 42 });
+    this.origin = this.clock.now();
+    const { registry, store } = this.cluster.ctx;
+    store.subscribe((e) => {
+      const o = e.object;
+      if (e.rt.kind !== "Event" || e.type === "DELETED") return;
+      if (e.type === "MODIFIED" && (o.count ?? 1) <= (e.old?.count ?? 1)) return;
+      this.seen.push({ object: o.involvedObject.name, line: `${o.reason}: ${o.message}` });
+    });
+    registry.create(R("Namespace"), undefined, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: this.ns },
+    });
+    for (const o of golden.objects) this.create(o);
+    this.drain();
+  }
+
+  private create(o: KObject) {
+    const rt = R(o.kind);
+    this.cluster.ctx.registry.create(rt, rt.namespaced ? (o.metadata.namespace ?? this.ns) : undefined, o);
+  }
+
+  drain(): void {
+    this.cluster.ctx.runtime.drain();
+  }
+
+  get t(): number {
+    return this.clock.now() - this.origin;
+  }
+
+  advanceTo(at: number): void {
+    while (this.t < at) {
+      this.clock.advance(Math.min(100, at - this.t));
+      this.drain();
+    }
+  }
+
+  get(kind: string, name: string): KObject | undefined {
+    const rt = R(kind);
+    return this.cluster.ctx.registry.tryGet(rt, rt.namespaced ? this.ns : undefined, name);
+  }
+
+  /** Replace {{uid:<pod>}} with the pod's uid. */
+  private vars(want: J): J {
+    if (typeof want === "string")
+      return want.replace(
+        /\{\{uid:([\w-]+)\}\}/g,
+        (_, pod: string) => this.get("Pod", pod)?.metadata.uid ?? "\u0000",
+      );
+    if (Array.isArray(want)) return want.map((w) => this.vars(w));
+    if (want && typeof want === "object")
+      return Object.fromEntries(Object.entries(want).map(([k, v]) => [k, this.vars(v)]));
+    return want;
+  }
+
+  step(s: EffectStep): string[] {
+    this.advanceTo(s.at);
+    const { registry } = this.cluster.ctx;
+    if (s.create) this.create(s.create);
+    if (s.delete) {
+      const rt = R(s.delete.kind);
+      registry.delete(rt, rt.namespaced ? this.ns : undefined, s.delete.name, {
+        gracePeriodSeconds: s.delete.gracePeriodSeconds,
+      });
+    }
+    if (s.patch) {
+      const live = this.get(s.patch.kind, s.patch.name)!;
+      const rt = R(s.patch.kind);
+      registry.update(rt, rt.namespaced ? this.ns : undefined, s.patch.name, merge(live, s.patch.merge));
+    }
+    this.drain();
+    const diffs: string[] = [];
+    for (const [key, raw] of Object.entries(s.objects ?? {})) {
+      const [kind, name] = key.split("/");
+      const have = this.get(kind, name);
+      if (raw === "gone") {
+        if (have) diffs.push(`${key}: want gone, still there`);
+        continue;
+      }
+      if (!have) diffs.push(`${key}: gone`);
+      else diffs.push(...subsetDiff(this.vars(raw), have, key));
+    }
+    for (const [key, raw] of Object.entries(s.exact ?? {})) {
+      const [ref, path] = key.split(":");
+      const [kind, name] = ref.split("/");
+      const have = path.split(".").reduce((o: J, k) => o?.[k], this.get(kind, name));
+      diffs.push(...exactDiff(this.vars(raw), have, key));
+    }
+    for (const [pod, raw] of Object.entries(s.faults ?? {})) {
+      const uid = this.get("Pod", pod)?.metadata.uid;
+      const have = this.cluster.ctx.faults
+        .forPod(uid)
+        .map((r) => ({ source: r.source, fault: r.fault, since: r.since - this.origin }));
+      diffs.push(...exactDiff(this.vars(raw), have, `faults ${pod}`));
+    }
+    if (s.metrics) {
+      const all = new SimMetrics(this.cluster.ctx).podMetrics(this.ns);
+      for (const [pod, want] of Object.entries(s.metrics)) {
+        const m = all.find((x) => x.metadata.name === pod);
+        const have = m ? Object.fromEntries(m.containers.map((c: J) => [c.name, c.usage])) : "none";
+        diffs.push(...exactDiff(want, have, `metrics ${pod}`));
+      }
+    }
+    for (const [object, want] of Object.entries(s.events ?? {})) {
+      const have = this.seen.filter((e) => e.object === object).map((e) => e.line);
+      diffs.push(...exactDiff(this.vars(want), have, `events ${object}`));
+    }
+    this.seen = [];
+    return diffs.map((d) => `at ${s.at}: ${d}`);
+  }
+}
+
+export function loadEffects(path: string): EffectGolden {
+  return parse(readFileSync(path, "utf8")) as EffectGolden;
+}
