@@ -21,7 +21,14 @@ export interface Injection {
 }
 
 function deepMerge(base: unknown, over: unknown): unknown {
-  if (over && typeof over === "object" && !Array.isArray(over) && base && typeof base === "object" && !Array.isArray(base)) {
+  if (
+    over &&
+    typeof over === "object" &&
+    !Array.isArray(over) &&
+    base &&
+    typeof base === "object" &&
+    !Array.isArray(base)
+  ) {
     const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
     for (const [k, v] of Object.entries(over)) out[k] = deepMerge(out[k], v);
     return out;
@@ -29,19 +36,38 @@ function deepMerge(base: unknown, over: unknown): unknown {
   return over === undefined ? base : over;
 }
 
-export function renderTemplate(f: FailureSpec, vars: Record<string, string>, params?: Record<string, unknown>): KObj {
+export function renderTemplate(
+  f: FailureSpec,
+  vars: Record<string, string>,
+  params?: Record<string, unknown>,
+): KObj {
   let text = readFileSync(join(packageRoot(), f.template), "utf8");
   for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`[${k}]`, v);
   const obj = parse(text) as KObj;
   return params ? (deepMerge(obj, { spec: params }) as KObj) : obj;
 }
 
-export async function inject(client: KubeClient, f: FailureSpec, namespace: string, service: string, params?: Record<string, unknown>): Promise<Injection> {
+export async function inject(
+  client: KubeClient,
+  f: FailureSpec,
+  namespace: string,
+  service: string,
+  params?: Record<string, unknown>,
+): Promise<Injection> {
   if (f.kind === "patch") {
     const dep = await client.tryGet("apps/v1", "Deployment", namespace, service);
-    if (!dep) throw new MicroRemedError("E_CONFIG", `cannot inject ${f.id}: Deployment ${service} is not in namespace ${namespace}`, "pick a target that the env deploys");
+    if (!dep)
+      throw new MicroRemedError(
+        "E_CONFIG",
+        `cannot inject ${f.id}: Deployment ${service} is not in namespace ${namespace}`,
+        "pick a target that the env deploys",
+      );
     const container = dep.spec?.template?.spec?.containers?.[0]?.name;
-    const patch = renderTemplate(f, { target_container: container, target_namespace: namespace, target_pod: service }, params);
+    const patch = renderTemplate(
+      f,
+      { target_container: container, target_namespace: namespace, target_pod: service },
+      params,
+    );
     await client.patch("apps/v1", "Deployment", namespace, service, patch, "strategic");
     return { failure: f.id, namespace, service, params };
   }
@@ -49,11 +75,22 @@ export async function inject(client: KubeClient, f: FailureSpec, namespace: stri
   // A leftover object of a case cut off earlier would make the create fail: clear it first.
   await client.delete(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
   await client.create(obj, namespace);
-  return { failure: f.id, namespace, service, chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name! }, params };
+  return {
+    failure: f.id,
+    namespace,
+    service,
+    chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name! },
+    params,
+  };
 }
 
 /** Delete the chaos object; if it lingers past `stuckMs` (cluster), clear its finalizers. */
-export async function removeChaos(client: KubeClient, time: ClusterTime, inj: Injection, stuckMs = 30_000): Promise<{ finalizerCleared: boolean }> {
+export async function removeChaos(
+  client: KubeClient,
+  time: ClusterTime,
+  inj: Injection,
+  stuckMs = 30_000,
+): Promise<{ finalizerCleared: boolean }> {
   if (!inj.chaos) return { finalizerCleared: false };
   const { apiVersion, kind, name } = inj.chaos;
   await client.delete(apiVersion, kind, inj.namespace, name);
@@ -62,26 +99,47 @@ export async function removeChaos(client: KubeClient, time: ClusterTime, inj: In
   const goneOrStuck = () =>
     client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => {
       if (!o) return true;
-      const records: { events?: { type?: string; operation?: string }[] }[] = o.status?.experiment?.containerRecords ?? [];
-      return o.metadata.deletionTimestamp && records.some((r) => r.events?.at(-1)?.operation === "Recover" && r.events?.at(-1)?.type === "Failed") ? true : undefined;
+      const records: { events?: { type?: string; operation?: string }[] }[] =
+        o.status?.experiment?.containerRecords ?? [];
+      return o.metadata.deletionTimestamp &&
+        records.some((r) => r.events?.at(-1)?.operation === "Recover" && r.events?.at(-1)?.type === "Failed")
+        ? true
+        : undefined;
     });
   const gone = () => client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => (o ? undefined : true));
   const watch = [{ apiVersion, kind, namespace: inj.namespace }];
   let r = await waitFor({ client, time, check: goneOrStuck, watch, timeoutMs: stuckMs, pollMs: 1000 });
-  if (r.ok && !(await client.tryGet(apiVersion, kind, inj.namespace, name))) return { finalizerCleared: false };
-  await client.patch(apiVersion, kind, inj.namespace, name, { metadata: { finalizers: [] } }, "merge").catch(() => undefined);
+  if (r.ok && !(await client.tryGet(apiVersion, kind, inj.namespace, name)))
+    return { finalizerCleared: false };
+  await client
+    .patch(apiVersion, kind, inj.namespace, name, { metadata: { finalizers: [] } }, "merge")
+    .catch(() => undefined);
   r = await waitFor({ client, time, check: gone, watch, timeoutMs: stuckMs, pollMs: 1000 });
-  if (!r.ok) throw new MicroRemedError("E_CLUSTER", `${kind} ${name} in ${inj.namespace} is still there after its finalizers were cleared`, `delete it by hand: kubectl -n ${inj.namespace} delete ${kind.toLowerCase()} ${name}`);
+  if (!r.ok)
+    throw new MicroRemedError(
+      "E_CLUSTER",
+      `${kind} ${name} in ${inj.namespace} is still there after its finalizers were cleared`,
+      `delete it by hand: kubectl -n ${inj.namespace} delete ${kind.toLowerCase()} ${name}`,
+    );
   return { finalizerCleared: true };
 }
 
 /** Every chaos object MicroRemed may have left in a namespace (an interrupted run). */
-export async function removeAllChaos(client: KubeClient, time: ClusterTime, namespace: string): Promise<number> {
+export async function removeAllChaos(
+  client: KubeClient,
+  time: ClusterTime,
+  namespace: string,
+): Promise<number> {
   let n = 0;
   for (const kind of ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"]) {
     if (!(await client.serves("chaos-mesh.org/v1alpha1", kind))) continue;
     for (const o of await client.list("chaos-mesh.org/v1alpha1", kind, namespace)) {
-      await removeChaos(client, time, { failure: "", namespace, service: "", chaos: { apiVersion: "chaos-mesh.org/v1alpha1", kind, name: o.metadata.name! } });
+      await removeChaos(client, time, {
+        failure: "",
+        namespace,
+        service: "",
+        chaos: { apiVersion: "chaos-mesh.org/v1alpha1", kind, name: o.metadata.name! },
+      });
       n++;
     }
   }

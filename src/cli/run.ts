@@ -4,15 +4,18 @@ import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
 import { formatSummary, type RunSummary } from "../runner/summary.js";
 import { openCluster } from "./cluster.js";
-import { checkTools } from "./tools.js";
 import { addRunOptions, toRunConfig } from "./run-options.js";
+import { checkTools } from "./tools.js";
 
 /**
  * Run one or more configurations on one cluster connection (run-all deploys once and runs every
  * method and tier on it), with Ctrl-C wired to the abort signal: the current case is cleaned up
  * and recorded before the process exits.
  */
-export async function runWithSignals(cfgs: RunConfig[], onSummary: (s: RunSummary) => void = () => {}): Promise<RunSummary[]> {
+export async function runWithSignals(
+  cfgs: RunConfig[],
+  onSummary: (s: RunSummary) => void = () => {},
+): Promise<RunSummary[]> {
   const { prepareRun, runExperiments } = await import("../runner/run.js");
   const prepared = cfgs.map((c) => prepareRun(c));
   await checkTools();
@@ -25,11 +28,22 @@ export async function runWithSignals(cfgs: RunConfig[], onSummary: (s: RunSummar
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const first = cfgs[0];
-  const conn = await openCluster({ cluster: first.cluster, kubeconfig: first.kubeconfig, context: first.context, speed: first.speed, seed: first.seed });
+  const conn = await openCluster({
+    cluster: first.cluster,
+    kubeconfig: first.kubeconfig,
+    context: first.context,
+    speed: first.speed,
+    seed: first.seed,
+  });
   try {
     const out: RunSummary[] = [];
     for (let i = 0; i < cfgs.length; i++) {
-      const s = await runExperiments(cfgs[i], conn, { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal }, prepared[i]);
+      const s = await runExperiments(
+        cfgs[i],
+        conn,
+        { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal },
+        prepared[i],
+      );
       onSummary(s);
       out.push(s);
     }
@@ -42,9 +56,17 @@ export async function runWithSignals(cfgs: RunConfig[], onSummary: (s: RunSummar
 }
 
 export function registerRun(program: Command) {
-  const cmd = program.command("run").description("Inject failures from an experiment file and measure how a method and model remediate them (the reference's custom mode)");
+  const cmd = program
+    .command("run")
+    .description(
+      "Inject failures from an experiment file and measure how a method and model remediate them (the reference's custom mode)",
+    );
   addRunOptions(cmd).action(async (opts: Record<string, unknown>) => {
-    if (!opts.model) throw usageError("--model is required", "pass --model oracle, noop, scripted:<file> or a provider model (microremed models lists them)");
+    if (!opts.model)
+      throw usageError(
+        "--model is required",
+        "pass --model oracle, noop, scripted:<file> or a provider model (microremed models lists them)",
+      );
     const cfg = toRunConfig(opts);
     await runWithSignals([cfg], (s) => process.stdout.write(formatSummary(s)));
   });

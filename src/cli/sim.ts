@@ -7,15 +7,24 @@ import { parseNonNegativeInt, parsePositive } from "./options.js";
 export function registerSim(program: Command) {
   program
     .command("sim")
-    .description("Start the embedded Kubernetes cluster on 127.0.0.1 and write a kubeconfig for kubectl, ansible and client-node")
+    .description(
+      "Start the embedded Kubernetes cluster on 127.0.0.1 and write a kubeconfig for kubectl, ansible and client-node",
+    )
     .option("--port <n>", "port to listen on (default: a free port)", (v) => parseNonNegativeInt(v, "--port"))
     .option("--kubeconfig <path>", "where to write the kubeconfig", ".microremed/sim.kubeconfig")
-    .option("--speed <factor>", "cluster clock speed (60: a minute of cluster time per second)", (v) => parsePositive(v, "--speed"), 1)
+    .option(
+      "--speed <factor>",
+      "cluster clock speed (60: a minute of cluster time per second)",
+      (v) => parsePositive(v, "--speed"),
+      1,
+    )
     .option("--seed <seed>", "seed for names and random choices", "42")
     .action(async (opts: { port?: number; kubeconfig: string; speed: number; seed: string }) => {
       const cluster = await startEmbeddedCluster({ port: opts.port, speed: opts.speed, seed: opts.seed });
       const path = cluster.writeKubeconfig(resolve(opts.kubeconfig));
-      process.stdout.write(`embedded cluster ready at ${cluster.url} (speed ${opts.speed}); kubeconfig: ${path} — try: KUBECONFIG=${path} kubectl get nodes\n`);
+      process.stdout.write(
+        `embedded cluster ready at ${cluster.url} (speed ${opts.speed}); kubeconfig: ${path} — try: KUBECONFIG=${path} kubectl get nodes\n`,
+      );
       await new Promise<void>((done) => {
         const stop = () => {
           cluster.stop().then(done, done);

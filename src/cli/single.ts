@@ -6,7 +6,7 @@ import { failure } from "../chaos/catalog.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { DEFAULT_TIMEOUTS } from "../verify/types.js";
-import { openCluster, type ClusterFlags } from "./cluster.js";
+import { type ClusterFlags, openCluster } from "./cluster.js";
 import { parseNonNegativeInt, parsePositive } from "./options.js";
 
 function clusterOptions(cmd: Command): Command {
@@ -24,11 +24,19 @@ type Opts = ClusterFlags & { env: string; namespace?: string };
 
 /** The modules that talk to a cluster, loaded when a command runs (they take a while to load). */
 const ops = async () => {
-  const [chaos, deploy, health, verify] = await Promise.all([import("../chaos/inject.js"), import("../envs/deploy.js"), import("../envs/health.js"), import("../verify/registry.js")]);
+  const [chaos, deploy, health, verify] = await Promise.all([
+    import("../chaos/inject.js"),
+    import("../envs/deploy.js"),
+    import("../envs/health.js"),
+    import("../verify/registry.js"),
+  ]);
   return { ...chaos, ...deploy, ...health, ...verify };
 };
 
-async function withCluster<T>(o: Opts, fn: (c: Awaited<ReturnType<typeof openCluster>>, ns: string) => Promise<T>): Promise<T> {
+async function withCluster<T>(
+  o: Opts,
+  fn: (c: Awaited<ReturnType<typeof openCluster>>, ns: string) => Promise<T>,
+): Promise<T> {
   const conn = await openCluster(o);
   try {
     return await fn(conn, o.namespace ?? loadEnv(o.env).defaultNamespace);
@@ -39,32 +47,48 @@ async function withCluster<T>(o: Opts, fn: (c: Awaited<ReturnType<typeof openClu
 
 function checkTarget(env: string, f: string, service: string) {
   const targets = loadEnv(env).faultTargets[f] ?? [];
-  if (!targets.includes(service)) throw new MicroRemedError("E_CONFIG", `${service} is not a ${f} target of ${env}`, `use one of: ${targets.join(", ")}`);
+  if (!targets.includes(service))
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `${service} is not a ${f} target of ${env}`,
+      `use one of: ${targets.join(", ")}`,
+    );
 }
 
 export function registerSingleSteps(program: Command) {
-  clusterOptions(program.command("deploy").description("Deploy a system into its namespace and wait until every workload is Ready").argument("<env>", "simple-micro, online-boutique or train-ticket")).action(
-    async (env: string, o: Opts) => {
-      const spec = loadEnv(env);
-      await withCluster({ ...o, env }, async (c, ns) => {
-        const { deployEnv } = await ops();
-        const s = await deployEnv(c.client, c.time, spec, ns);
-        process.stdout.write(`${env} is Ready in namespace ${ns}: ${s.map((w) => `${w.name} ${w.ready}/${w.replicas}`).join(", ")}\n`);
-      });
-    },
-  );
+  clusterOptions(
+    program
+      .command("deploy")
+      .description("Deploy a system into its namespace and wait until every workload is Ready")
+      .argument("<env>", "simple-micro, online-boutique or train-ticket"),
+  ).action(async (env: string, o: Opts) => {
+    const spec = loadEnv(env);
+    await withCluster({ ...o, env }, async (c, ns) => {
+      const { deployEnv } = await ops();
+      const s = await deployEnv(c.client, c.time, spec, ns);
+      process.stdout.write(
+        `${env} is Ready in namespace ${ns}: ${s.map((w) => `${w.name} ${w.ready}/${w.replicas}`).join(", ")}\n`,
+      );
+    });
+  });
 
-  clusterOptions(program.command("inject").description("Inject one failure into one service (as a case would) and leave it in place").argument("<failure>", "failure id, e.g. cpu-stress").argument("<service>", "target service")).action(
-    async (f: string, service: string, o: Opts) => {
-      const spec = failure(f);
-      checkTarget(o.env, f, service);
-      await withCluster(o, async (c, ns) => {
-        const { inject } = await ops();
-        const inj = await inject(c.client, spec, ns, service);
-        process.stdout.write(`injected ${f} into ${service} in ${ns}${inj.chaos ? ` (${inj.chaos.kind} ${inj.chaos.name})` : " (deployment patched)"}\n`);
-      });
-    },
-  );
+  clusterOptions(
+    program
+      .command("inject")
+      .description("Inject one failure into one service (as a case would) and leave it in place")
+      .argument("<failure>", "failure id, e.g. cpu-stress")
+      .argument("<service>", "target service"),
+  ).action(async (f: string, service: string, o: Opts) => {
+    const spec = failure(f);
+    checkTarget(o.env, f, service);
+    await withCluster(o, async (c, ns) => {
+      const { inject } = await ops();
+      const inj = await inject(c.client, spec, ns, service);
+      process.stdout.write(
+        `injected ${f} into ${service} in ${ns}${inj.chaos ? ` (${inj.chaos.kind} ${inj.chaos.name})` : " (deployment patched)"}\n`,
+      );
+    });
+  });
 
   clusterOptions(
     program
@@ -72,28 +96,54 @@ export function registerSingleSteps(program: Command) {
       .description("Run the reference check for a failure type against a service; exit 0 when it passes")
       .argument("<failure>", "failure id")
       .argument("<service>", "target service")
-      .option("--confirm", "check whether the fault is visible now (as after an injection) instead of whether it recovered"),
+      .option(
+        "--confirm",
+        "check whether the fault is visible now (as after an injection) instead of whether it recovered",
+      ),
   ).action(async (f: string, service: string, o: Opts & { confirm?: boolean }) => {
     const spec = failure(f);
     const env = loadEnv(o.env);
     await withCluster(o, async (c, ns) => {
       const { VERIFIERS } = await ops();
-      const v = await VERIFIERS[spec.verifier].verify({ client: c.client, time: c.time, env, namespace: ns, service, mode: o.confirm ? "confirm" : "final", windowMs: 30_000, timeouts: { ...DEFAULT_TIMEOUTS, readyMs: env.readyTimeoutSeconds * 1000 } });
+      const v = await VERIFIERS[spec.verifier].verify({
+        client: c.client,
+        time: c.time,
+        env,
+        namespace: ns,
+        service,
+        mode: o.confirm ? "confirm" : "final",
+        windowMs: 30_000,
+        timeouts: { ...DEFAULT_TIMEOUTS, readyMs: env.readyTimeoutSeconds * 1000 },
+      });
       process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
       process.exitCode = v.pass ? 0 : 1;
     });
   });
 
-  clusterOptions(program.command("restore").description("Remove MicroRemed's chaos from the namespace and restore a service from its original manifest").argument("<service>", "service to restore").option("--manifest-path <file>", "original manifests (default: the env's source config)")).action(
-    async (service: string, o: Opts & { manifestPath?: string }) => {
-      const env = loadEnv(o.env);
-      await withCluster(o, async (c, ns) => {
-        const { removeAllChaos, restoreService, snapshot } = await ops();
-        const removed = await removeAllChaos(c.client, c.time, ns);
-        const r = await restoreService(c.client, c.time, sourceManifest(env, service, o.manifestPath), ns, env.readyTimeoutSeconds);
-        const s = await snapshot(c.client, ns);
-        process.stdout.write(`removed ${removed} chaos object(s); ${service} ${r}; namespace ${ns}: ${s.filter((w) => w.settled).length}/${s.length} workloads Ready\n`);
-      });
-    },
-  );
+  clusterOptions(
+    program
+      .command("restore")
+      .description(
+        "Remove MicroRemed's chaos from the namespace and restore a service from its original manifest",
+      )
+      .argument("<service>", "service to restore")
+      .option("--manifest-path <file>", "original manifests (default: the env's source config)"),
+  ).action(async (service: string, o: Opts & { manifestPath?: string }) => {
+    const env = loadEnv(o.env);
+    await withCluster(o, async (c, ns) => {
+      const { removeAllChaos, restoreService, snapshot } = await ops();
+      const removed = await removeAllChaos(c.client, c.time, ns);
+      const r = await restoreService(
+        c.client,
+        c.time,
+        sourceManifest(env, service, o.manifestPath),
+        ns,
+        env.readyTimeoutSeconds,
+      );
+      const s = await snapshot(c.client, ns);
+      process.stdout.write(
+        `removed ${removed} chaos object(s); ${service} ${r}; namespace ${ns}: ${s.filter((w) => w.settled).length}/${s.length} workloads Ready\n`,
+      );
+    });
+  });
 }

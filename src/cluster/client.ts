@@ -64,12 +64,26 @@ export class KubeClient {
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const url = new URL(this.server + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const body =
+      opts.body === undefined
+        ? undefined
+        : typeof opts.body === "string"
+          ? opts.body
+          : JSON.stringify(opts.body);
     const reqOpts: https.RequestOptions = {
       method,
       // Content-Length always: Node sends a DELETE body unframed otherwise
-      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": opts.contentType ?? "application/json", "Content-Length": Buffer.byteLength(body) } : {}) },
+      headers: {
+        Accept: "application/json",
+        ...(body !== undefined
+          ? {
+              "Content-Type": opts.contentType ?? "application/json",
+              "Content-Length": Buffer.byteLength(body),
+            }
+          : {}),
+      },
     };
     try {
       await this.kc.applyToHTTPSOptions(reqOpts);
@@ -95,7 +109,13 @@ export class KubeClient {
             try {
               resolve((text ? JSON.parse(text) : {}) as T);
             } catch {
-              reject(new KubeApiError(code, "BadResponse", `${method} ${path}: the server answered non-JSON: ${text.slice(0, 200)}`));
+              reject(
+                new KubeApiError(
+                  code,
+                  "BadResponse",
+                  `${method} ${path}: the server answered non-JSON: ${text.slice(0, 200)}`,
+                ),
+              );
             }
             return;
           }
@@ -105,16 +125,27 @@ export class KubeClient {
           } catch {
             status = { message: text.trim() };
           }
-          reject(new KubeApiError(code, status.reason ?? String(code), status.message || `${method} ${path} answered HTTP ${code}`));
+          reject(
+            new KubeApiError(
+              code,
+              status.reason ?? String(code),
+              status.message || `${method} ${path} answered HTTP ${code}`,
+            ),
+          );
         });
         res.on("error", reject);
       });
       req.setTimeout(opts.timeoutMs ?? 60_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
       req.on("error", (e) =>
         reject(
-          new MicroRemedError("E_CLUSTER_UNREACHABLE", `the cluster at ${this.server} does not answer: ${(e as Error).message}`, "check the cluster is running and the kubeconfig points at it", {
-            cause: e,
-          }),
+          new MicroRemedError(
+            "E_CLUSTER_UNREACHABLE",
+            `the cluster at ${this.server} does not answer: ${(e as Error).message}`,
+            "check the cluster is running and the kubeconfig points at it",
+            {
+              cause: e,
+            },
+          ),
         ),
       );
       if (body !== undefined) req.write(body);
@@ -126,8 +157,16 @@ export class KubeClient {
     let p = this.discovery.get(apiVersion);
     if (!p) {
       const path = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-      p = this.request<{ resources: { name: string; kind: string; namespaced: boolean }[] }>("GET", path).then(
-        (list) => new Map(list.resources.filter((r) => !r.name.includes("/")).map((r) => [r.kind, { plural: r.name, namespaced: r.namespaced }])),
+      p = this.request<{ resources: { name: string; kind: string; namespaced: boolean }[] }>(
+        "GET",
+        path,
+      ).then(
+        (list) =>
+          new Map(
+            list.resources
+              .filter((r) => !r.name.includes("/"))
+              .map((r) => [r.kind, { plural: r.name, namespaced: r.namespaced }]),
+          ),
       );
       this.discovery.set(apiVersion, p);
       p.catch(() => this.discovery.delete(apiVersion));
@@ -156,7 +195,12 @@ export class KubeClient {
     return this.request<KObj>("GET", await this.pathOf(apiVersion, kind, namespace, name));
   }
 
-  async tryGet(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KObj | undefined> {
+  async tryGet(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KObj | undefined> {
     try {
       return await this.get(apiVersion, kind, namespace, name);
     } catch (e) {
@@ -166,24 +210,56 @@ export class KubeClient {
   }
 
   async list(apiVersion: string, kind: string, namespace?: string, labelSelector?: string): Promise<KObj[]> {
-    const list = await this.request<{ items: KObj[] }>("GET", await this.pathOf(apiVersion, kind, namespace), { query: { labelSelector } });
+    const list = await this.request<{ items: KObj[] }>(
+      "GET",
+      await this.pathOf(apiVersion, kind, namespace),
+      { query: { labelSelector } },
+    );
     return list.items.map((i) => ({ ...i, apiVersion: i.apiVersion ?? apiVersion, kind: i.kind ?? kind }));
   }
 
   async create(obj: KObj, namespace?: string): Promise<KObj> {
-    return this.request<KObj>("POST", await this.pathOf(obj.apiVersion, obj.kind, namespace ?? obj.metadata.namespace), { body: obj });
+    return this.request<KObj>(
+      "POST",
+      await this.pathOf(obj.apiVersion, obj.kind, namespace ?? obj.metadata.namespace),
+      { body: obj },
+    );
   }
 
   async replace(obj: KObj, namespace?: string): Promise<KObj> {
-    return this.request<KObj>("PUT", await this.pathOf(obj.apiVersion, obj.kind, namespace ?? obj.metadata.namespace, obj.metadata.name), { body: obj });
+    return this.request<KObj>(
+      "PUT",
+      await this.pathOf(obj.apiVersion, obj.kind, namespace ?? obj.metadata.namespace, obj.metadata.name),
+      { body: obj },
+    );
   }
 
-  async patch(apiVersion: string, kind: string, namespace: string | undefined, name: string, patch: unknown, type: "merge" | "strategic" | "json" = "merge"): Promise<KObj> {
-    const contentType = { merge: "application/merge-patch+json", strategic: "application/strategic-merge-patch+json", json: "application/json-patch+json" }[type];
-    return this.request<KObj>("PATCH", await this.pathOf(apiVersion, kind, namespace, name), { body: patch, contentType });
+  async patch(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    type: "merge" | "strategic" | "json" = "merge",
+  ): Promise<KObj> {
+    const contentType = {
+      merge: "application/merge-patch+json",
+      strategic: "application/strategic-merge-patch+json",
+      json: "application/json-patch+json",
+    }[type];
+    return this.request<KObj>("PATCH", await this.pathOf(apiVersion, kind, namespace, name), {
+      body: patch,
+      contentType,
+    });
   }
 
-  async delete(apiVersion: string, kind: string, namespace: string | undefined, name: string, opts: { gracePeriodSeconds?: number; propagationPolicy?: string } = {}): Promise<boolean> {
+  async delete(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    opts: { gracePeriodSeconds?: number; propagationPolicy?: string } = {},
+  ): Promise<boolean> {
     try {
       await this.request("DELETE", await this.pathOf(apiVersion, kind, namespace, name), {
         body: { kind: "DeleteOptions", apiVersion: "v1", ...opts },
@@ -201,7 +277,8 @@ export class KubeClient {
     const desired: KObj = { ...obj, metadata: { ...obj.metadata, namespace } };
     if (!live) return this.create(desired, namespace);
     desired.metadata.resourceVersion = live.metadata.resourceVersion;
-    if (obj.kind === "Service") desired.spec = { ...desired.spec, clusterIP: live.spec?.clusterIP, clusterIPs: live.spec?.clusterIPs };
+    if (obj.kind === "Service")
+      desired.spec = { ...desired.spec, clusterIP: live.spec?.clusterIP, clusterIPs: live.spec?.clusterIPs };
     return this.replace(desired, namespace);
   }
 

@@ -20,7 +20,14 @@ function sink(into: Buffer[]): Writable {
   });
 }
 
-export async function execIn(client: KubeClient, namespace: string, pod: string, container: string, command: string[], timeoutMs = 60_000): Promise<ExecResult> {
+export async function execIn(
+  client: KubeClient,
+  namespace: string,
+  pod: string,
+  container: string,
+  command: string[],
+  timeoutMs = 60_000,
+): Promise<ExecResult> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const exec = new Exec(client.kc);
@@ -30,9 +37,16 @@ export async function execIn(client: KubeClient, namespace: string, pod: string,
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), ...r });
+      resolve({
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ...r,
+      });
     };
-    const timer = setTimeout(() => finish({ exitCode: 124, message: `exec timed out after ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ exitCode: 124, message: `exec timed out after ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     exec
       .exec(namespace, pod, container, command, sink(out), sink(err), null, false, (status: V1Status) => {
         if (status.status === "Success") return finish({ exitCode: 0 });

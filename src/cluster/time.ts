@@ -61,7 +61,9 @@ export class ClusterTime {
       this.node = nodes.find((n) => n.metadata.annotations?.[SPEED_ANNOTATION] !== undefined)?.metadata.name;
       if (!this.node) return;
     }
-    await this.client.patch("v1", "Node", undefined, this.node, { metadata: { annotations: { [SPEED_ANNOTATION]: String(speed) } } });
+    await this.client.patch("v1", "Node", undefined, this.node, {
+      metadata: { annotations: { [SPEED_ANNOTATION]: String(speed) } },
+    });
     this.clusterMsAtMark = this.elapsed();
     this.wallAtMark = Date.now();
     this.current = speed;

@@ -29,7 +29,9 @@ export interface WaitOptions<T> {
   signal?: AbortSignal;
 }
 
-export type WaitResult<T> = { ok: true; value: T; waitedMs: number } | { ok: false; waitedMs: number; error?: unknown };
+export type WaitResult<T> =
+  | { ok: true; value: T; waitedMs: number }
+  | { ok: false; waitedMs: number; error?: unknown };
 
 export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
   const start = o.time.elapsed();
@@ -39,7 +41,11 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
   const poke = () => wake?.();
   try {
     for (const w of o.watch ?? []) {
-      closers.push(await openWatch(o.client, w.apiVersion, w.kind, w.namespace, poke, { labelSelector: w.labelSelector }));
+      closers.push(
+        await openWatch(o.client, w.apiVersion, w.kind, w.namespace, poke, {
+          labelSelector: w.labelSelector,
+        }),
+      );
     }
     let lastError: unknown;
     let checks = 0;
@@ -55,7 +61,8 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
         lastError = e;
       }
       const left = o.timeoutMs - elapsedCluster();
-      if (left <= 0 && checks >= (o.minChecks ?? 1)) return { ok: false, waitedMs: elapsedCluster(), error: lastError };
+      if (left <= 0 && checks >= (o.minChecks ?? 1))
+        return { ok: false, waitedMs: elapsedCluster(), error: lastError };
       await new Promise<void>((resolve) => {
         const t = setTimeout(done, o.time.wall(Math.max(0, Math.min(left, o.pollMs ?? 2000))));
         function done() {

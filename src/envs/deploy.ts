@@ -9,11 +9,26 @@ import { allSettled, type HealthSnapshot, snapshot } from "./health.js";
 
 export const MANAGED_LABEL = "app.kubernetes.io/managed-by";
 export const MANAGED_VALUE = "microremed";
-const PROTECTED = new Set(["kube-system", "kube-public", "kube-node-lease", "default", "chaos-mesh", "chaos-testing"]);
+const PROTECTED = new Set([
+  "kube-system",
+  "kube-public",
+  "kube-node-lease",
+  "default",
+  "chaos-mesh",
+  "chaos-testing",
+]);
 
-export async function ensureNamespace(client: KubeClient, namespace: string, env: string): Promise<"created" | "existing"> {
+export async function ensureNamespace(
+  client: KubeClient,
+  namespace: string,
+  env: string,
+): Promise<"created" | "existing"> {
   if (PROTECTED.has(namespace))
-    throw new MicroRemedError("E_FORBIDDEN_NAMESPACE", `namespace "${namespace}" is not one MicroRemed may use`, "pass --namespace with a namespace of its own, e.g. the env's name");
+    throw new MicroRemedError(
+      "E_FORBIDDEN_NAMESPACE",
+      `namespace "${namespace}" is not one MicroRemed may use`,
+      "pass --namespace with a namespace of its own, e.g. the env's name",
+    );
   const live = await client.tryGet("v1", "Namespace", undefined, namespace);
   if (live) {
     if (live.metadata.labels?.[MANAGED_LABEL] !== MANAGED_VALUE)
@@ -22,10 +37,19 @@ export async function ensureNamespace(client: KubeClient, namespace: string, env
         `namespace "${namespace}" exists and was not deployed by MicroRemed`,
         `pick another --namespace, or label it if it is yours: kubectl label ns ${namespace} ${MANAGED_LABEL}=${MANAGED_VALUE}`,
       );
-    if (live.metadata.deletionTimestamp) throw new MicroRemedError("E_CLUSTER", `namespace "${namespace}" is being deleted`, "wait until it is gone, then run again");
+    if (live.metadata.deletionTimestamp)
+      throw new MicroRemedError(
+        "E_CLUSTER",
+        `namespace "${namespace}" is being deleted`,
+        "wait until it is gone, then run again",
+      );
     return "existing";
   }
-  await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace, labels: { [MANAGED_LABEL]: MANAGED_VALUE, "microremed.io/env": env } } });
+  await client.create({
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: namespace, labels: { [MANAGED_LABEL]: MANAGED_VALUE, "microremed.io/env": env } },
+  });
   return "created";
 }
 
@@ -33,7 +57,14 @@ export async function applyAll(client: KubeClient, objs: KObj[], namespace: stri
   for (const o of objs) await client.apply(o, namespace);
 }
 
-export async function waitHealthy(client: KubeClient, time: ClusterTime, namespace: string, timeoutSeconds: number, signal?: AbortSignal, pollSeconds = 10): Promise<HealthSnapshot> {
+export async function waitHealthy(
+  client: KubeClient,
+  time: ClusterTime,
+  namespace: string,
+  timeoutSeconds: number,
+  signal?: AbortSignal,
+  pollSeconds = 10,
+): Promise<HealthSnapshot> {
   const r = await waitFor({
     client,
     time,
@@ -52,12 +83,22 @@ export async function waitHealthy(client: KubeClient, time: ClusterTime, namespa
   if (!r.ok) {
     const s = await snapshot(client, namespace);
     const bad = s.filter((w) => !w.settled).map((w) => `${w.name} ${w.ready}/${w.replicas}`);
-    throw new MicroRemedError("E_TIMEOUT", `namespace ${namespace} did not become healthy within ${timeoutSeconds} s of cluster time (not ready: ${bad.join(", ") || "no workloads"})`, "check the cluster has room for the system (kubectl describe pods)");
+    throw new MicroRemedError(
+      "E_TIMEOUT",
+      `namespace ${namespace} did not become healthy within ${timeoutSeconds} s of cluster time (not ready: ${bad.join(", ") || "no workloads"})`,
+      "check the cluster has room for the system (kubectl describe pods)",
+    );
   }
   return r.value;
 }
 
-export async function deployEnv(client: KubeClient, time: ClusterTime, env: EnvSpec, namespace: string, signal?: AbortSignal): Promise<HealthSnapshot> {
+export async function deployEnv(
+  client: KubeClient,
+  time: ClusterTime,
+  env: EnvSpec,
+  namespace: string,
+  signal?: AbortSignal,
+): Promise<HealthSnapshot> {
   await ensureNamespace(client, namespace, env.name);
   await applyAll(client, env.manifests, namespace);
   return waitHealthy(client, time, namespace, env.readyTimeoutSeconds, signal);
@@ -67,7 +108,8 @@ const IGNORED_TEMPLATE_ANNOTATIONS = ["kubectl.kubernetes.io/restartedAt"];
 
 /** Whether `have` states everything `want` states (the API adds defaults; that is no difference). */
 function covers(want: unknown, have: unknown): boolean {
-  if (Array.isArray(want)) return Array.isArray(have) && want.length === have.length && want.every((w, i) => covers(w, have[i]));
+  if (Array.isArray(want))
+    return Array.isArray(have) && want.length === have.length && want.every((w, i) => covers(w, have[i]));
   if (want && typeof want === "object") {
     if (!have || typeof have !== "object") return false;
     return Object.entries(want).every(([k, v]) => covers(v, (have as Record<string, unknown>)[k]));
@@ -83,12 +125,24 @@ function differs(source: KObj, live: KObj): boolean {
   if (ann) for (const k of IGNORED_TEMPLATE_ANNOTATIONS) delete ann[k];
   const wantTemplate = source.spec?.template ?? {};
   // both directions for containers' resources: a limit the source lacks is a change too
-  const res = (t: KObj["spec"]) => (t?.spec?.containers ?? []).map((c: { resources?: unknown }) => c.resources ?? {});
-  return !covers(wantTemplate, liveTemplate) || !covers(res(liveTemplate), res(wantTemplate)) || Object.keys(ann ?? {}).length !== Object.keys(wantTemplate.metadata?.annotations ?? {}).length;
+  const res = (t: KObj["spec"]) =>
+    (t?.spec?.containers ?? []).map((c: { resources?: unknown }) => c.resources ?? {});
+  return (
+    !covers(wantTemplate, liveTemplate) ||
+    !covers(res(liveTemplate), res(wantTemplate)) ||
+    Object.keys(ann ?? {}).length !== Object.keys(wantTemplate.metadata?.annotations ?? {}).length
+  );
 }
 
 /** Put a service back as its original manifest says (only if it differs), then wait until healthy. */
-export async function restoreService(client: KubeClient, time: ClusterTime, source: KObj, namespace: string, timeoutSeconds: number, signal?: AbortSignal): Promise<"unchanged" | "restored"> {
+export async function restoreService(
+  client: KubeClient,
+  time: ClusterTime,
+  source: KObj,
+  namespace: string,
+  timeoutSeconds: number,
+  signal?: AbortSignal,
+): Promise<"unchanged" | "restored"> {
   const live = await client.tryGet("apps/v1", "Deployment", namespace, source.metadata.name!);
   let result: "unchanged" | "restored" = "unchanged";
   if (!live || differs(source, live)) {

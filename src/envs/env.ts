@@ -30,8 +30,15 @@ const SCHEMA = {
     sourceConfig: { type: "string" },
     topology: { type: "string" },
     readyTimeoutSeconds: { type: "number", minimum: 1, default: 300 },
-    faultTargets: { type: "object", additionalProperties: { type: "array", items: { type: "string" }, minItems: 1 } },
-    pingTarget: { type: "object", required: ["apps"], properties: { apps: { type: "array", items: { type: "string" }, minItems: 1 } } },
+    faultTargets: {
+      type: "object",
+      additionalProperties: { type: "array", items: { type: "string" }, minItems: 1 },
+    },
+    pingTarget: {
+      type: "object",
+      required: ["apps"],
+      properties: { apps: { type: "array", items: { type: "string" }, minItems: 1 } },
+    },
   },
 };
 
@@ -40,7 +47,9 @@ export function envsDir(): string {
 }
 
 export function listEnvs(): string[] {
-  return readdirSync(envsDir()).filter((d) => existsSync(join(envsDir(), d, "env.yaml"))).sort();
+  return readdirSync(envsDir())
+    .filter((d) => existsSync(join(envsDir(), d, "env.yaml")))
+    .sort();
 }
 
 export function readManifests(file: string): KObj[] {
@@ -48,12 +57,21 @@ export function readManifests(file: string): KObj[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new MicroRemedError("E_CONFIG", `cannot read manifest file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "pass --manifest-path with an existing YAML file of Deployments (default: the env's source-config.yaml)");
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `cannot read manifest file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      "pass --manifest-path with an existing YAML file of Deployments (default: the env's source-config.yaml)",
+    );
   }
   const docs = parseAllDocuments(text);
   const out: KObj[] = [];
   for (const d of docs) {
-    if (d.errors.length) throw new MicroRemedError("E_CONFIG", `${file}: ${d.errors[0].message}`, "fix the YAML of the manifest");
+    if (d.errors.length)
+      throw new MicroRemedError(
+        "E_CONFIG",
+        `${file}: ${d.errors[0].message}`,
+        "fix the YAML of the manifest",
+      );
     const o = d.toJSON() as KObj | null;
     if (o && typeof o === "object") out.push(o);
   }
@@ -63,7 +81,12 @@ export function readManifests(file: string): KObj[] {
 export function loadEnv(name: string): EnvSpec {
   const dir = join(envsDir(), name);
   const file = join(dir, "env.yaml");
-  if (!existsSync(file)) throw new MicroRemedError("E_UNKNOWN_ENV", `unknown env "${name}"`, `use one of: ${listEnvs().join(", ")}`);
+  if (!existsSync(file))
+    throw new MicroRemedError(
+      "E_UNKNOWN_ENV",
+      `unknown env "${name}"`,
+      `use one of: ${listEnvs().join(", ")}`,
+    );
   const raw = validateWith<{
     name: string;
     defaultNamespace: string;
@@ -88,7 +111,14 @@ export function loadEnv(name: string): EnvSpec {
 /** The original manifest of a service, from --manifest-path or the env's source config. */
 export function sourceManifest(env: EnvSpec, service: string, manifestPath?: string): KObj {
   const docs = manifestPath ? readManifests(manifestPath) : env.sourceConfig;
-  const found = docs.find((d) => d.kind === "Deployment" && d.metadata?.name === service) ?? env.manifests.find((d) => d.kind === "Deployment" && d.metadata?.name === service);
-  if (!found) throw new MicroRemedError("E_CONFIG", `no original manifest for Deployment ${service}`, `add it to ${manifestPath ?? join(env.dir, "source-config.yaml")}`);
+  const found =
+    docs.find((d) => d.kind === "Deployment" && d.metadata?.name === service) ??
+    env.manifests.find((d) => d.kind === "Deployment" && d.metadata?.name === service);
+  if (!found)
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `no original manifest for Deployment ${service}`,
+      `add it to ${manifestPath ?? join(env.dir, "source-config.yaml")}`,
+    );
   return found;
 }

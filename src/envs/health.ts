@@ -18,16 +18,27 @@ function health(o: KObj): WorkloadHealth {
   const replicas = o.spec?.replicas ?? 1;
   const st = o.status ?? {};
   const ready = st.readyReplicas ?? 0;
-  const updated = st.updatedReplicas ?? (o.kind === "StatefulSet" ? st.currentReplicas ?? 0 : 0);
+  const updated = st.updatedReplicas ?? (o.kind === "StatefulSet" ? (st.currentReplicas ?? 0) : 0);
   const observed = (st.observedGeneration ?? 0) >= (o.metadata.generation ?? 0);
   const total = st.replicas ?? 0;
-  const available = o.kind === "Deployment" ? st.availableReplicas ?? 0 : ready;
-  const settled = observed && ready === replicas && updated === replicas && total === replicas && available === replicas;
-  return { kind: o.kind as WorkloadHealth["kind"], name: o.metadata.name!, replicas, ready, updated, settled };
+  const available = o.kind === "Deployment" ? (st.availableReplicas ?? 0) : ready;
+  const settled =
+    observed && ready === replicas && updated === replicas && total === replicas && available === replicas;
+  return {
+    kind: o.kind as WorkloadHealth["kind"],
+    name: o.metadata.name!,
+    replicas,
+    ready,
+    updated,
+    settled,
+  };
 }
 
 export async function snapshot(client: KubeClient, namespace: string): Promise<HealthSnapshot> {
-  const [deps, sts] = await Promise.all([client.list("apps/v1", "Deployment", namespace), client.list("apps/v1", "StatefulSet", namespace)]);
+  const [deps, sts] = await Promise.all([
+    client.list("apps/v1", "Deployment", namespace),
+    client.list("apps/v1", "StatefulSet", namespace),
+  ]);
   return [...deps, ...sts].map(health).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -39,8 +50,10 @@ export function collateralDamage(baseline: HealthSnapshot, now: HealthSnapshot):
   for (const b of baseline) {
     const n = now.find((w) => w.kind === b.kind && w.name === b.name);
     if (!n) problems.push(`${b.kind} ${b.name} is gone`);
-    else if (n.replicas < b.replicas) problems.push(`${b.kind} ${b.name} was scaled from ${b.replicas} to ${n.replicas} replicas`);
-    else if (!n.settled) problems.push(`${b.kind} ${b.name} has ${n.ready}/${n.replicas} ready (${n.updated} updated)`);
+    else if (n.replicas < b.replicas)
+      problems.push(`${b.kind} ${b.name} was scaled from ${b.replicas} to ${n.replicas} replicas`);
+    else if (!n.settled)
+      problems.push(`${b.kind} ${b.name} has ${n.ready}/${n.replicas} ready (${n.updated} updated)`);
   }
   return problems;
 }

@@ -28,7 +28,15 @@ const SCHEMA = {
     prompts: { type: "object", additionalProperties: { type: "string" } },
     tools: {
       type: "array",
-      items: { type: "object", required: ["name", "description", "parameters"], properties: { name: { type: "string" }, description: { type: "string" }, parameters: { type: "object" } } },
+      items: {
+        type: "object",
+        required: ["name", "description", "parameters"],
+        properties: {
+          name: { type: "string" },
+          description: { type: "string" },
+          parameters: { type: "object" },
+        },
+      },
     },
     limits: { type: "object", additionalProperties: { type: "number" }, default: {} },
   },
@@ -40,9 +48,19 @@ export function loadMethodDefinition(name: string, dir = join(packageRoot(), "me
   try {
     raw = parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new MicroRemedError("E_UNKNOWN_METHOD", `cannot read method definition ${file}: ${(e as Error).message}`, "reinstall, or restore methods/ from the repository");
+    throw new MicroRemedError(
+      "E_UNKNOWN_METHOD",
+      `cannot read method definition ${file}: ${(e as Error).message}`,
+      "reinstall, or restore methods/ from the repository",
+    );
   }
-  return validateWith<MethodDefinition>(SCHEMA, raw, file, "E_UNKNOWN_METHOD", "fix the method definition file");
+  return validateWith<MethodDefinition>(
+    SCHEMA,
+    raw,
+    file,
+    "E_UNKNOWN_METHOD",
+    "fix the method definition file",
+  );
 }
 
 export function fill(template: string, vars: Record<string, string>): string {

@@ -16,7 +16,13 @@ export function registerMethod(name: string, make: () => Method) {
 export const methodNames = () => Object.keys(METHODS);
 
 export function resolveMethod(name: string): Method {
-  const make = METHODS[name] ?? Object.entries(METHODS).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
-  if (!make) throw new MicroRemedError("E_UNKNOWN_METHOD", `unknown remediation method "${name}"`, `use one of: ${methodNames().join(", ")}`);
+  const make =
+    METHODS[name] ?? Object.entries(METHODS).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  if (!make)
+    throw new MicroRemedError(
+      "E_UNKNOWN_METHOD",
+      `unknown remediation method "${name}"`,
+      `use one of: ${methodNames().join(", ")}`,
+    );
   return make();
 }

@@ -7,7 +7,8 @@ import { createProviderModel, providerFamilies, type ResolveOptions } from "./fa
 import type { Model } from "./types.js";
 
 export const BUILTIN_MODELS = {
-  oracle: "writes the canonical remediation for the failure category (kubectl in the namespace); proves each case solvable",
+  oracle:
+    "writes the canonical remediation for the failure category (kubectl in the namespace); proves each case solvable",
   noop: "writes a playbook that changes nothing; must score 0%",
   "scripted:<file>": "replays recorded assistant turns and tool calls from a YAML/JSON file (tests)",
 } as const;
@@ -32,7 +33,11 @@ export function resolveModel(id: string, opts: ResolveOptions = {}): Model {
     const m = f(id, opts);
     if (m) return m;
   }
-  throw new MicroRemedError("E_UNKNOWN_MODEL", `unknown model "${id}"`, `use one of: ${[...Object.keys(BUILTIN_MODELS), ...providerFamilies(opts)].join(", ")} (list them with: microremed models)`);
+  throw new MicroRemedError(
+    "E_UNKNOWN_MODEL",
+    `unknown model "${id}"`,
+    `use one of: ${[...Object.keys(BUILTIN_MODELS), ...providerFamilies(opts)].join(", ")} (list them with: microremed models)`,
+  );
 }
 
 // The real providers, from the model registry (models/registry.yaml).

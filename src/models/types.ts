@@ -80,7 +80,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
     reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0),
     costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0),
     // Only where present, so sums of usages that never had them look as before.
-    ...(a.cacheWriteTokens || b.cacheWriteTokens ? { cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0) } : {}),
+    ...(a.cacheWriteTokens || b.cacheWriteTokens
+      ? { cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0) }
+      : {}),
     ...(a.estimated || b.estimated ? { estimated: true } : {}),
   };
 }

@@ -11,8 +11,8 @@ import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { resolveMethod } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
-import { identity, type RunConfig } from "./config.js";
 import { runCase } from "./case.js";
+import { identity, type RunConfig } from "./config.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
 import { type CaseRecord, RunRecords } from "./records.js";
 import { formatSummary, type RunSummary, summarize } from "./summary.js";
@@ -50,11 +50,17 @@ export interface PreparedRun {
 function checkResume(dir: string, id: ReturnType<typeof identity>): { startedAt?: string } | undefined {
   const runFile = join(dir, "run.json");
   if (!existsSync(runFile)) return undefined;
-  const before = JSON.parse(readFileSync(runFile, "utf8")) as { config?: Record<string, unknown>; startedAt?: string };
+  const before = JSON.parse(readFileSync(runFile, "utf8")) as {
+    config?: Record<string, unknown>;
+    startedAt?: string;
+  };
   const hasCases = new RunRecords(dir).read().length > 0;
   const recorded = before.config;
   const now = id as Record<string, unknown>;
-  const diff = hasCases && recorded ? Object.keys(id).filter((k) => JSON.stringify(recorded[k]) !== JSON.stringify(now[k])) : [];
+  const diff =
+    hasCases && recorded
+      ? Object.keys(id).filter((k) => JSON.stringify(recorded[k]) !== JSON.stringify(now[k]))
+      : [];
   if (diff.length)
     throw new MicroRemedError(
       "E_RESUME_MISMATCH",
@@ -72,14 +78,20 @@ export function prepareRun(cfg: RunConfig): PreparedRun {
   const exp = loadExperimentFile(cfg.experimentPath);
   const plan = planCases(exp, env, cfg.seed, cfg.experiments);
   // the manifests to restore targets from must be readable before a case breaks a target
-  if (cfg.manifestPath) for (const c of plan) for (const f of c.faults) sourceManifest(env, f.service, cfg.manifestPath);
+  if (cfg.manifestPath)
+    for (const c of plan) for (const f of c.faults) sourceManifest(env, f.service, cfg.manifestPath);
   const runName = cfg.runName ?? defaultRunName(cfg);
   // a resume with another configuration is refused before any cluster is started
   checkResume(join(cfg.savePath, runName), identity(cfg));
   return { cfg, env, method, model, plan, runName };
 }
 
-export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: RunHooks, prepared = prepareRun(cfg)): Promise<RunSummary> {
+export async function runExperiments(
+  cfg: RunConfig,
+  conn: Connection,
+  hooks: RunHooks,
+  prepared = prepareRun(cfg),
+): Promise<RunSummary> {
   const { env, method, model, plan, runName } = prepared;
   const records = new RunRecords(join(cfg.savePath, runName));
 
@@ -87,10 +99,26 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
   const id = identity(cfg);
   const before = checkResume(records.dir, id);
   // options that do not change what a case measures: recorded, free to differ on a resume
-  const options = { waitInterval: cfg.waitInterval, playbookTimeout: cfg.playbookTimeout, parallel: cfg.parallel ?? 1, inventory: cfg.inventory, context: cfg.context ?? null };
+  const options = {
+    waitInterval: cfg.waitInterval,
+    playbookTimeout: cfg.playbookTimeout,
+    parallel: cfg.parallel ?? 1,
+    inventory: cfg.inventory,
+    context: cfg.context ?? null,
+  };
   const now = new Date().toISOString();
-  const started = previous.length && before?.startedAt ? { startedAt: before.startedAt, resumedAt: now } : { startedAt: now };
-  records.writeJson("run.json", { config: id, options, cluster: cfg.cluster, speed: conn.time.fastSpeed, methodSpeed: cfg.methodSpeed ?? null, ...started });
+  const started =
+    previous.length && before?.startedAt
+      ? { startedAt: before.startedAt, resumedAt: now }
+      : { startedAt: now };
+  records.writeJson("run.json", {
+    config: id,
+    options,
+    cluster: cfg.cluster,
+    speed: conn.time.fastSpeed,
+    methodSpeed: cfg.methodSpeed ?? null,
+    ...started,
+  });
 
   const done = new Map<number, CaseRecord>();
   for (const r of previous) if (r.status !== "interrupted") done.set(r.index, r);
@@ -99,19 +127,26 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
 
   const workers = Math.max(1, Math.min(cfg.parallel ?? 1, todo.length || 1));
   // Each worker has its own copy of the system in its own namespace: <ns>, <ns>-2, ...
-  const namespaces = Array.from({ length: workers }, (_, i) => (i === 0 ? cfg.namespace : `${cfg.namespace}-${i + 1}`));
+  const namespaces = Array.from({ length: workers }, (_, i) =>
+    i === 0 ? cfg.namespace : `${cfg.namespace}-${i + 1}`,
+  );
   hooks.log(
     `${runName}: ${plan.length} cases of ${cfg.experimentPath} on ${cfg.env} (namespace${workers > 1 ? "s" : ""} ${namespaces.join(", ")}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`,
   );
   await Promise.all(
     namespaces.map(async (ns) => {
-      if ((await ensureNamespace(conn.client, ns, env.name)) === "created") hooks.log(`deploying ${env.name} into ${ns}`);
+      if ((await ensureNamespace(conn.client, ns, env.name)) === "created")
+        hooks.log(`deploying ${env.name} into ${ns}`);
       await deployEnv(conn.client, conn.time, env, ns, hooks.signal);
     }),
   ).catch((e) => {
     // Ctrl-C while deploying: no case has started, so there is nothing to clean up or record
     if (hooks.signal.aborted)
-      throw new MicroRemedError("E_INTERRUPTED", `interrupted while deploying ${env.name} into ${namespaces.join(", ")}, before any case started`, "run the same command again to start the run");
+      throw new MicroRemedError(
+        "E_INTERRUPTED",
+        `interrupted while deploying ${env.name} into ${namespaces.join(", ")}, before any case started`,
+        "run the same command again to start the run",
+      );
     throw e;
   });
 
@@ -119,8 +154,15 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
   const builtin = ["oracle", "noop"].includes(cfg.model) || cfg.model.startsWith("scripted:");
   // (a playbook still takes wall time: past 60x, its seconds would turn into many cluster minutes)
   const methodSpeed = cfg.methodSpeed ?? (builtin ? Math.min(conn.time.fastSpeed, 60) : 1);
-  if (conn.time.adjustable && methodSpeed !== conn.time.fastSpeed) hooks.log(`the embedded cluster runs at speed ${methodSpeed} while the method acts, ${conn.time.fastSpeed} otherwise`);
-  const executor = new AnsibleExecutor({ inventory: cfg.inventory, kubeconfig: conn.kubeconfigPath, timeoutMs: cfg.playbookTimeout * 1000 });
+  if (conn.time.adjustable && methodSpeed !== conn.time.fastSpeed)
+    hooks.log(
+      `the embedded cluster runs at speed ${methodSpeed} while the method acts, ${conn.time.fastSpeed} otherwise`,
+    );
+  const executor = new AnsibleExecutor({
+    inventory: cfg.inventory,
+    kubeconfig: conn.kubeconfigPath,
+    timeoutMs: cfg.playbookTimeout * 1000,
+  });
   const all = [...done.values()];
   const queue = [...todo];
   const worker = async (namespace: string) => {
@@ -143,13 +185,24 @@ export async function runExperiments(cfg: RunConfig, conn: Connection, hooks: Ru
       records.append(rec);
       all.push(rec);
       const s = summarize(runName, { env: env.name, method: method.name, model: model.id }, all);
-      hooks.log(`${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`);
+      hooks.log(
+        `${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`,
+      );
     }
   };
   await Promise.all(namespaces.map(worker));
-  const summary = summarize(runName, { env: env.name, method: method.name, model: model.id }, all.sort((a, b) => a.index - b.index));
+  const summary = summarize(
+    runName,
+    { env: env.name, method: method.name, model: model.id },
+    all.sort((a, b) => a.index - b.index),
+  );
   records.writeJson("summary.json", summary);
   records.writeText("summary.txt", formatSummary(summary));
-  if (hooks.signal.aborted) throw new MicroRemedError("E_INTERRUPTED", `interrupted: the current case was cleaned up and recorded as interrupted in ${records.casesFile}`, "run the same command again to resume");
+  if (hooks.signal.aborted)
+    throw new MicroRemedError(
+      "E_INTERRUPTED",
+      `interrupted: the current case was cleaned up and recorded as interrupted in ${records.casesFile}`,
+      "run the same command again to resume",
+    );
   return summary;
 }

@@ -84,10 +84,13 @@ export class WallClock implements Clock {
 
   private arm(t: Timer) {
     clearTimeout(t.handle);
-    t.handle = setTimeout(() => {
-      this.timers.delete(t);
-      t.fn();
-    }, Math.max(0, (t.due - this.now()) / this.speed));
+    t.handle = setTimeout(
+      () => {
+        this.timers.delete(t);
+        t.fn();
+      },
+      Math.max(0, (t.due - this.now()) / this.speed),
+    );
     t.handle.unref?.();
   }
 }

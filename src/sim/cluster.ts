@@ -1,24 +1,25 @@
 // The embedded cluster: store, API semantics, controllers and the HTTP server, assembled.
 // This is the one entry point the CLI uses; nothing outside src/sim imports anything else here.
-import { ApiServer } from "./api/server.js";
+
+import { Rng } from "../util/rng.js";
 import { Registry } from "./api/registry.js";
+import { ApiServer } from "./api/server.js";
 import { type Clock, WallClock } from "./clock.js";
 import { R, type SimContext } from "./controllers/context.js";
 import { EventRecorder } from "./controllers/events.js";
 import { installControllers } from "./controllers/index.js";
 import { createNodes, followSpeedAnnotation, type NodeSpec } from "./controllers/nodes.js";
 import { ControllerRuntime } from "./controllers/runtime.js";
-import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
-import { Store } from "./store/store.js";
-import { LogBook } from "./model/logbook.js";
-import { FaultBook } from "./model/faults.js";
-import { FaultedBehavior } from "./model/faulted.js";
-import { GenericBehavior } from "./model/generic.js";
-import { TopologyBehavior } from "./model/topology/behavior.js";
-import { Rng } from "../util/rng.js";
 import { ContainerExec } from "./exec/handler.js";
 import { execUpgrade } from "./exec/websocket.js";
+import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 import { SimMetrics } from "./metrics/source.js";
+import { FaultedBehavior } from "./model/faulted.js";
+import { FaultBook } from "./model/faults.js";
+import { GenericBehavior } from "./model/generic.js";
+import { LogBook } from "./model/logbook.js";
+import { TopologyBehavior } from "./model/topology/behavior.js";
+import { Store } from "./store/store.js";
 
 export interface EmbeddedClusterOptions {
   /** Clock speed factor: 60 runs a minute of cluster time in a second. */
@@ -32,7 +33,9 @@ export interface EmbeddedClusterOptions {
   watchHistory?: number;
 }
 
-export const DEFAULT_NODES: NodeSpec[] = [{ name: "microremed-server", cpu: "32", memory: "128Gi", pods: 250 }];
+export const DEFAULT_NODES: NodeSpec[] = [
+  { name: "microremed-server", cpu: "32", memory: "128Gi", pods: 250 },
+];
 
 const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
@@ -52,10 +55,18 @@ export class EmbeddedCluster {
     const events = new EventRecorder(registry);
     const faults = new FaultBook();
     // Chaos Mesh's effects (FaultedBehavior) over what the workloads do on their own
-    const behavior = new FaultedBehavior(new TopologyBehavior(() => this.ctx, new GenericBehavior(rng)), faults);
+    const behavior = new FaultedBehavior(
+      new TopologyBehavior(() => this.ctx, new GenericBehavior(rng)),
+      faults,
+    );
     this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior, faults };
     installControllers(this.ctx);
-    for (const ns of SYSTEM_NAMESPACES) registry.create(R("Namespace"), undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+    for (const ns of SYSTEM_NAMESPACES)
+      registry.create(R("Namespace"), undefined, {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name: ns },
+      });
     createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
     followSpeedAnnotation(this.ctx);
     this.exec = new ContainerExec(this.ctx);

@@ -7,12 +7,20 @@ const cache = new WeakMap<object, ValidateFunction>();
 
 function describe(e: ErrorObject): string {
   const where = e.instancePath || "(top level)";
-  if (e.keyword === "additionalProperties") return `${where}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-  if (e.keyword === "enum") return `${where}: ${e.message} (${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")})`;
+  if (e.keyword === "additionalProperties")
+    return `${where}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+  if (e.keyword === "enum")
+    return `${where}: ${e.message} (${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")})`;
   return `${where}: ${e.message}`;
 }
 
-export function validateWith<T>(schema: object, data: unknown, file: string, code: ErrorCode, fix: string): T {
+export function validateWith<T>(
+  schema: object,
+  data: unknown,
+  file: string,
+  code: ErrorCode,
+  fix: string,
+): T {
   let v = cache.get(schema);
   if (!v) {
     v = ajv.compile(schema);

@@ -13,7 +13,17 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-const base = ["run", "--env", "simple-micro", "--save-path", dir, "--remediate-method", "SoloGen", "--model", "oracle"];
+const base = [
+  "run",
+  "--env",
+  "simple-micro",
+  "--save-path",
+  dir,
+  "--remediate-method",
+  "SoloGen",
+  "--model",
+  "oracle",
+];
 
 function oneLine(r: { stderr: unknown; exitCode?: number }, code: string, fix: RegExp) {
   const err = String(r.stderr).trim();
@@ -25,18 +35,46 @@ function oneLine(r: { stderr: unknown; exitCode?: number }, code: string, fix: R
 
 describe("run refuses bad input with one line", () => {
   it("an experiment file with an unknown failure", async () => {
-    oneLine(await cli([...base, "--experiment-path", file("bad.txt", "cpu-stress\nno-such\n")]), "E_EXPERIMENT_FILE", /bad\.txt:2.*fix: write one failure id per line/);
+    oneLine(
+      await cli([...base, "--experiment-path", file("bad.txt", "cpu-stress\nno-such\n")]),
+      "E_EXPERIMENT_FILE",
+      /bad\.txt:2.*fix: write one failure id per line/,
+    );
   });
   it("a missing experiment file", async () => {
-    oneLine(await cli([...base, "--experiment-path", join(dir, "nope.txt")]), "E_EXPERIMENT_FILE", /cannot read experiment file/);
+    oneLine(
+      await cli([...base, "--experiment-path", join(dir, "nope.txt")]),
+      "E_EXPERIMENT_FILE",
+      /cannot read experiment file/,
+    );
   });
   it("an unknown env, method or model", async () => {
-    oneLine(await cli(["run", "--env", "nope", "--model", "oracle", "--save-path", dir]), "E_UNKNOWN_ENV", /use one of: online-boutique, simple-micro, train-ticket/);
-    oneLine(await cli([...base, "--remediate-method", "Magic"]), "E_UNKNOWN_METHOD", /use one of: SoloGen, ThinkRemed/);
-    oneLine(await cli(["run", "--env", "simple-micro", "--model", "gpt-99-imaginary", "--save-path", dir]), "E_UNKNOWN_MODEL", /fix:/);
+    oneLine(
+      await cli(["run", "--env", "nope", "--model", "oracle", "--save-path", dir]),
+      "E_UNKNOWN_ENV",
+      /use one of: online-boutique, simple-micro, train-ticket/,
+    );
+    oneLine(
+      await cli([...base, "--remediate-method", "Magic"]),
+      "E_UNKNOWN_METHOD",
+      /use one of: SoloGen, ThinkRemed/,
+    );
+    oneLine(
+      await cli(["run", "--env", "simple-micro", "--model", "gpt-99-imaginary", "--save-path", dir]),
+      "E_UNKNOWN_MODEL",
+      /fix:/,
+    );
   });
   it("a provider model without its key", async () => {
-    oneLine(await cli(["run", "--env", "simple-micro", "--model", "gpt-4o", "--save-path", dir], { OPENAI_API_KEY: "", LLM_API_KEY: "", PATH: process.env.PATH ?? "" }), "E_MISSING_API_KEY", /OPENAI_API_KEY/);
+    oneLine(
+      await cli(["run", "--env", "simple-micro", "--model", "gpt-4o", "--save-path", dir], {
+        OPENAI_API_KEY: "",
+        LLM_API_KEY: "",
+        PATH: process.env.PATH ?? "",
+      }),
+      "E_MISSING_API_KEY",
+      /OPENAI_API_KEY/,
+    );
   });
   it("bad flag values", async () => {
     oneLine(await cli([...base, "--speed", "fast"]), "E_USAGE", /--speed must be a positive number/);
@@ -47,9 +85,17 @@ describe("run refuses bad input with one line", () => {
     const bin = join(dir, "bin");
     mkdirSync(bin, { recursive: true });
     if (!existsSync(join(bin, "node"))) symlinkSync(process.execPath, join(bin, "node"));
-    oneLine(await cli([...base], { PATH: bin }), "E_MISSING_TOOL", /(kubectl|ansible-playbook) was not found on PATH/);
+    oneLine(
+      await cli([...base], { PATH: bin }),
+      "E_MISSING_TOOL",
+      /(kubectl|ansible-playbook) was not found on PATH/,
+    );
   });
   it("a kubeconfig that does not exist", async () => {
-    oneLine(await cli([...base, "--cluster", "kube", "--kubeconfig", join(dir, "none")]), "E_CLUSTER_UNREACHABLE", /no kubeconfig at/);
+    oneLine(
+      await cli([...base, "--cluster", "kube", "--kubeconfig", join(dir, "none")]),
+      "E_CLUSTER_UNREACHABLE",
+      /no kubeconfig at/,
+    );
   });
 });

@@ -194,14 +194,20 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
   });
 
   it("--manifest-path that cannot be read: one line, before any case breaks a target", async () => {
-    const exp = write(dir, "pod-fail.yaml", stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }));
+    const exp = write(
+      dir,
+      "pod-fail.yaml",
+      stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }),
+    );
     const r = await cli([
       ...onSim("flags-nomanifest"),
       ...["--save-path", dir, "--run-name", "no-manifest", "--experiment-path", exp, "--model", "oracle"],
       ...["--manifest-path", join(dir, "no-such-manifest.yaml")],
     ]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr.trim()).toMatch(/^error E_CONFIG: cannot read manifest file .*no-such-manifest\.yaml: ENOENT \(fix: /);
+    expect(r.stderr.trim()).toMatch(
+      /^error E_CONFIG: cannot read manifest file .*no-such-manifest\.yaml: ENOENT \(fix: /,
+    );
     expect(existsSync(join(dir, "no-manifest"))).toBe(false);
     expect((await sim.kubectl(["get", "ns", "-o", "name"])).stdout).not.toContain("flags-nomanifest");
   });

@@ -12,12 +12,41 @@ const root = mkdtempSync(join(tmpdir(), "mr-runall-"));
 
 async function runAll(env: string, model: string, extra: string[]) {
   const dir = join(root, `${env}-${model}`);
-  const r = await execa(process.execPath, ["dist/src/cli/main.js", "run-all", env, dir, model, "--methods", "SoloGen", "--speed", "600", "--parallel", "2", ...extra], {
-    reject: false,
-    timeout: 900_000,
-  });
-  const summary = existsSync(join(dir, "summary.json")) ? JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) : [];
-  return { r, dir, summary: summary as { tier: string; successRate: number; evaluated: number; injectionFailures: number; cases: number }[] };
+  const r = await execa(
+    process.execPath,
+    [
+      "dist/src/cli/main.js",
+      "run-all",
+      env,
+      dir,
+      model,
+      "--methods",
+      "SoloGen",
+      "--speed",
+      "600",
+      "--parallel",
+      "2",
+      ...extra,
+    ],
+    {
+      reject: false,
+      timeout: 900_000,
+    },
+  );
+  const summary = existsSync(join(dir, "summary.json"))
+    ? JSON.parse(readFileSync(join(dir, "summary.json"), "utf8"))
+    : [];
+  return {
+    r,
+    dir,
+    summary: summary as {
+      tier: string;
+      successRate: number;
+      evaluated: number;
+      injectionFailures: number;
+      cases: number;
+    }[],
+  };
 }
 
 describe("run-all on the embedded cluster", () => {

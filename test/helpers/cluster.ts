@@ -9,7 +9,10 @@ export interface TestCluster {
   cluster: EmbeddedCluster;
   kubeconfig: string;
   dir: string;
-  kubectl: (args: string[], opts?: { input?: string; reject?: boolean }) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
+  kubectl: (
+    args: string[],
+    opts?: { input?: string; reject?: boolean },
+  ) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
   file: (name: string, text: string) => string;
   stop: () => Promise<void>;
 }
@@ -24,8 +27,14 @@ export async function startTestCluster(speed = 30, seed = 42): Promise<TestClust
     kubeconfig,
     dir,
     async kubectl(args, opts = {}) {
-      const r = await execa("kubectl", args, { env: { KUBECONFIG: kubeconfig }, input: opts.input, reject: false, timeout: 120_000 });
-      if (opts.reject !== false && r.exitCode !== 0) throw new Error(`kubectl ${args.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
+      const r = await execa("kubectl", args, {
+        env: { KUBECONFIG: kubeconfig },
+        input: opts.input,
+        reject: false,
+        timeout: 120_000,
+      });
+      if (opts.reject !== false && r.exitCode !== 0)
+        throw new Error(`kubectl ${args.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
       return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1 };
     },
     file(name, text) {

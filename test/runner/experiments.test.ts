@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/envs/env.js";
 import { MicroRemedError } from "../../src/errors.js";
-import { loadExperimentFile, parseExperimentText, parseExperimentYaml, planCases } from "../../src/runner/experiments.js";
+import {
+  loadExperimentFile,
+  parseExperimentText,
+  parseExperimentYaml,
+  planCases,
+} from "../../src/runner/experiments.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mr-exp-"));
 const write = (name: string, text: string) => {
@@ -20,7 +25,9 @@ describe("experiment files", () => {
   });
 
   it("names the line of an unknown failure type", () => {
-    expect(() => parseExperimentText("cpu-stress\ncpu-stres\n", "bad.txt")).toThrow(/bad.txt:2: unknown failure type "cpu-stres"/);
+    expect(() => parseExperimentText("cpu-stress\ncpu-stres\n", "bad.txt")).toThrow(
+      /bad.txt:2: unknown failure type "cpu-stres"/,
+    );
   });
 
   it("rejects an empty file", () => {
@@ -33,14 +40,25 @@ describe("experiment files", () => {
       "x.yaml",
     );
     expect(e.seed).toBe(7);
-    expect(e.cases[1].faults[0]).toEqual({ failure: "network-delay", target: "time-service", params: { delay: { latency: "500ms" } } });
+    expect(e.cases[1].faults[0]).toEqual({
+      failure: "network-delay",
+      target: "time-service",
+      params: { delay: { latency: "500ms" } },
+    });
     expect(e.cases[2].faults).toHaveLength(2);
   });
 
   it("says what is wrong in a YAML file", () => {
-    expect(() => parseExperimentYaml("cases:\n  - failure: cpu-stress\n    taget: x\n", "t.yaml")).toThrow(/unknown field "taget"/);
+    expect(() => parseExperimentYaml("cases:\n  - failure: cpu-stress\n    taget: x\n", "t.yaml")).toThrow(
+      /unknown field "taget"/,
+    );
     expect(() => parseExperimentYaml("cases: [", "t.yaml")).toThrow(/not valid YAML/);
-    expect(() => parseExperimentYaml("cases:\n  - faults:\n    - {failure: cpu-stress, target: a}\n    - {failure: pod-fail, target: a}\n", "t.yaml")).toThrow(/two faults on one service/);
+    expect(() =>
+      parseExperimentYaml(
+        "cases:\n  - faults:\n    - {failure: cpu-stress, target: a}\n    - {failure: pod-fail, target: a}\n",
+        "t.yaml",
+      ),
+    ).toThrow(/two faults on one service/);
   });
 
   it("a missing file is a clear error", () => {
@@ -70,7 +88,13 @@ describe("planning cases", () => {
   it("cycles when asked for more cases than the file has, and cuts when fewer", () => {
     expect(planCases(exp, env, 1, 3)).toHaveLength(3);
     const more = planCases(loadExperimentFile(write("two.txt", "cpu-stress\npod-fail\n")), env, 1, 5);
-    expect(more.map((c) => c.faults[0].failure)).toEqual(["cpu-stress", "pod-fail", "cpu-stress", "pod-fail", "cpu-stress"]);
+    expect(more.map((c) => c.faults[0].failure)).toEqual([
+      "cpu-stress",
+      "pod-fail",
+      "cpu-stress",
+      "pod-fail",
+      "cpu-stress",
+    ]);
   });
 
   it("keeps explicit targets and refuses unknown ones", () => {

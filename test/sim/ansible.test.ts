@@ -92,14 +92,20 @@ const inventory = "[local]\nlocalhost ansible_connection=local ansible_python_in
 
 async function play(file: string) {
   const r = await execa("ansible-playbook", ["-i", t.file("inventory.ini", inventory), file], {
-    env: { KUBECONFIG: t.kubeconfig, K8S_AUTH_KUBECONFIG: t.kubeconfig, ANSIBLE_NOCOLOR: "1", ANSIBLE_LOCALHOST_WARNING: "0" },
+    env: {
+      KUBECONFIG: t.kubeconfig,
+      K8S_AUTH_KUBECONFIG: t.kubeconfig,
+      ANSIBLE_NOCOLOR: "1",
+      ANSIBLE_LOCALHOST_WARNING: "0",
+    },
     reject: false,
     timeout: 240_000,
   });
   return { out: String(r.stdout), code: r.exitCode };
 }
 
-const recap = (out: string) => out.match(/localhost\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)/);
+const recap = (out: string) =>
+  out.match(/localhost\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)/);
 
 beforeAll(async () => {
   t = await startTestCluster(30);
@@ -125,6 +131,8 @@ describe("ansible-playbook with kubernetes.core", () => {
   it("deletes with state: absent", async () => {
     const r = await play(t.file("cleanup.yml", CLEANUP));
     expect(r.code, r.out).toBe(0);
-    expect((await t.kubectl(["-n", "ansible-test", "get", "deploy,stresschaos", "-o", "name"])).stdout).toBe("");
+    expect((await t.kubectl(["-n", "ansible-test", "get", "deploy,stresschaos", "-o", "name"])).stdout).toBe(
+      "",
+    );
   }, 300_000);
 });

@@ -7,7 +7,11 @@ let c: EmbeddedCluster;
 let url: string;
 
 async function call(method: string, path: string, body?: string, type = "application/json") {
-  const res = await fetch(url + path, { method, body, headers: body === undefined ? {} : { "Content-Type": type } });
+  const res = await fetch(url + path, {
+    method,
+    body,
+    headers: body === undefined ? {} : { "Content-Type": type },
+  });
   const text = await res.text();
   let json: Record<string, unknown> = {};
   try {
@@ -18,12 +22,17 @@ async function call(method: string, path: string, body?: string, type = "applica
   return { code: res.status, json, text };
 }
 
-const cm = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, ...extra }, data: { a: "1" } });
+const cm = (name: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, ...extra }, data: { a: "1" } });
 
 beforeAll(async () => {
   c = new EmbeddedCluster({ speed: 10, watchHistory: 50 });
   url = await c.listen();
-  await call("POST", "/api/v1/namespaces", JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "bad" } }));
+  await call(
+    "POST",
+    "/api/v1/namespaces",
+    JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "bad" } }),
+  );
   await call("POST", "/api/v1/namespaces/bad/configmaps", cm("keep"));
 });
 afterAll(() => c?.stop());
@@ -36,18 +45,30 @@ describe("bad input", () => {
   });
 
   it("malformed YAML in an apply patch is a 400", async () => {
-    const r = await call("PATCH", "/api/v1/namespaces/bad/configmaps/keep?fieldManager=t", "a: [b", "application/apply-patch+yaml");
+    const r = await call(
+      "PATCH",
+      "/api/v1/namespaces/bad/configmaps/keep?fieldManager=t",
+      "a: [b",
+      "application/apply-patch+yaml",
+    );
     expect(r.code).toBe(400);
   });
 
   it("unknown kinds and groups are 404 NotFound", async () => {
     expect((await call("GET", "/api/v1/namespaces/bad/widgets")).code).toBe(404);
-    expect((await call("GET", "/apis/nosuch.io/v1/things")).json).toMatchObject({ kind: "Status", code: 404 });
+    expect((await call("GET", "/apis/nosuch.io/v1/things")).json).toMatchObject({
+      kind: "Status",
+      code: 404,
+    });
     expect((await call("GET", "/apis/nosuch.io")).code).toBe(404);
   });
 
   it("a kind that does not match the URL is a 400", async () => {
-    const r = await call("POST", "/api/v1/namespaces/bad/configmaps", JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "x" } }));
+    const r = await call(
+      "POST",
+      "/api/v1/namespaces/bad/configmaps",
+      JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "x" } }),
+    );
     expect(r.code).toBe(400);
   });
 
@@ -58,24 +79,69 @@ describe("bad input", () => {
   });
 
   it("a JSON patch that is not an array is a 400; a strategic patch of a custom resource is a 415", async () => {
-    expect((await call("PATCH", "/api/v1/namespaces/bad/configmaps/keep", '{"op":"add"}', "application/json-patch+json")).code).toBe(400);
-    await call("POST", "/apis/chaos-mesh.org/v1alpha1/namespaces/bad/podchaos", JSON.stringify({ apiVersion: "chaos-mesh.org/v1alpha1", kind: "PodChaos", metadata: { name: "p" }, spec: { action: "pod-kill", mode: "one", selector: { namespaces: ["nowhere"] } } }));
-    expect((await call("PATCH", "/apis/chaos-mesh.org/v1alpha1/namespaces/bad/podchaos/p", "{}", "application/strategic-merge-patch+json")).code).toBe(415);
+    expect(
+      (
+        await call(
+          "PATCH",
+          "/api/v1/namespaces/bad/configmaps/keep",
+          '{"op":"add"}',
+          "application/json-patch+json",
+        )
+      ).code,
+    ).toBe(400);
+    await call(
+      "POST",
+      "/apis/chaos-mesh.org/v1alpha1/namespaces/bad/podchaos",
+      JSON.stringify({
+        apiVersion: "chaos-mesh.org/v1alpha1",
+        kind: "PodChaos",
+        metadata: { name: "p" },
+        spec: { action: "pod-kill", mode: "one", selector: { namespaces: ["nowhere"] } },
+      }),
+    );
+    expect(
+      (
+        await call(
+          "PATCH",
+          "/apis/chaos-mesh.org/v1alpha1/namespaces/bad/podchaos/p",
+          "{}",
+          "application/strategic-merge-patch+json",
+        )
+      ).code,
+    ).toBe(415);
   });
 
   it("an update with a stale resourceVersion is a 409 Conflict", async () => {
-    const live = (await call("GET", "/api/v1/namespaces/bad/configmaps/keep")).json as { metadata: { resourceVersion: string } };
+    const live = (await call("GET", "/api/v1/namespaces/bad/configmaps/keep")).json as {
+      metadata: { resourceVersion: string };
+    };
     const changed = JSON.parse(cm("keep", { resourceVersion: live.metadata.resourceVersion }));
-    const ok = await call("PUT", "/api/v1/namespaces/bad/configmaps/keep", JSON.stringify({ ...changed, data: { a: "2" } }));
+    const ok = await call(
+      "PUT",
+      "/api/v1/namespaces/bad/configmaps/keep",
+      JSON.stringify({ ...changed, data: { a: "2" } }),
+    );
     expect(ok.code).toBe(200);
-    const stale = await call("PUT", "/api/v1/namespaces/bad/configmaps/keep", cm("keep", { resourceVersion: live.metadata.resourceVersion }));
+    const stale = await call(
+      "PUT",
+      "/api/v1/namespaces/bad/configmaps/keep",
+      cm("keep", { resourceVersion: live.metadata.resourceVersion }),
+    );
     expect(stale.code).toBe(409);
     expect(stale.json).toMatchObject({ reason: "Conflict" });
   });
 
   it("a watch from a resourceVersion older than the history is a 410 in an ERROR event", async () => {
-    for (let i = 0; i < 60; i++) await call("POST", "/api/v1/namespaces/bad/secrets", JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: `s${i}` } }));
-    const r = await call("GET", "/api/v1/namespaces/bad/configmaps?watch=true&resourceVersion=1&timeoutSeconds=1");
+    for (let i = 0; i < 60; i++)
+      await call(
+        "POST",
+        "/api/v1/namespaces/bad/secrets",
+        JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: `s${i}` } }),
+      );
+    const r = await call(
+      "GET",
+      "/api/v1/namespaces/bad/configmaps?watch=true&resourceVersion=1&timeoutSeconds=1",
+    );
     const first = JSON.parse(r.text.split("\n")[0]);
     expect(first.type).toBe("ERROR");
     expect(first.object).toMatchObject({ kind: "Status", code: 410, reason: "Expired" });
@@ -86,6 +152,8 @@ describe("bad input", () => {
     expect(r.code).toBe(200);
     expect((r.json as { data: Record<string, string> }).data).toEqual({ a: "2" });
     const list = await call("GET", "/api/v1/namespaces/bad/configmaps");
-    expect((list.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort()).toEqual(["keep", "kube-root-ca.crt"]);
+    expect(
+      (list.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort(),
+    ).toEqual(["keep", "kube-root-ca.crt"]);
   });
 });

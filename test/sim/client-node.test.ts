@@ -21,7 +21,10 @@ const deployment = (name: string): k8s.V1Deployment => ({
   spec: {
     replicas: 1,
     selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: "busybox:1.35", command: ["sleep", "infinity"] }] } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name, image: "busybox:1.35", command: ["sleep", "infinity"] }] },
+    },
   },
 });
 
@@ -38,7 +41,13 @@ describe("@kubernetes/client-node", () => {
       k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
     );
     await apps.patchNamespacedDeployment(
-      { namespace: NS, name: "one", body: { spec: { template: { spec: { containers: [{ name: "one", env: [{ name: "X", value: "1" }] }] } } } } },
+      {
+        namespace: NS,
+        name: "one",
+        body: {
+          spec: { template: { spec: { containers: [{ name: "one", env: [{ name: "X", value: "1" }] }] } } },
+        },
+      },
       k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.StrategicMergePatch),
     );
     const patched = await apps.readNamespacedDeployment({ namespace: NS, name: "one" });
@@ -46,7 +55,9 @@ describe("@kubernetes/client-node", () => {
     expect(patched.spec?.template.spec?.containers[0].image).toBe("busybox:1.35");
     expect(patched.spec?.template.spec?.containers[0].env).toEqual([{ name: "X", value: "1" }]);
     await apps.deleteNamespacedDeployment({ namespace: NS, name: "one" });
-    await expect(apps.readNamespacedDeployment({ namespace: NS, name: "one" })).rejects.toMatchObject({ code: 404 });
+    await expect(apps.readNamespacedDeployment({ namespace: NS, name: "one" })).rejects.toMatchObject({
+      code: 404,
+    });
   });
 
   it("watches pods ADDED, MODIFIED as they start, DELETED", async () => {
@@ -55,11 +66,16 @@ describe("@kubernetes/client-node", () => {
     const watch = new k8s.Watch(kc);
     const done = new Promise<void>((resolve) => {
       void watch
-        .watch(`/api/v1/namespaces/${NS}/pods`, { labelSelector: "app=two" }, (type, obj: k8s.V1Pod) => {
-          seen.push(type);
-          if (obj.status?.phase === "Running") running = true;
-          if (type === "DELETED") resolve();
-        }, () => {})
+        .watch(
+          `/api/v1/namespaces/${NS}/pods`,
+          { labelSelector: "app=two" },
+          (type, obj: k8s.V1Pod) => {
+            seen.push(type);
+            if (obj.status?.phase === "Running") running = true;
+            if (type === "DELETED") resolve();
+          },
+          () => {},
+        )
         .then((ac) => {
           void done.then(() => ac.abort());
         });
@@ -78,10 +94,14 @@ describe("@kubernetes/client-node", () => {
 
   it("execs over WebSocket and reads logs", async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    await kc.makeApiClient(k8s.AppsV1Api).createNamespacedDeployment({ namespace: NS, body: deployment("three") });
+    await kc
+      .makeApiClient(k8s.AppsV1Api)
+      .createNamespacedDeployment({ namespace: NS, body: deployment("three") });
     let pod: k8s.V1Pod | undefined;
     for (let i = 0; i < 100; i++) {
-      pod = (await core.listNamespacedPod({ namespace: NS, labelSelector: "app=three" })).items.find((p) => p.status?.phase === "Running");
+      pod = (await core.listNamespacedPod({ namespace: NS, labelSelector: "app=three" })).items.find(
+        (p) => p.status?.phase === "Running",
+      );
       if (pod) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -90,7 +110,17 @@ describe("@kubernetes/client-node", () => {
     let text = "";
     out.on("data", (d) => (text += d));
     const status = await new Promise<k8s.V1Status>((resolve) => {
-      void new k8s.Exec(kc).exec(NS, name, "three", ["cat", "/etc/hostname"], out, null, null, false, resolve);
+      void new k8s.Exec(kc).exec(
+        NS,
+        name,
+        "three",
+        ["cat", "/etc/hostname"],
+        out,
+        null,
+        null,
+        false,
+        resolve,
+      );
     });
     expect(status.status).toBe("Success");
     expect(text.trim()).toBe(name);

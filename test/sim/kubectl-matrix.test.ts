@@ -78,8 +78,12 @@ afterAll(() => t?.stop());
 
 describe("kubectl against the embedded cluster", () => {
   it("gets each kind as a table with the real columns", async () => {
-    expect(await kn("get", "pods")).toMatch(/NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(db-\d\s+1\/1\s+Running\s+0\s+\S+\n){2}(web-\S+\s+2\/2\s+Running\s+0\s+\S+\n?){2}$/);
-    expect(await kn("get", "deploy")).toMatch(/NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+2\/2\s+2\s+2\s/);
+    expect(await kn("get", "pods")).toMatch(
+      /NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n(db-\d\s+1\/1\s+Running\s+0\s+\S+\n){2}(web-\S+\s+2\/2\s+Running\s+0\s+\S+\n?){2}$/,
+    );
+    expect(await kn("get", "deploy")).toMatch(
+      /NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+2\/2\s+2\s+2\s/,
+    );
     expect(await kn("get", "rs")).toMatch(/NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\nweb-\S+\s+2\s+2\s+2\s/);
     expect(await kn("get", "sts")).toMatch(/db\s+2\/2\s/);
     expect(await kn("get", "svc")).toMatch(/web\s+ClusterIP\s+10\.43\.\d+\.\d+\s+<none>\s+80\/TCP/);
@@ -92,7 +96,9 @@ describe("kubectl against the embedded cluster", () => {
   });
 
   it("prints -o wide, yaml, json, jsonpath, -A, --show-labels and -l", async () => {
-    expect(await kn("get", "pods", "-o", "wide")).toMatch(/IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n.*10\.42\.\d+\.\d+\s+microremed-server\s+<none>\s+<none>/);
+    expect(await kn("get", "pods", "-o", "wide")).toMatch(
+      /IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n.*10\.42\.\d+\.\d+\s+microremed-server\s+<none>\s+<none>/,
+    );
     const y = await kn("get", "deploy", "web", "-o", "yaml");
     expect(y).toMatch(/kind: Deployment/);
     expect(y).toMatch(/image: nginx:1\.25/);
@@ -100,9 +106,13 @@ describe("kubectl against the embedded cluster", () => {
     const j = JSON.parse(await kn("get", "pods", "-l", "app=web", "-o", "json"));
     expect(j.items).toHaveLength(2);
     expect(j.items[0].status.phase).toBe("Running");
-    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}")).toBe("nginx:1.25");
+    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}")).toBe(
+      "nginx:1.25",
+    );
     expect(await k("get", "pods", "-A")).toMatch(/NAMESPACE\s+NAME\s+READY\s+STATUS[\s\S]*shop\s+web-/);
-    expect(await kn("get", "pods", "--show-labels")).toMatch(/LABELS\n[\s\S]*app=web,pod-template-hash=\w+,tier=front/);
+    expect(await kn("get", "pods", "--show-labels")).toMatch(
+      /LABELS\n[\s\S]*app=web,pod-template-hash=\w+,tier=front/,
+    );
     expect(await kn("get", "pods", "-l", "app=db", "-o", "name")).toBe("pod/db-0\npod/db-1");
   });
 
@@ -120,13 +130,37 @@ describe("kubectl against the embedded cluster", () => {
   it("patches with all three types, labels and annotates", async () => {
     await kn("patch", "cm", "settings", "--type", "merge", "-p", '{"data":{"mode":"slow"}}');
     expect(await kn("get", "cm", "settings", "-o", "jsonpath={.data.mode}")).toBe("slow");
-    await kn("patch", "cm", "settings", "--type", "json", "-p", '[{"op":"add","path":"/data/extra","value":"1"}]');
+    await kn(
+      "patch",
+      "cm",
+      "settings",
+      "--type",
+      "json",
+      "-p",
+      '[{"op":"add","path":"/data/extra","value":"1"}]',
+    );
     expect(await kn("get", "cm", "settings", "-o", "jsonpath={.data.extra}")).toBe("1");
-    await kn("patch", "deploy", "web", "-p", '{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"1"}]}]}}}}');
-    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[*].name}")).toBe("web sidecar-busybox");
+    await kn(
+      "patch",
+      "deploy",
+      "web",
+      "-p",
+      '{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"A","value":"1"}]}]}}}}',
+    );
+    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[*].name}")).toBe(
+      "web sidecar-busybox",
+    );
     await kn("label", "cm", "settings", "team=sre");
     await kn("annotate", "cm", "settings", "note=checked");
-    expect(await kn("get", "cm", "settings", "-o", "jsonpath={.metadata.labels.team} {.metadata.annotations.note}")).toBe("sre checked");
+    expect(
+      await kn(
+        "get",
+        "cm",
+        "settings",
+        "-o",
+        "jsonpath={.metadata.labels.team} {.metadata.annotations.note}",
+      ),
+    ).toBe("sre checked");
     await kn("rollout", "status", "deploy/web", "--timeout=90s");
   });
 
@@ -136,18 +170,30 @@ describe("kubectl against the embedded cluster", () => {
     expect(await kn("get", "deploy", "web")).toMatch(/web\s+3\/3\s+3\s+3\s/);
     await kn("set", "resources", "deploy/web", "-c", "web", "--limits=cpu=400m,memory=300Mi");
     await kn("rollout", "status", "deploy/web", "--timeout=90s");
-    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].resources.limits.cpu}")).toBe("nginx:1.25 400m");
+    expect(
+      await kn(
+        "get",
+        "deploy",
+        "web",
+        "-o",
+        "jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].resources.limits.cpu}",
+      ),
+    ).toBe("nginx:1.25 400m");
     await kn("set", "env", "deploy/web", "-c", "web", "B=2");
     await kn("rollout", "status", "deploy/web", "--timeout=90s");
     expect(await kn("rollout", "history", "deploy/web")).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s[\s\S]*4\s/);
     await kn("set", "image", "deploy/web", "web=nginx:doesnotexist-9");
     await new Promise((r) => setTimeout(r, 1500));
     expect(await kn("get", "pods", "-l", "app=web")).toMatch(/ErrImagePull|ImagePullBackOff/);
-    const stuck = await t.kubectl(["-n", "shop", "rollout", "status", "deploy/web", "--timeout=2s"], { reject: false });
+    const stuck = await t.kubectl(["-n", "shop", "rollout", "status", "deploy/web", "--timeout=2s"], {
+      reject: false,
+    });
     expect(stuck.exitCode).not.toBe(0);
     await kn("rollout", "undo", "deploy/web");
     await kn("rollout", "status", "deploy/web", "--timeout=90s");
-    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}")).toBe("nginx:1.25");
+    expect(await kn("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}")).toBe(
+      "nginx:1.25",
+    );
     const before = await kn("get", "pods", "-l", "app=web", "-o", "name");
     await kn("rollout", "restart", "deploy/web");
     await kn("rollout", "status", "deploy/web", "--timeout=90s");
@@ -159,9 +205,13 @@ describe("kubectl against the embedded cluster", () => {
     const pod = (await kn("get", "pods", "-l", "app=web", "-o", "name")).split("\n")[0];
     expect(await kn("wait", "--for=condition=Ready", pod, "--timeout=60s")).toMatch(/condition met/);
     expect((await kn("logs", pod, "-c", "web")).length).toBeGreaterThan(0);
-    expect((await kn("exec", pod.replace("pod/", ""), "-c", "web", "--", "cat", "/etc/hostname")).trim()).toBe(pod.replace("pod/", ""));
+    expect(
+      (await kn("exec", pod.replace("pod/", ""), "-c", "web", "--", "cat", "/etc/hostname")).trim(),
+    ).toBe(pod.replace("pod/", ""));
     await new Promise((r) => setTimeout(r, 1000)); // 30 s of cluster time: metrics-server has a sample
-    expect(await kn("top", "pod")).toMatch(/NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)\s*\n[\s\S]*web-\S+\s+\d+m\s+\d+Mi/);
+    expect(await kn("top", "pod")).toMatch(
+      /NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)\s*\n[\s\S]*web-\S+\s+\d+m\s+\d+Mi/,
+    );
     expect(await k("top", "node")).toMatch(/microremed-server\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
   });
 
@@ -178,7 +228,9 @@ describe("kubectl against the embedded cluster", () => {
   });
 
   it("applies and deletes a StressChaos", async () => {
-    expect(await k("apply", "-f", t.file("stress.yaml", STRESS))).toMatch(/stresschaos.chaos-mesh.org\/cpu-stress created/);
+    expect(await k("apply", "-f", t.file("stress.yaml", STRESS))).toMatch(
+      /stresschaos.chaos-mesh.org\/cpu-stress created/,
+    );
     expect(await kn("get", "stresschaos")).toMatch(/cpu-stress/);
     expect(await kn("delete", "stresschaos", "cpu-stress")).toMatch(/deleted/);
   });

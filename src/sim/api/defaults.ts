@@ -6,7 +6,10 @@ import type { KObject } from "../types.js";
 type J = any;
 
 function defaultContainer(c: J) {
-  c.imagePullPolicy ??= String(c.image ?? "").endsWith(":latest") || !String(c.image ?? "").includes(":") ? "Always" : "IfNotPresent";
+  c.imagePullPolicy ??=
+    String(c.image ?? "").endsWith(":latest") || !String(c.image ?? "").includes(":")
+      ? "Always"
+      : "IfNotPresent";
   c.terminationMessagePath ??= "/dev/termination-log";
   c.terminationMessagePolicy ??= "File";
   c.resources ??= {};
@@ -46,8 +49,18 @@ const DEFAULTERS: Record<string, (o: J) => void> = {
     o.spec.priority ??= 0;
     o.spec.preemptionPolicy ??= "PreemptLowerPriority";
     o.spec.tolerations ??= [
-      { key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
-      { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 },
+      {
+        key: "node.kubernetes.io/not-ready",
+        operator: "Exists",
+        effect: "NoExecute",
+        tolerationSeconds: 300,
+      },
+      {
+        key: "node.kubernetes.io/unreachable",
+        operator: "Exists",
+        effect: "NoExecute",
+        tolerationSeconds: 300,
+      },
     ];
     o.status ??= { phase: "Pending", qosClass: qosClass(o.spec) };
   },
@@ -109,7 +122,9 @@ export function applyDefaults(obj: KObject): KObject {
 
 export function qosClass(spec: J): "Guaranteed" | "Burstable" | "BestEffort" {
   const cs: J[] = spec?.containers ?? [];
-  const any = cs.some((c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length);
+  const any = cs.some(
+    (c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length,
+  );
   if (!any) return "BestEffort";
   const guaranteed = cs.every((c) => {
     const l = c.resources?.limits ?? {};

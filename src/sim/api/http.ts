@@ -26,7 +26,11 @@ export function parseJson(text: string): unknown {
 
 export function sendJson(res: ServerResponse, code: number, body: unknown) {
   const text = JSON.stringify(body);
-  res.writeHead(code, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-cache, private" });
+  res.writeHead(code, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-cache, private",
+  });
   res.end(text);
 }
 
@@ -35,7 +39,14 @@ export function sendError(res: ServerResponse, err: unknown) {
     res.destroy();
     return;
   }
-  const e = err instanceof ApiError ? err : new ApiError(500, "InternalError", `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
+  const e =
+    err instanceof ApiError
+      ? err
+      : new ApiError(
+          500,
+          "InternalError",
+          `Internal error occurred: ${(err as Error)?.message ?? String(err)}`,
+        );
   if (!(err instanceof ApiError)) console.error("embedded cluster: internal error:", err);
   sendJson(res, e.code, e.toStatus());
 }

@@ -2,14 +2,14 @@
 // validation, resourceVersion checks, generation, status subresource, graceful deletion,
 // finalizers). The HTTP handlers and the controllers both write through here.
 import { isDeepStrictEqual } from "node:util";
-import { stamp, type Clock } from "../clock.js";
+import type { Rng } from "../../util/rng.js";
+import { type Clock, stamp } from "../clock.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
-import type { Rng } from "../../util/rng.js";
 import { applyDefaults } from "./defaults.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { alreadyExists, ApiError, badRequest, conflict, notFound } from "./status.js";
+import { ApiError, alreadyExists, badRequest, conflict, notFound } from "./status.js";
 import { validate, validateUpdate } from "./validate.js";
 
 export interface ListOptions {
@@ -66,40 +66,58 @@ export class Registry {
     return this.store
       .list(rt, ns)
       .filter((o) => matches(labels, o.metadata.labels) && fieldMatches(fields, o))
-      .sort((a, b) => (a.metadata.namespace ?? "").localeCompare(b.metadata.namespace ?? "") || a.metadata.name!.localeCompare(b.metadata.name!));
+      .sort(
+        (a, b) =>
+          (a.metadata.namespace ?? "").localeCompare(b.metadata.namespace ?? "") ||
+          a.metadata.name!.localeCompare(b.metadata.name!),
+      );
   }
 
   private checkNamespace(rt: ResourceType, ns: string | undefined) {
     if (!rt.namespaced) return;
-    if (!ns) throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    if (!ns)
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
     const nsObj = this.store.get(NSRT, undefined, ns);
     if (!nsObj) throw notFound("namespaces", "", ns);
     if (nsObj.metadata.deletionTimestamp)
-      throw new ApiError(403, "Forbidden", `${rt.resource} "${"?"}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`, {
-        kind: rt.resource,
-      });
+      throw new ApiError(
+        403,
+        "Forbidden",
+        `${rt.resource} "${"?"}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+        {
+          kind: rt.resource,
+        },
+      );
   }
 
   create(rt: ResourceType, ns: string | undefined, input: KObject, opts: WriteOptions = {}): KObject {
-    if (!input || typeof input !== "object" || Array.isArray(input)) throw badRequest("the object provided is not a JSON object");
+    if (!input || typeof input !== "object" || Array.isArray(input))
+      throw badRequest("the object provided is not a JSON object");
     const obj: KObject = structuredClone(input);
     obj.apiVersion = apiVersionOf(rt);
     obj.kind = rt.kind;
     obj.metadata = { ...(obj.metadata ?? {}) };
     if (obj.metadata.namespace && rt.namespaced && ns && obj.metadata.namespace !== ns)
-      throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
     if (rt.namespaced) obj.metadata.namespace = ns;
     else delete obj.metadata.namespace;
-    if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = obj.metadata.generateName + this.rng.chars(5);
+    if (!obj.metadata.name && obj.metadata.generateName)
+      obj.metadata.name = obj.metadata.generateName + this.rng.chars(5);
     try {
       this.checkNamespace(rt, ns);
     } catch (e) {
-      if (e instanceof ApiError && e.code === 403) throw new ApiError(403, "Forbidden", e.message.replace('"?"', `"${obj.metadata.name}"`), e.details);
+      if (e instanceof ApiError && e.code === 403)
+        throw new ApiError(403, "Forbidden", e.message.replace('"?"', `"${obj.metadata.name}"`), e.details);
       throw e;
     }
     applyDefaults(obj);
     validate(obj);
-    if (this.store.get(rt, ns, obj.metadata.name!)) throw alreadyExists(rt.resource, rt.group, obj.metadata.name!);
+    if (this.store.get(rt, ns, obj.metadata.name!))
+      throw alreadyExists(rt.resource, rt.group, obj.metadata.name!);
     const m = obj.metadata;
     m.uid = randomUid(this.rng);
     m.creationTimestamp = this.now();
@@ -109,15 +127,25 @@ export class Registry {
     delete m.deletionGracePeriodSeconds;
     delete m.resourceVersion;
     if (obj.kind === "Service") this.allocateClusterIP(obj);
-    if (opts.dryRun) return { ...obj, metadata: { ...m, resourceVersion: String(this.store.resourceVersion) } };
+    if (opts.dryRun)
+      return { ...obj, metadata: { ...m, resourceVersion: String(this.store.resourceVersion) } };
     return this.store.put(rt, obj);
   }
 
-  update(rt: ResourceType, ns: string | undefined, name: string, input: KObject, opts: WriteOptions = {}): KObject {
-    if (!input || typeof input !== "object" || Array.isArray(input)) throw badRequest("the object provided is not a JSON object");
+  update(
+    rt: ResourceType,
+    ns: string | undefined,
+    name: string,
+    input: KObject,
+    opts: WriteOptions = {},
+  ): KObject {
+    if (!input || typeof input !== "object" || Array.isArray(input))
+      throw badRequest("the object provided is not a JSON object");
     const old = this.get(rt, ns, name);
     if (input.metadata?.name && input.metadata.name !== name)
-      throw badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
+      throw badRequest(
+        `the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`,
+      );
     const rv = input.metadata?.resourceVersion;
     if (!opts.force && rv && rv !== old.metadata.resourceVersion) throw conflict(rt.resource, rt.group, name);
     let next: KObject = structuredClone(input);
@@ -145,13 +173,15 @@ export class Registry {
       delete next.metadata.deletionTimestamp;
       delete next.metadata.deletionGracePeriodSeconds;
     }
-    for (const k of Object.keys(next.metadata) as (keyof typeof next.metadata)[]) if (next.metadata[k] === undefined) delete next.metadata[k];
+    for (const k of Object.keys(next.metadata) as (keyof typeof next.metadata)[])
+      if (next.metadata[k] === undefined) delete next.metadata[k];
     applyDefaults(next);
     if (opts.subresource !== "status") {
       validate(next);
       validateUpdate(old, next);
     }
-    if (old.metadata.generation !== undefined && !isDeepStrictEqual(specOf(old), specOf(next))) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    if (old.metadata.generation !== undefined && !isDeepStrictEqual(specOf(old), specOf(next)))
+      next.metadata.generation = (old.metadata.generation ?? 1) + 1;
     if (isDeepStrictEqual(old, next)) return old; // a no-op keeps resourceVersion and generation
     if (opts.dryRun) return next;
     const stored = this.store.put(rt, next);
@@ -167,28 +197,40 @@ export class Registry {
     return this.store.remove(rt, m.namespace, m.name!);
   }
 
-  delete(rt: ResourceType, ns: string | undefined, name: string, opts: DeleteOptions = {}): { object: KObject; gone: boolean } {
+  delete(
+    rt: ResourceType,
+    ns: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): { object: KObject; gone: boolean } {
     const old = this.get(rt, ns, name);
     const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== old.metadata.uid)
+    if (pre?.uid && pre.uid !== old.metadata.uid) throw conflict(rt.resource, rt.group, name);
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
       throw conflict(rt.resource, rt.group, name);
-    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) throw conflict(rt.resource, rt.group, name);
     if (opts.dryRun) return { object: old, gone: false };
     const m = { ...old.metadata };
     if (NS(rt)) {
       if (m.deletionTimestamp) return { object: old, gone: false };
-      const next = { ...old, metadata: { ...m, deletionTimestamp: this.now() }, status: { ...old.status, phase: "Terminating" } };
+      const next = {
+        ...old,
+        metadata: { ...m, deletionTimestamp: this.now() },
+        status: { ...old.status, phase: "Terminating" },
+      };
       return { object: this.store.put(rt, next), gone: false };
     }
     let grace = 0;
     if (rt.kind === "Pod") {
       grace = opts.gracePeriodSeconds ?? old.spec?.terminationGracePeriodSeconds ?? 30;
-      if (!old.spec?.nodeName || old.status?.phase === "Succeeded" || old.status?.phase === "Failed") grace = 0;
-      if (m.deletionTimestamp && grace >= (m.deletionGracePeriodSeconds ?? 0) && grace !== 0) return { object: old, gone: false };
+      if (!old.spec?.nodeName || old.status?.phase === "Succeeded" || old.status?.phase === "Failed")
+        grace = 0;
+      if (m.deletionTimestamp && grace >= (m.deletionGracePeriodSeconds ?? 0) && grace !== 0)
+        return { object: old, gone: false };
     } else {
       const policy = opts.propagationPolicy ?? "Background";
       const fin = policy === "Foreground" ? "foregroundDeletion" : policy === "Orphan" ? "orphan" : undefined;
-      if (fin && !m.deletionTimestamp && !(m.finalizers ?? []).includes(fin)) m.finalizers = [...(m.finalizers ?? []), fin];
+      if (fin && !m.deletionTimestamp && !(m.finalizers ?? []).includes(fin))
+        m.finalizers = [...(m.finalizers ?? []), fin];
     }
     if (grace === 0 && (m.finalizers?.length ?? 0) === 0) {
       return { object: this.store.remove(rt, ns, name)!, gone: true };

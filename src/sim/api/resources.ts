@@ -16,14 +16,21 @@ function rt(
 }
 
 export const RESOURCES: ResourceType[] = [
-  rt("", "v1", "namespaces", "Namespace", false, { shortNames: ["ns"], subresources: ["status", "finalize"] }),
+  rt("", "v1", "namespaces", "Namespace", false, {
+    shortNames: ["ns"],
+    subresources: ["status", "finalize"],
+  }),
   rt("", "v1", "nodes", "Node", false, { shortNames: ["no"], subresources: ["status"] }),
   rt("", "v1", "pods", "Pod", true, {
     shortNames: ["po"],
     categories: ["all"],
     subresources: ["status", "log", "exec", "eviction", "binding"],
   }),
-  rt("", "v1", "services", "Service", true, { shortNames: ["svc"], categories: ["all"], subresources: ["status"] }),
+  rt("", "v1", "services", "Service", true, {
+    shortNames: ["svc"],
+    categories: ["all"],
+    subresources: ["status"],
+  }),
   rt("", "v1", "endpoints", "Endpoints", true, { shortNames: ["ep"] }),
   rt("", "v1", "events", "Event", true, { shortNames: ["ev"] }),
   rt("", "v1", "configmaps", "ConfigMap", true, { shortNames: ["cm"] }),
@@ -48,7 +55,11 @@ export const RESOURCES: ResourceType[] = [
     categories: ["all"],
     subresources: ["status", "scale"],
   }),
-  rt("apps", "v1", "daemonsets", "DaemonSet", true, { shortNames: ["ds"], categories: ["all"], subresources: ["status"] }),
+  rt("apps", "v1", "daemonsets", "DaemonSet", true, {
+    shortNames: ["ds"],
+    categories: ["all"],
+    subresources: ["status"],
+  }),
   rt("apps", "v1", "controllerrevisions", "ControllerRevision", true),
   rt("autoscaling", "v1", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, {
     shortNames: ["hpa"],
@@ -72,7 +83,9 @@ export const isMetrics = (r: ResourceType) => r.group === "metrics.k8s.io";
 export const apiVersionOf = (r: ResourceType) => (r.group ? `${r.group}/${r.version}` : r.version);
 
 const byPath = new Map(RESOURCES.map((r) => [`${r.group}/${r.version}/${r.resource}`, r]));
-const byKind = new Map(RESOURCES.filter((r) => !isMetrics(r)).map((r) => [`${apiVersionOf(r)}/${r.kind}`, r]));
+const byKind = new Map(
+  RESOURCES.filter((r) => !isMetrics(r)).map((r) => [`${apiVersionOf(r)}/${r.kind}`, r]),
+);
 
 export function resourceByPath(group: string, version: string, resource: string): ResourceType | undefined {
   return byPath.get(`${group}/${version}/${resource}`);
@@ -84,7 +97,9 @@ export function resourceByKind(apiVersion: string, kind: string): ResourceType |
 
 /** The resource a kind belongs to, whatever its version (for owner references). */
 export function resourceOfKind(kind: string, group?: string): ResourceType | undefined {
-  return RESOURCES.find((r) => r.kind === kind && !isMetrics(r) && (group === undefined || r.group === group));
+  return RESOURCES.find(
+    (r) => r.kind === kind && !isMetrics(r) && (group === undefined || r.group === group),
+  );
 }
 
 export interface GroupVersion {

@@ -58,12 +58,18 @@ export function parseRoute(pathname: string): Route | undefined {
   if (extra.length) return undefined;
   const rt = resourceByPath(group, version, resource);
   if (!rt) {
-    throw new ApiError(404, "NotFound", `the server could not find the requested resource (${group ? `${resource}.${group}` : resource})`, {
-      group: group || undefined,
-      kind: resource,
-    });
+    throw new ApiError(
+      404,
+      "NotFound",
+      `the server could not find the requested resource (${group ? `${resource}.${group}` : resource})`,
+      {
+        group: group || undefined,
+        kind: resource,
+      },
+    );
   }
-  if (subresource && !(rt.subresources ?? []).includes(subresource)) throw notFound(`${rt.resource}/${subresource}`, rt.group, name);
+  if (subresource && !(rt.subresources ?? []).includes(subresource))
+    throw notFound(`${rt.resource}/${subresource}`, rt.group, name);
   if (namespace && !rt.namespaced) return undefined;
   return { type: "object", rt, namespace, name, subresource, watchPath };
 }

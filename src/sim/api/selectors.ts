@@ -29,7 +29,8 @@ function splitTerms(s: string): string[] {
 const KEY_RE = /^([a-z0-9A-Z]([-a-z0-9A-Z_.]*[a-z0-9A-Z])?\/)?[a-z0-9A-Z]([-a-z0-9A-Z_.]*[a-z0-9A-Z])?$/;
 
 function checkKey(key: string, raw: string): string {
-  if (!KEY_RE.test(key)) throw badRequest(`unable to parse requirement: invalid label key "${key}" in "${raw}"`);
+  if (!KEY_RE.test(key))
+    throw badRequest(`unable to parse requirement: invalid label key "${key}" in "${raw}"`);
   return key;
 }
 
@@ -68,6 +69,8 @@ export function matches(reqs: Requirement[], labels: Record<string, string> | un
         return has;
       case "!":
         return !has;
+      default:
+        return false;
     }
   });
 }
@@ -78,9 +81,16 @@ export interface LabelSelectorSpec {
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
-export function selectorMatches(sel: LabelSelectorSpec | undefined, labels: Record<string, string> | undefined) {
+export function selectorMatches(
+  sel: LabelSelectorSpec | undefined,
+  labels: Record<string, string> | undefined,
+) {
   if (!sel) return false;
-  const reqs: Requirement[] = Object.entries(sel.matchLabels ?? {}).map(([key, value]) => ({ key, op: "=", value }));
+  const reqs: Requirement[] = Object.entries(sel.matchLabels ?? {}).map(([key, value]) => ({
+    key,
+    op: "=",
+    value,
+  }));
   for (const e of sel.matchExpressions ?? []) {
     const op = e.operator.toLowerCase();
     if (op === "in" || op === "notin") reqs.push({ key: e.key, op, values: e.values ?? [] });

@@ -13,7 +13,13 @@ import { applyPatch, parsePatchBody, patchTypeOf } from "./patch/index.js";
 import type { DeleteOptions, Registry } from "./registry.js";
 import { apiVersionOf, isMetrics } from "./resources.js";
 import { parseRoute, type Route } from "./route.js";
-import { fieldMatches, matches, parseFieldSelector, parseLabelSelector, selectorToString } from "./selectors.js";
+import {
+  fieldMatches,
+  matches,
+  parseFieldSelector,
+  parseLabelSelector,
+  selectorToString,
+} from "./selectors.js";
 import { ApiError, badRequest, notFound } from "./status.js";
 import { toTable } from "./table/index.js";
 import { serveWatch } from "./watch.js";
@@ -70,7 +76,9 @@ export class ApiServer {
         this.deps.onUpgrade(req, socket, head, route);
         return;
       }
-      socket.end("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n\r\nupgrade is served only for pods/exec\n");
+      socket.end(
+        "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n\r\nupgrade is served only for pods/exec\n",
+      );
     } catch (e) {
       const msg = e instanceof ApiError ? e.message : "bad upgrade request";
       socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\n${msg}\n`);
@@ -117,7 +125,8 @@ export class ApiServer {
     const dryRun = q.getAll("dryRun").includes("All");
     if (isMetrics(r.rt)) return this.metrics(res, r, q);
     if (r.subresource === "log") return this.log(req, res, r, q);
-    if (r.subresource === "exec") throw new ApiError(400, "BadRequest", "exec needs a WebSocket (v5.channel.k8s.io) upgrade");
+    if (r.subresource === "exec")
+      throw new ApiError(400, "BadRequest", "exec needs a WebSocket (v5.channel.k8s.io) upgrade");
     if (r.subresource === "scale") return this.scale(req, res, r);
 
     if (method === "GET") {
@@ -138,14 +147,18 @@ export class ApiServer {
         const o = registry.get(r.rt, ns, r.name);
         return sendJson(res, 200, wantsTable(req) ? this.table(r.rt, [o], q) : o);
       }
-      const items = registry.list(r.rt, ns, { labelSelector: q.get("labelSelector"), fieldSelector: q.get("fieldSelector") });
+      const items = registry.list(r.rt, ns, {
+        labelSelector: q.get("labelSelector"),
+        fieldSelector: q.get("fieldSelector"),
+      });
       if (wantsTable(req)) return sendJson(res, 200, this.table(r.rt, items, q));
       return sendJson(res, 200, this.listOf(r.rt, items));
     }
     const body = method === "DELETE" || method === "GET" ? "" : await readBody(req);
     switch (method) {
       case "POST": {
-        if (r.name) throw new ApiError(405, "MethodNotAllowed", `POST is not supported on a named ${r.rt.resource}`);
+        if (r.name)
+          throw new ApiError(405, "MethodNotAllowed", `POST is not supported on a named ${r.rt.resource}`);
         const obj = parseJson(body) as KObject;
         checkKind(r.rt, obj);
         const created = registry.create(r.rt, ns ?? obj?.metadata?.namespace, obj, { dryRun });
@@ -155,7 +168,11 @@ export class ApiServer {
         if (!r.name) throw new ApiError(405, "MethodNotAllowed", "PUT needs an object name");
         const obj = parseJson(body) as KObject;
         checkKind(r.rt, obj);
-        return sendJson(res, 200, registry.update(r.rt, ns, r.name, obj, { dryRun, subresource: r.subresource }));
+        return sendJson(
+          res,
+          200,
+          registry.update(r.rt, ns, r.name, obj, { dryRun, subresource: r.subresource }),
+        );
       }
       case "PATCH": {
         if (!r.name) throw new ApiError(405, "MethodNotAllowed", "PATCH needs an object name");
@@ -164,7 +181,10 @@ export class ApiServer {
       case "DELETE": {
         const opts = deleteOptions(await readBody(req), q);
         if (!r.name) {
-          const items = registry.list(r.rt, ns, { labelSelector: q.get("labelSelector"), fieldSelector: q.get("fieldSelector") });
+          const items = registry.list(r.rt, ns, {
+            labelSelector: q.get("labelSelector"),
+            fieldSelector: q.get("fieldSelector"),
+          });
           for (const o of items) registry.delete(r.rt, o.metadata.namespace, o.metadata.name!, opts);
           return sendJson(res, 200, this.listOf(r.rt, items));
         }
@@ -175,7 +195,12 @@ export class ApiServer {
             apiVersion: "v1",
             metadata: {},
             status: "Success",
-            details: { name: r.name, group: r.rt.group || undefined, kind: r.rt.resource, uid: object.metadata.uid },
+            details: {
+              name: r.name,
+              group: r.rt.group || undefined,
+              kind: r.rt.resource,
+              uid: object.metadata.uid,
+            },
           });
         }
         return sendJson(res, 200, object);
@@ -185,10 +210,22 @@ export class ApiServer {
     }
   }
 
-  private patch(req: IncomingMessage, r: Obj, ns: string | undefined, body: string, dryRun: boolean, q: URLSearchParams): KObject {
+  private patch(
+    req: IncomingMessage,
+    r: Obj,
+    ns: string | undefined,
+    body: string,
+    dryRun: boolean,
+    q: URLSearchParams,
+  ): KObject {
     const { registry } = this.deps;
     const type = patchTypeOf(req.headers["content-type"]);
-    if (!type) throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`);
+    if (!type)
+      throw new ApiError(
+        415,
+        "UnsupportedMediaType",
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
+      );
     const parsed = parsePatchBody(type, body);
     const live = registry.tryGet(r.rt, ns, r.name!);
     if (!live) {
@@ -196,15 +233,26 @@ export class ApiServer {
       if (type === "apply") {
         const obj = parsed as KObject;
         checkKind(r.rt, obj);
-        return registry.create(r.rt, ns, { ...obj, metadata: { ...(obj.metadata ?? {}), name: r.name } }, { dryRun });
+        return registry.create(
+          r.rt,
+          ns,
+          { ...obj, metadata: { ...(obj.metadata ?? {}), name: r.name } },
+          { dryRun },
+        );
       }
       throw notFound(r.rt.resource, r.rt.group, r.name!);
     }
-    if (type === "apply" && !q.get("fieldManager")) throw badRequest("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    if (type === "apply" && !q.get("fieldManager"))
+      throw badRequest(
+        'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      );
     const patched = applyPatch(live, type, parsed, r.rt);
     // A patch is applied to the version it read: no resourceVersion conflict unless the patch names one.
     const wanted = (parsed as KObject)?.metadata?.resourceVersion;
-    const next = { ...patched, metadata: { ...patched.metadata, resourceVersion: wanted ?? live.metadata.resourceVersion } };
+    const next = {
+      ...patched,
+      metadata: { ...patched.metadata, resourceVersion: wanted ?? live.metadata.resourceVersion },
+    };
     return registry.update(r.rt, ns, r.name!, next, { dryRun, subresource: r.subresource });
   }
 
@@ -232,13 +280,26 @@ export class ApiServer {
       if (method === "PUT") scale = parseJson(body) as KObject;
       else if (method === "PATCH") {
         const type = patchTypeOf(req.headers["content-type"]) ?? "merge";
-        scale = applyPatch(toScale(live) as KObject, type === "apply" ? "merge" : type, parsePatchBody(type, body), SCALE_RT);
+        scale = applyPatch(
+          toScale(live) as KObject,
+          type === "apply" ? "merge" : type,
+          parsePatchBody(type, body),
+          SCALE_RT,
+        );
       } else throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported on scale`);
       const replicas = scale?.spec?.replicas;
       if (typeof replicas !== "number" || replicas < 0 || !Number.isInteger(replicas))
-        throw new ApiError(422, "Invalid", `Scale.autoscaling "${r.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be a non-negative integer`);
+        throw new ApiError(
+          422,
+          "Invalid",
+          `Scale.autoscaling "${r.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be a non-negative integer`,
+        );
       const rv = scale.metadata?.resourceVersion;
-      const updated = registry.update(r.rt, r.namespace, r.name!, { ...live, metadata: { ...live.metadata, resourceVersion: rv || live.metadata.resourceVersion }, spec: { ...live.spec, replicas } });
+      const updated = registry.update(r.rt, r.namespace, r.name!, {
+        ...live,
+        metadata: { ...live.metadata, resourceVersion: rv || live.metadata.resourceVersion },
+        spec: { ...live.spec, replicas },
+      });
       return sendJson(res, 200, toScale(updated));
     })();
   }
@@ -246,10 +307,17 @@ export class ApiServer {
   private log(req: IncomingMessage, res: ServerResponse, r: Obj, q: URLSearchParams) {
     const pod = this.deps.registry.get(r.rt, r.namespace, r.name!);
     const containers: string[] = (pod.spec?.containers ?? []).map((c: { name: string }) => c.name);
-    const container = q.get("container") ?? (containers.length === 1 ? containers[0] : (pod.metadata.annotations?.["kubectl.kubernetes.io/default-container"] ?? ""));
+    const container =
+      q.get("container") ??
+      (containers.length === 1
+        ? containers[0]
+        : (pod.metadata.annotations?.["kubectl.kubernetes.io/default-container"] ?? ""));
     if (!container)
-      throw badRequest(`a container name must be specified for pod ${r.name}, choose one of: [${containers.join(" ")}]`);
-    if (!containers.includes(container)) throw badRequest(`container ${container} is not valid for pod ${r.name}`);
+      throw badRequest(
+        `a container name must be specified for pod ${r.name}, choose one of: [${containers.join(" ")}]`,
+      );
+    if (!containers.includes(container))
+      throw badRequest(`container ${container} is not valid for pod ${r.name}`);
     const src = this.deps.logs;
     if (!src) return sendText(res, 200, "");
     const tail = q.get("tailLines");
@@ -279,7 +347,12 @@ export class ApiServer {
       if (!one) throw notFound(r.rt.resource, r.rt.group, r.name);
       return sendJson(res, 200, one);
     }
-    return sendJson(res, 200, { kind: `${r.rt.kind}List`, apiVersion: apiVersionOf(r.rt), metadata: {}, items });
+    return sendJson(res, 200, {
+      kind: `${r.rt.kind}List`,
+      apiVersion: apiVersionOf(r.rt),
+      metadata: {},
+      items,
+    });
   }
 
   private listOf(rt: ResourceType, items: KObject[]) {
@@ -301,7 +374,15 @@ export class ApiServer {
   }
 }
 
-const SCALE_RT: ResourceType = { group: "autoscaling", version: "v1", resource: "scale", kind: "Scale", singular: "scale", namespaced: true, verbs: [] };
+const SCALE_RT: ResourceType = {
+  group: "autoscaling",
+  version: "v1",
+  resource: "scale",
+  kind: "Scale",
+  singular: "scale",
+  namespaced: true,
+  verbs: [],
+};
 
 function wantsTable(req: IncomingMessage): boolean {
   const accept = req.headers.accept ?? "";
@@ -309,11 +390,16 @@ function wantsTable(req: IncomingMessage): boolean {
 }
 
 function checkKind(rt: ResourceType, obj: KObject) {
-  if (!obj || typeof obj !== "object" || Array.isArray(obj)) throw badRequest("the object provided is not a JSON object");
+  if (!obj || typeof obj !== "object" || Array.isArray(obj))
+    throw badRequest("the object provided is not a JSON object");
   if (obj.kind && obj.kind !== rt.kind)
-    throw badRequest(`the kind of the object (${obj.kind}) does not match the resource ${rt.resource} (kind ${rt.kind})`);
+    throw badRequest(
+      `the kind of the object (${obj.kind}) does not match the resource ${rt.resource} (kind ${rt.kind})`,
+    );
   if (obj.apiVersion && obj.apiVersion !== apiVersionOf(rt))
-    throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(rt)})`);
+    throw badRequest(
+      `the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(rt)})`,
+    );
 }
 
 function deleteOptions(body: string, q: URLSearchParams): DeleteOptions {
@@ -323,8 +409,11 @@ function deleteOptions(body: string, q: URLSearchParams): DeleteOptions {
     if (parsed && typeof parsed === "object") o = parsed as Record<string, unknown>;
   }
   const grace = q.get("gracePeriodSeconds") ?? (o.gracePeriodSeconds as number | undefined);
-  const policy = (q.get("propagationPolicy") ?? o.propagationPolicy ?? (o.orphanDependents === true ? "Orphan" : undefined)) as DeleteOptions["propagationPolicy"];
-  if (policy && !["Foreground", "Background", "Orphan"].includes(policy)) throw badRequest(`invalid propagationPolicy "${policy}"`);
+  const policy = (q.get("propagationPolicy") ??
+    o.propagationPolicy ??
+    (o.orphanDependents === true ? "Orphan" : undefined)) as DeleteOptions["propagationPolicy"];
+  if (policy && !["Foreground", "Background", "Orphan"].includes(policy))
+    throw badRequest(`invalid propagationPolicy "${policy}"`);
   return {
     gracePeriodSeconds: grace === undefined || grace === null ? undefined : Number(grace),
     propagationPolicy: policy,

@@ -89,6 +89,10 @@ export const invalid = (kind: string, name: string, causes: StatusCause[]) =>
   );
 
 export const unsupportedMediaType = (contentType: string) =>
-  new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${contentType ? ` (got ${contentType})` : ""}`);
+  new ApiError(
+    415,
+    "UnsupportedMediaType",
+    `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${contentType ? ` (got ${contentType})` : ""}`,
+  );
 
 export const gone = (message: string) => new ApiError(410, "Expired", message);

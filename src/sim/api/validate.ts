@@ -1,8 +1,9 @@
 // Validation the API server does before storing: names, required fields, immutable fields.
+
+import { parseQuantity } from "../../util/quantity.js";
 import type { KObject } from "../types.js";
 import { selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
-import { parseQuantity } from "../../util/quantity.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
 type J = any;
@@ -15,9 +16,18 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const LABEL_NAMED = new Set(["Namespace", "Service"]);
 
 export function validateName(kind: string, name: string | undefined): StatusCause[] {
-  if (!name) return [{ field: "metadata.name", reason: "FieldValueRequired", message: "Required value: name or generateName is required" }];
+  if (!name)
+    return [
+      {
+        field: "metadata.name",
+        reason: "FieldValueRequired",
+        message: "Required value: name or generateName is required",
+      },
+    ];
   const label = LABEL_NAMED.has(kind);
-  const ok = label ? DNS1123_LABEL.test(name) && name.length <= 63 : DNS1123_SUBDOMAIN.test(name) && name.length <= 253;
+  const ok = label
+    ? DNS1123_LABEL.test(name) && name.length <= 63
+    : DNS1123_SUBDOMAIN.test(name) && name.length <= 253;
   if (ok || kind === "Event") return [];
   return [
     {
@@ -30,7 +40,10 @@ export function validateName(kind: string, name: string | undefined): StatusCaus
 function validateLabels(labels: Record<string, string> | undefined, field: string): StatusCause[] {
   return Object.entries(labels ?? {})
     .filter(([, v]) => typeof v !== "string" || v.length > 63 || !LABEL_VALUE.test(v))
-    .map(([k, v]) => ({ field: `${field}.${k}`, message: `Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character` }));
+    .map(([k, v]) => ({
+      field: `${field}.${k}`,
+      message: `Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    }));
 }
 
 function validatePodSpec(spec: J, field: string): StatusCause[] {
@@ -40,14 +53,32 @@ function validatePodSpec(spec: J, field: string): StatusCause[] {
   }
   const seen = new Set<string>();
   spec.containers.forEach((c: J, i: number) => {
-    if (!c?.name) causes.push({ field: `${field}.containers[${i}].name`, reason: "FieldValueRequired", message: "Required value" });
-    else if (seen.has(c.name)) causes.push({ field: `${field}.containers[${i}].name`, reason: "FieldValueDuplicate", message: `Duplicate value: "${c.name}"` });
+    if (!c?.name)
+      causes.push({
+        field: `${field}.containers[${i}].name`,
+        reason: "FieldValueRequired",
+        message: "Required value",
+      });
+    else if (seen.has(c.name))
+      causes.push({
+        field: `${field}.containers[${i}].name`,
+        reason: "FieldValueDuplicate",
+        message: `Duplicate value: "${c.name}"`,
+      });
     else seen.add(c.name);
-    if (!c?.image) causes.push({ field: `${field}.containers[${i}].image`, reason: "FieldValueRequired", message: "Required value" });
+    if (!c?.image)
+      causes.push({
+        field: `${field}.containers[${i}].image`,
+        reason: "FieldValueRequired",
+        message: "Required value",
+      });
     for (const [res, q] of Object.entries(c?.resources?.requests ?? {})) {
       const lim = c.resources?.limits?.[res];
       if (lim !== undefined && parseQuantity(String(q)) > parseQuantity(String(lim)))
-        causes.push({ field: `${field}.containers[${i}].resources.requests`, message: `Invalid value: "${q}": must be less than or equal to ${res} limit of ${lim}` });
+        causes.push({
+          field: `${field}.containers[${i}].resources.requests`,
+          message: `Invalid value: "${q}": must be less than or equal to ${res} limit of ${lim}`,
+        });
     }
   });
   return causes;
@@ -55,11 +86,18 @@ function validatePodSpec(spec: J, field: string): StatusCause[] {
 
 function validateWorkload(o: J): StatusCause[] {
   const causes: StatusCause[] = [];
-  if (!o.spec?.selector) causes.push({ field: "spec.selector", reason: "FieldValueRequired", message: "Required value" });
+  if (!o.spec?.selector)
+    causes.push({ field: "spec.selector", reason: "FieldValueRequired", message: "Required value" });
   else if (!selectorMatches(o.spec.selector, o.spec.template?.metadata?.labels))
-    causes.push({ field: "spec.template.metadata.labels", message: `Invalid value: ${JSON.stringify(o.spec.template?.metadata?.labels ?? {})}: \`selector\` does not match template \`labels\`` });
+    causes.push({
+      field: "spec.template.metadata.labels",
+      message: `Invalid value: ${JSON.stringify(o.spec.template?.metadata?.labels ?? {})}: \`selector\` does not match template \`labels\``,
+    });
   if (typeof o.spec?.replicas === "number" && o.spec.replicas < 0)
-    causes.push({ field: "spec.replicas", message: `Invalid value: ${o.spec.replicas}: must be greater than or equal to 0` });
+    causes.push({
+      field: "spec.replicas",
+      message: `Invalid value: ${o.spec.replicas}: must be greater than or equal to 0`,
+    });
   causes.push(...validatePodSpec(o.spec?.template?.spec, "spec.template.spec"));
   return causes;
 }
@@ -86,15 +124,27 @@ export function validateUpdate(old: KObject, next: KObject): void {
   const causes: StatusCause[] = [];
   const o = old as J;
   const n = next as J;
-  if (["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"].includes(old.kind) && JSON.stringify(o.spec?.selector) !== JSON.stringify(n.spec?.selector))
-    causes.push({ field: "spec.selector", message: `Invalid value: ${JSON.stringify(n.spec?.selector)}: field is immutable` });
-  if (old.kind === "Service" && o.spec?.clusterIP && n.spec?.clusterIP && o.spec.clusterIP !== n.spec.clusterIP)
+  if (
+    ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"].includes(old.kind) &&
+    JSON.stringify(o.spec?.selector) !== JSON.stringify(n.spec?.selector)
+  )
+    causes.push({
+      field: "spec.selector",
+      message: `Invalid value: ${JSON.stringify(n.spec?.selector)}: field is immutable`,
+    });
+  if (
+    old.kind === "Service" &&
+    o.spec?.clusterIP &&
+    n.spec?.clusterIP &&
+    o.spec.clusterIP !== n.spec.clusterIP
+  )
     causes.push({ field: "spec.clusterIP", message: "Invalid value: field is immutable" });
   if (old.kind === "Pod" && !podUpdateAllowed(o.spec, n.spec))
     causes.push({
       field: "spec",
       reason: "FieldValueForbidden",
-      message: "Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+      message:
+        "Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
     });
   if (causes.length) throw invalid(old.kind, old.metadata.name ?? "", causes);
 }
@@ -111,4 +161,3 @@ function podUpdateAllowed(a: J, b: J): boolean {
   };
   return strip(a) === strip(b);
 }
-

@@ -24,12 +24,15 @@ export function serveWatch(store: Store, req: IncomingMessage, res: ServerRespon
   const labels = parseLabelSelector(o.labelSelector);
   const fields = parseFieldSelector(o.fieldSelector);
   const inScope = (obj: KObject) =>
-    (!o.rt.namespaced || !o.namespace || obj.metadata.namespace === o.namespace) && (!o.name || obj.metadata.name === o.name);
-  const selected = (obj: KObject | undefined) => !!obj && inScope(obj) && matches(labels, obj.metadata.labels) && fieldMatches(fields, obj);
+    (!o.rt.namespaced || !o.namespace || obj.metadata.namespace === o.namespace) &&
+    (!o.name || obj.metadata.name === o.name);
+  const selected = (obj: KObject | undefined) =>
+    !!obj && inScope(obj) && matches(labels, obj.metadata.labels) && fieldMatches(fields, obj);
 
   let first = true;
   const write = (type: string, object: unknown) => {
-    const body = o.render && type !== "ERROR" && type !== "BOOKMARK" ? o.render(object as KObject, first) : object;
+    const body =
+      o.render && type !== "ERROR" && type !== "BOOKMARK" ? o.render(object as KObject, first) : object;
     first = false;
     res.write(`${JSON.stringify({ type, object: body })}\n`);
   };
@@ -46,17 +49,26 @@ export function serveWatch(store: Store, req: IncomingMessage, res: ServerRespon
     }
   };
 
-  res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    "Transfer-Encoding": "chunked",
+    "Cache-Control": "no-cache, private",
+  });
   res.flushHeaders();
 
   const rvParam = o.resourceVersion;
   if (!rvParam || rvParam === "0") {
-    for (const obj of store.list(o.rt, o.rt.namespaced ? o.namespace : undefined)) if (selected(obj)) write("ADDED", obj);
+    for (const obj of store.list(o.rt, o.rt.namespaced ? o.namespace : undefined))
+      if (selected(obj)) write("ADDED", obj);
   } else {
     const rv = Number(rvParam);
     const events = Number.isFinite(rv) ? store.eventsSince(rv) : undefined;
     if (!events) {
-      const err = new ApiError(410, "Expired", `too old resource version: ${rvParam} (${store.oldestResumable})`);
+      const err = new ApiError(
+        410,
+        "Expired",
+        `too old resource version: ${rvParam} (${store.oldestResumable})`,
+      );
       write("ERROR", err.toStatus());
       res.end();
       return;
@@ -74,7 +86,11 @@ export function serveWatch(store: Store, req: IncomingMessage, res: ServerRespon
   if (o.timeoutSeconds && o.timeoutSeconds > 0) timers.push(setTimeout(stop, o.timeoutSeconds * 1000));
   if (o.allowBookmarks) {
     const bm = setInterval(() => {
-      write("BOOKMARK", { kind: o.rt.kind, apiVersion: o.rt.group ? `${o.rt.group}/${o.rt.version}` : o.rt.version, metadata: { resourceVersion: String(store.resourceVersion) } });
+      write("BOOKMARK", {
+        kind: o.rt.kind,
+        apiVersion: o.rt.group ? `${o.rt.group}/${o.rt.version}` : o.rt.version,
+        metadata: { resourceVersion: String(store.resourceVersion) },
+      });
     }, 30_000);
     bm.unref();
     timers.push(bm);

@@ -1,14 +1,15 @@
 // What every controller of the embedded cluster is given.
+
+import type { Rng } from "../../util/rng.js";
 import type { Registry } from "../api/registry.js";
 import { resourceOfKind } from "../api/resources.js";
 import type { Clock } from "../clock.js";
+import type { Behavior } from "../model/behavior.js";
+import type { FaultBook } from "../model/faults.js";
+import type { LogBook } from "../model/logbook.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
-import type { Rng } from "../../util/rng.js";
 import type { EventRecorder } from "./events.js";
-import type { Behavior } from "../model/behavior.js";
-import type { LogBook } from "../model/logbook.js";
-import type { FaultBook } from "../model/faults.js";
 import type { ControllerRuntime } from "./runtime.js";
 
 export interface SimContext {

@@ -10,12 +10,14 @@ const NAME = "endpoints";
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
 type J = any;
 
-export const podReady = (p: KObject) => p.status?.conditions?.some((c: J) => c.type === "Ready" && c.status === "True") ?? false;
+export const podReady = (p: KObject) =>
+  p.status?.conditions?.some((c: J) => c.type === "Ready" && c.status === "True") ?? false;
 
 function resolvePort(pod: KObject, targetPort: number | string): number | undefined {
   if (typeof targetPort === "number") return targetPort;
   if (/^\d+$/.test(targetPort)) return Number(targetPort);
-  for (const c of pod.spec?.containers ?? []) for (const p of c.ports ?? []) if (p.name === targetPort) return p.containerPort;
+  for (const c of pod.spec?.containers ?? [])
+    for (const p of c.ports ?? []) if (p.name === targetPort) return p.containerPort;
   return undefined;
 }
 
@@ -27,22 +29,36 @@ export function installEndpointsController(ctx: SimContext) {
     const existing = registry.tryGet(R("Endpoints"), ns, name);
     if (!svc || !svc.spec?.selector || Object.keys(svc.spec.selector).length === 0) {
       // Services without a selector keep hand-made Endpoints; a deleted Service takes its own.
-      if (!svc && existing?.metadata.labels?.["endpoints.microremed.io/managed"] === "true") registry.delete(R("Endpoints"), ns, name);
+      if (!svc && existing?.metadata.labels?.["endpoints.microremed.io/managed"] === "true")
+        registry.delete(R("Endpoints"), ns, name);
       return;
     }
     const pods = store
       .list(R("Pod"), ns)
-      .filter((p) => selectorMatches({ matchLabels: svc.spec.selector }, p.metadata.labels) && p.status?.podIP && !p.metadata.deletionTimestamp)
+      .filter(
+        (p) =>
+          selectorMatches({ matchLabels: svc.spec.selector }, p.metadata.labels) &&
+          p.status?.podIP &&
+          !p.metadata.deletionTimestamp,
+      )
       .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
     const groups = new Map<string, { addresses: J[]; notReadyAddresses: J[]; ports: J[] }>();
     for (const pod of pods) {
-      const ports = (svc.spec.ports ?? []).map((sp: J) => ({ name: sp.name, port: resolvePort(pod, sp.targetPort ?? sp.port), protocol: sp.protocol ?? "TCP" }));
+      const ports = (svc.spec.ports ?? []).map((sp: J) => ({
+        name: sp.name,
+        port: resolvePort(pod, sp.targetPort ?? sp.port),
+        protocol: sp.protocol ?? "TCP",
+      }));
       if (ports.some((p: J) => p.port === undefined)) continue;
       const clean = ports.map((p: J) => (p.name ? p : { port: p.port, protocol: p.protocol }));
       const gk = JSON.stringify(clean);
       const g = groups.get(gk) ?? { addresses: [], notReadyAddresses: [], ports: clean };
       groups.set(gk, g);
-      const addr = { ip: pod.status.podIP, nodeName: pod.spec.nodeName, targetRef: { kind: "Pod", namespace: ns, name: pod.metadata.name, uid: pod.metadata.uid } };
+      const addr = {
+        ip: pod.status.podIP,
+        nodeName: pod.spec.nodeName,
+        targetRef: { kind: "Pod", namespace: ns, name: pod.metadata.name, uid: pod.metadata.uid },
+      };
       (podReady(pod) ? g.addresses : g.notReadyAddresses).push(addr);
     }
     const subsets = [...groups.values()].map((g) => ({
@@ -52,7 +68,12 @@ export function installEndpointsController(ctx: SimContext) {
     }));
     const labels = { ...(svc.metadata.labels ?? {}), "endpoints.microremed.io/managed": "true" };
     if (!existing) {
-      registry.create(R("Endpoints"), ns, { apiVersion: "v1", kind: "Endpoints", metadata: { name, labels }, ...(subsets.length ? { subsets } : {}) });
+      registry.create(R("Endpoints"), ns, {
+        apiVersion: "v1",
+        kind: "Endpoints",
+        metadata: { name, labels },
+        ...(subsets.length ? { subsets } : {}),
+      });
     } else if (!isDeepStrictEqual(existing.subsets ?? [], subsets)) {
       const next = { ...existing, metadata: { ...existing.metadata, labels } } as J;
       if (subsets.length) next.subsets = subsets;
@@ -67,7 +88,10 @@ export function installEndpointsController(ctx: SimContext) {
       for (const svc of store.list(R("Service"), ns)) {
         const sel = svc.spec?.selector;
         if (!sel) continue;
-        if (selectorMatches({ matchLabels: sel }, e.object.metadata.labels) || (e.old && selectorMatches({ matchLabels: sel }, e.old.metadata.labels)))
+        if (
+          selectorMatches({ matchLabels: sel }, e.object.metadata.labels) ||
+          (e.old && selectorMatches({ matchLabels: sel }, e.old.metadata.labels))
+        )
           runtime.enqueue(NAME, keyOf(svc));
       }
     }

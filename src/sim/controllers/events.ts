@@ -1,10 +1,11 @@
 // Events as the kubelet and controllers emit them: aggregated by object, reason and message
 // (count and lastTimestamp grow), in the involved object's namespace.
-import { stamp } from "../clock.js";
+
 import type { Registry } from "../api/registry.js";
 import { apiVersionOf, resourceOfKind } from "../api/resources.js";
-import type { KObject } from "../types.js";
 import { ApiError } from "../api/status.js";
+import { stamp } from "../clock.js";
+import type { KObject } from "../types.js";
 
 const EVENT_RT = resourceOfKind("Event")!;
 
@@ -19,14 +20,27 @@ export class EventRecorder {
 
   constructor(private readonly registry: Registry) {}
 
-  record(obj: KObject, type: "Normal" | "Warning", reason: string, message: string, source: EventSource, fieldPath?: string): void {
+  record(
+    obj: KObject,
+    type: "Normal" | "Warning",
+    reason: string,
+    message: string,
+    source: EventSource,
+    fieldPath?: string,
+  ): void {
     const ns = obj.metadata.namespace ?? "default";
     const now = stamp(this.registry.clock, this.registry.clock.now());
     const aggKey = `${obj.metadata.uid}|${fieldPath ?? ""}|${reason}|${message}`;
     const existingName = this.seen.get(aggKey);
     const existing = existingName ? this.registry.tryGet(EVENT_RT, ns, existingName) : undefined;
     if (existing) {
-      this.registry.update(EVENT_RT, ns, existing.metadata.name!, { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now }, { force: true });
+      this.registry.update(
+        EVENT_RT,
+        ns,
+        existing.metadata.name!,
+        { ...existing, count: (existing.count ?? 1) + 1, lastTimestamp: now },
+        { force: true },
+      );
       return;
     }
     if (!this.registry.tryGet(resourceOfKind("Namespace")!, undefined, ns)) return;

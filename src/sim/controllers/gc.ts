@@ -1,7 +1,7 @@
 // Owner-reference garbage collection: dependents whose owners are all gone are deleted
 // (background); an owner deleted in the foreground waits for its dependents; an orphaning
 // delete strips the owner reference from them.
-import { RESOURCES, isMetrics } from "../api/resources.js";
+import { isMetrics, RESOURCES } from "../api/resources.js";
 import type { KObject, ResourceType } from "../types.js";
 import type { SimContext } from "./context.js";
 
@@ -13,7 +13,9 @@ export function installGarbageCollector(ctx: SimContext) {
 
   const dependentsOf = (uid: string): [ResourceType, KObject][] => {
     const out: [ResourceType, KObject][] = [];
-    for (const rt of stored) for (const o of store.list(rt)) if (o.metadata.ownerReferences?.some((r) => r.uid === uid)) out.push([rt, o]);
+    for (const rt of stored)
+      for (const o of store.list(rt))
+        if (o.metadata.ownerReferences?.some((r) => r.uid === uid)) out.push([rt, o]);
     return out;
   };
   const ownerExists = (ns: string | undefined, uid: string, kind: string) => {
@@ -28,8 +30,11 @@ export function installGarbageCollector(ctx: SimContext) {
     if (kind === "gone") {
       for (const [rt, d] of dependentsOf(uid)) {
         if (d.metadata.deletionTimestamp) continue;
-        const alive = (d.metadata.ownerReferences ?? []).some((r) => r.uid !== uid && ownerExists(d.metadata.namespace, r.uid, r.kind));
-        if (!alive) registry.delete(rt, d.metadata.namespace, d.metadata.name!, { propagationPolicy: "Background" });
+        const alive = (d.metadata.ownerReferences ?? []).some(
+          (r) => r.uid !== uid && ownerExists(d.metadata.namespace, r.uid, r.kind),
+        );
+        if (!alive)
+          registry.delete(rt, d.metadata.namespace, d.metadata.name!, { propagationPolicy: "Background" });
       }
       return;
     }
@@ -42,13 +47,44 @@ export function installGarbageCollector(ctx: SimContext) {
     const deps = dependentsOf(uid);
     if (fins.includes("orphan")) {
       for (const [drt, d] of deps)
-        registry.update(drt, d.metadata.namespace, d.metadata.name!, { ...d, metadata: { ...d.metadata, ownerReferences: d.metadata.ownerReferences!.filter((r) => r.uid !== uid) } }, { force: true });
-      registry.update(rt, owner.metadata.namespace, owner.metadata.name!, { ...owner, metadata: { ...owner.metadata, finalizers: fins.filter((f) => f !== "orphan") } }, { force: true });
+        registry.update(
+          drt,
+          d.metadata.namespace,
+          d.metadata.name!,
+          {
+            ...d,
+            metadata: {
+              ...d.metadata,
+              ownerReferences: d.metadata.ownerReferences!.filter((r) => r.uid !== uid),
+            },
+          },
+          { force: true },
+        );
+      registry.update(
+        rt,
+        owner.metadata.namespace,
+        owner.metadata.name!,
+        { ...owner, metadata: { ...owner.metadata, finalizers: fins.filter((f) => f !== "orphan") } },
+        { force: true },
+      );
     } else if (fins.includes("foregroundDeletion")) {
-      const blocking = deps.filter(([, d]) => d.metadata.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion));
-      for (const [drt, d] of deps) if (!d.metadata.deletionTimestamp) registry.delete(drt, d.metadata.namespace, d.metadata.name!, { propagationPolicy: "Foreground" });
+      const blocking = deps.filter(([, d]) =>
+        d.metadata.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion),
+      );
+      for (const [drt, d] of deps)
+        if (!d.metadata.deletionTimestamp)
+          registry.delete(drt, d.metadata.namespace, d.metadata.name!, { propagationPolicy: "Foreground" });
       if (blocking.length === 0)
-        registry.update(rt, owner.metadata.namespace, owner.metadata.name!, { ...owner, metadata: { ...owner.metadata, finalizers: fins.filter((f) => f !== "foregroundDeletion") } }, { force: true });
+        registry.update(
+          rt,
+          owner.metadata.namespace,
+          owner.metadata.name!,
+          {
+            ...owner,
+            metadata: { ...owner.metadata, finalizers: fins.filter((f) => f !== "foregroundDeletion") },
+          },
+          { force: true },
+        );
       else runtime.enqueueAfter(NAME, key, 500);
     }
   });
@@ -59,7 +95,10 @@ export function installGarbageCollector(ctx: SimContext) {
       runtime.enqueue(NAME, `gone|${m.uid}`);
       // a dependent leaving may unblock a foreground owner
       for (const r of m.ownerReferences ?? []) runtime.enqueue(NAME, `${r.kind}|${r.uid}`);
-    } else if (m.deletionTimestamp && (m.finalizers ?? []).some((f) => f === "orphan" || f === "foregroundDeletion")) {
+    } else if (
+      m.deletionTimestamp &&
+      (m.finalizers ?? []).some((f) => f === "orphan" || f === "foregroundDeletion")
+    ) {
       runtime.enqueue(NAME, `${e.object.kind}|${m.uid}`);
     }
   });

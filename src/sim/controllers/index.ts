@@ -1,9 +1,10 @@
 // Every controller of the embedded cluster, installed in one place.
+
+import { installChaosControllers } from "../chaos/index.js";
+import { installNodeAgents } from "../kubelet/index.js";
 import type { SimContext } from "./context.js";
 import { installEndpointsController } from "./endpoints.js";
 import { installGarbageCollector } from "./gc.js";
-import { installNodeAgents } from "../kubelet/index.js";
-import { installChaosControllers } from "../chaos/index.js";
 import { installNamespaceController } from "./namespace.js";
 import { installWorkloadControllers } from "./workloads.js";
 

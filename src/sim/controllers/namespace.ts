@@ -1,6 +1,6 @@
 // Namespaces: new ones get their default ServiceAccount and root CA ConfigMap; a deleted one
 // is Terminating until everything in it is gone, then leaves.
-import { RESOURCES, isMetrics } from "../api/resources.js";
+import { isMetrics, RESOURCES } from "../api/resources.js";
 import { R, type SimContext } from "./context.js";
 
 const NAME = "namespace";
@@ -12,12 +12,22 @@ export function installNamespaceController(ctx: SimContext) {
     if (!ns) return;
     if (!ns.metadata.deletionTimestamp) {
       if (!registry.tryGet(R("ServiceAccount"), name, "default"))
-        registry.create(R("ServiceAccount"), name, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } });
+        registry.create(R("ServiceAccount"), name, {
+          apiVersion: "v1",
+          kind: "ServiceAccount",
+          metadata: { name: "default" },
+        });
       if (!registry.tryGet(R("ConfigMap"), name, "kube-root-ca.crt"))
         registry.create(R("ConfigMap"), name, {
           apiVersion: "v1",
           kind: "ConfigMap",
-          metadata: { name: "kube-root-ca.crt", annotations: { "kubernetes.io/description": "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc." } },
+          metadata: {
+            name: "kube-root-ca.crt",
+            annotations: {
+              "kubernetes.io/description":
+                "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc.",
+            },
+          },
           data: { "ca.crt": "-----BEGIN CERTIFICATE-----\nMIIBembedded\n-----END CERTIFICATE-----\n" },
         });
       return;
@@ -27,7 +37,8 @@ export function installNamespaceController(ctx: SimContext) {
       if (!rt.namespaced || isMetrics(rt)) continue;
       for (const o of store.list(rt, name)) {
         left++;
-        if (!o.metadata.deletionTimestamp) registry.delete(rt, name, o.metadata.name!, { propagationPolicy: "Background" });
+        if (!o.metadata.deletionTimestamp)
+          registry.delete(rt, name, o.metadata.name!, { propagationPolicy: "Background" });
       }
     }
     if (left === 0) registry.purge(R("Namespace"), undefined, name);

@@ -25,8 +25,21 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
       ["DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"],
       ["PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"],
       ["Ready", "True", "KubeletReady", "kubelet is posting ready status"],
-    ].map(([type, status, reason, message]) => ({ type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now }));
-    const capacity = { cpu: n.cpu, memory: n.memory, pods: String(n.pods), "ephemeral-storage": "263174212Ki", "hugepages-2Mi": "0" };
+    ].map(([type, status, reason, message]) => ({
+      type,
+      status,
+      reason,
+      message,
+      lastHeartbeatTime: now,
+      lastTransitionTime: now,
+    }));
+    const capacity = {
+      cpu: n.cpu,
+      memory: n.memory,
+      pods: String(n.pods),
+      "ephemeral-storage": "263174212Ki",
+      "hugepages-2Mi": "0",
+    };
     ctx.registry.create(R("Node"), undefined, {
       apiVersion: "v1",
       kind: "Node",
@@ -39,7 +52,9 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
           "kubernetes.io/hostname": n.name,
           "kubernetes.io/os": "linux",
           "node.kubernetes.io/instance-type": "k3s",
-          ...(i === 0 ? { "node-role.kubernetes.io/control-plane": "true", "node-role.kubernetes.io/master": "true" } : {}),
+          ...(i === 0
+            ? { "node-role.kubernetes.io/control-plane": "true", "node-role.kubernetes.io/master": "true" }
+            : {}),
         },
         annotations: { [SPEED_ANNOTATION]: String(ctx.clock.speed), "k3s.io/internal-ip": nodeIP(i) },
       },

@@ -1,8 +1,9 @@
 // A tiny controller runtime: per-controller work queues of object keys, deduplicated, drained
 // asynchronously (setImmediate) so a write never recurses into controllers, and drainable on
 // demand for deterministic tests. Timed requeues go through the cluster clock.
-import type { Clock } from "../clock.js";
+
 import { ApiError } from "../api/status.js";
+import type { Clock } from "../clock.js";
 
 export type Reconcile = (key: string) => void;
 
@@ -66,7 +67,8 @@ export class ControllerRuntime {
             reconcile(key);
           } catch (e) {
             // A conflict means someone wrote first: try again shortly. Anything else is a bug to see.
-            if (!(e instanceof ApiError && (e.code === 409 || e.code === 404))) console.error(`controller ${name} failed on ${key}:`, e);
+            if (!(e instanceof ApiError && (e.code === 409 || e.code === 404)))
+              console.error(`controller ${name} failed on ${key}:`, e);
             this.enqueueAfter(name, key, 1000);
           }
         }

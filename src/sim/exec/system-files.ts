@@ -3,9 +3,9 @@
 // function, evaluated when read, so /proc follows the node's load as the simulation moves.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
+import { parseStamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
-import { parseStamp } from "../clock.js";
 import { containerRef, containerUsage, nodeUsage } from "../metrics/usage.js";
 import type { KObject } from "../types.js";
 

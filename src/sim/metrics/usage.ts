@@ -3,10 +3,10 @@
 // the working set reported. Shared by the metrics API and by exec's /proc files.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
+import { type Clock, parseStamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
 import type { ContainerRef, Usage } from "../model/behavior.js";
-import { type Clock, parseStamp } from "../clock.js";
 import type { KObject } from "../types.js";
 
 /** What the node's own processes use (k3s server, containerd, kubelet, the OS): about k3s idle. */

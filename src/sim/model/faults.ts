@@ -58,7 +58,9 @@ export class FaultBook {
   private readonly listeners = new Set<(podUid: string) => void>();
 
   add(rec: FaultRecord): void {
-    const list = (this.byPod.get(rec.podUid) ?? []).filter((r) => !(r.source === rec.source && r.fault.kind === rec.fault.kind));
+    const list = (this.byPod.get(rec.podUid) ?? []).filter(
+      (r) => !(r.source === rec.source && r.fault.kind === rec.fault.kind),
+    );
     list.push(rec);
     this.byPod.set(rec.podUid, list);
     this.emit(rec.podUid);

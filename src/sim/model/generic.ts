@@ -1,7 +1,7 @@
 // The behavior of a container no topology describes: it starts in a couple of seconds (slower
 // when its CPU limit is small), passes its probe once started, uses about what it requests, and
 // logs that it started. Any manifest a user brings runs with this.
-import { milliCpu, bytes, MiB } from "../../util/quantity.js";
+import { bytes, MiB, milliCpu } from "../../util/quantity.js";
 import type { Rng } from "../../util/rng.js";
 import type { Behavior, ContainerRef, Usage } from "./behavior.js";
 

@@ -1,7 +1,8 @@
 // What containers write to stdout: one bounded buffer per container instance, kept for the
 // current and the previous instance (kubectl logs --previous), with followers for -f.
-import type { Clock } from "../clock.js";
+
 import type { LogRequest, LogSource } from "../api/hooks.js";
+import type { Clock } from "../clock.js";
 
 interface Line {
   at: number;
@@ -49,7 +50,8 @@ export class LogBook implements LogSource {
 
   /** Forget a pod that left the cluster. */
   forget(podUid: string): void {
-    for (const m of [this.current, this.previous]) for (const k of [...m.keys()]) if (k.startsWith(`${podUid}/`)) m.delete(k);
+    for (const m of [this.current, this.previous])
+      for (const k of [...m.keys()]) if (k.startsWith(`${podUid}/`)) m.delete(k);
   }
 
   logs(req: LogRequest) {
@@ -60,8 +62,12 @@ export class LogBook implements LogSource {
       const since = this.clock.now() - req.sinceSeconds * 1000;
       lines = lines.filter((l) => l.at >= since);
     }
-    if (req.tailLines !== undefined && req.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - req.tailLines));
-    const render = (l: Line) => (req.timestamps ? `${new Date(this.clock.toWall(l.at)).toISOString().replace("Z", "000000Z")} ${l.text}` : l.text);
+    if (req.tailLines !== undefined && req.tailLines >= 0)
+      lines = lines.slice(Math.max(0, lines.length - req.tailLines));
+    const render = (l: Line) =>
+      req.timestamps
+        ? `${new Date(this.clock.toWall(l.at)).toISOString().replace("Z", "000000Z")} ${l.text}`
+        : l.text;
     return {
       lines: lines.map(render),
       follow: req.previous
@@ -69,7 +75,12 @@ export class LogBook implements LogSource {
         : (onLine: (line: string) => void) => {
             const cur = this.current.get(k) ?? { lines: [], followers: new Set<(l: string) => void>() };
             this.current.set(k, cur);
-            const f = (t: string) => onLine(req.timestamps ? `${new Date(this.clock.toWall(this.clock.now())).toISOString().replace("Z", "000000Z")} ${t}` : t);
+            const f = (t: string) =>
+              onLine(
+                req.timestamps
+                  ? `${new Date(this.clock.toWall(this.clock.now())).toISOString().replace("Z", "000000Z")} ${t}`
+                  : t,
+              );
             cur.followers.add(f);
             return () => cur.followers.delete(f);
           },

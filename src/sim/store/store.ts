@@ -89,7 +89,8 @@ export class Store {
 
   private emit(e: StoreEvent) {
     this.history.push(e);
-    if (this.history.length > this.historySize) this.history.splice(0, this.history.length - this.historySize);
+    if (this.history.length > this.historySize)
+      this.history.splice(0, this.history.length - this.historySize);
     for (const fn of [...this.listeners]) {
       try {
         fn(e);
