@@ -1,7 +1,8 @@
 // The executor: saves the playbook in the case's folder, checks it, runs
 // `ansible-playbook --syntax-check`, then `ansible-playbook -i inventory.ini` with the cluster's
 // kubeconfig in its environment. A timeout kills the whole process group. Output is kept.
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { checkPlaybook } from "./check.js";
@@ -54,7 +55,27 @@ export class AnsibleExecutor implements Executor {
         started,
         opts,
       );
+    // ansible's module payloads go to a folder of the case that is removed afterwards, so a
+    // playbook killed on timeout leaves nothing behind in /tmp
+    const tmp = mkdtempSync(join(tmpdir(), "microremed-ansible-"));
+    try {
+      return await this.runChecked(playbookPath, opts, started, base, tmp);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
+  private async runChecked(
+    playbookPath: string,
+    opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal },
+    started: number,
+    base: { playbookPath: string; timedOut: boolean; exitCode: number | undefined },
+    tmp: string,
+  ): Promise<ExecutionResult> {
     const env = {
+      TMPDIR: tmp,
+      ANSIBLE_LOCAL_TEMP: join(tmp, "local"),
+      ANSIBLE_REMOTE_TEMP: join(tmp, "remote"),
       KUBECONFIG: this.o.kubeconfig,
       K8S_AUTH_KUBECONFIG: this.o.kubeconfig,
       ANSIBLE_NOCOLOR: "1",
