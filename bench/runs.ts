@@ -31,6 +31,20 @@ function cases(dir: string): Case[] {
     .map((l) => JSON.parse(l));
 }
 
+/** `run` with the oracle on Simple-Micro's hard tier, and the given extra flags. */
+const oracleHard = (...extra: string[]) => [
+  "run",
+  "--env",
+  "simple-micro",
+  "--model",
+  "oracle",
+  "--remediate-method",
+  "SoloGen",
+  "--experiment-path",
+  "experiments/hard.txt",
+  ...extra,
+];
+
 const rate = (cs: Case[]) =>
   `${cs.filter((c) => c.status === "success").length}/${cs.filter((c) => c.status === "success" || c.status === "failure").length}`;
 
@@ -40,25 +54,9 @@ export async function benchPhases(): Promise<void> {
   process.stdout.write(
     "One case at a time, oracle, simple-micro, embedded cluster at --speed 1 (settle 10 s)\n",
   );
-  const r = await cli([
-    "run",
-    "--env",
-    "simple-micro",
-    "--model",
-    "oracle",
-    "--remediate-method",
-    "SoloGen",
-    "--experiment-path",
-    "experiments/hard.txt",
-    "--experiments",
-    "7",
-    "--speed",
-    "1",
-    "--save-path",
-    dir,
-    "--run-name",
-    "phases",
-  ]);
+  const r = await cli(
+    oracleHard("--experiments", "7", "--speed", "1", "--save-path", dir, "--run-name", "phases"),
+  );
   if (r.code !== 0) process.stdout.write(`  run failed (exit ${r.code}): ${r.err}\n`);
   const cs = cases(join(dir, "phases"));
   for (const c of cs) {
@@ -121,25 +119,9 @@ export async function benchParallel(): Promise<void> {
   process.stdout.write("Hard tier (80 cases), oracle, simple-micro, --speed 600\n");
   const walls: number[] = [];
   for (const n of [1, 4]) {
-    const r = await cli([
-      "run",
-      "--env",
-      "simple-micro",
-      "--model",
-      "oracle",
-      "--remediate-method",
-      "SoloGen",
-      "--experiment-path",
-      "experiments/hard.txt",
-      "--speed",
-      "600",
-      "--parallel",
-      String(n),
-      "--save-path",
-      root,
-      "--run-name",
-      `n${n}`,
-    ]);
+    const r = await cli(
+      oracleHard("--speed", "600", "--parallel", String(n), "--save-path", root, "--run-name", `n${n}`),
+    );
     walls.push(r.wallS);
     const cs = cases(join(root, `n${n}`));
     const caseWall = cs.map((c) => Object.values(c.phases).reduce((a, b) => a + b, 0) / 1000);
