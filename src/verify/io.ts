@@ -2,7 +2,7 @@
 // reaches at least 10 MB/s.
 import type { KObj } from "../cluster/client.js";
 import { execIn } from "../cluster/exec.js";
-import { describePods, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
+import { notReadyVerdict, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 
 export const IO_PATH = "/var/log/mysql";
@@ -78,12 +78,7 @@ export const ioVerifier: Verifier = {
     if (ctx.mode === "confirm")
       return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx)));
     const pods = await waitTargetsReady(ctx);
-    if (!pods)
-      return {
-        pass: false,
-        reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
-        measurements: {},
-      };
+    if (!pods) return notReadyVerdict(ctx);
     return measure(ctx, pods);
   },
 };

@@ -4,7 +4,14 @@
 
 import type { KObj } from "../cluster/client.js";
 import { execIn } from "../cluster/exec.js";
-import { describePods, mainContainer, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
+import {
+  mainContainer,
+  notReadyVerdict,
+  pollMeasure,
+  SIDECAR,
+  targetPods,
+  waitTargetsReady,
+} from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 
 export interface PingResult {
@@ -180,12 +187,7 @@ export const networkVerifier: Verifier = {
     if (ctx.mode === "confirm")
       return pollMeasure(ctx, ctx.windowMs, async () => measure(ctx, await targetPods(ctx), target));
     const pods = await waitTargetsReady(ctx);
-    if (!pods)
-      return {
-        pass: false,
-        reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
-        measurements: {},
-      };
+    if (!pods) return notReadyVerdict(ctx);
     // A 50%-loss link passes a 3-packet ping 1 time in 8: require several runs in a row.
     const runs: Verdict[] = [];
     for (let i = 0; i < ctx.timeouts.networkRuns; i++) {

@@ -1,5 +1,5 @@
 // pod-fail: all target pods Running+Ready, and the metrics API reports each of them.
-import { describePods, isReady, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
+import { describePods, isReady, notReadyVerdict, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 import { podMetrics } from "./usage.js";
 
@@ -34,12 +34,7 @@ export const podVerifier: Verifier = {
         };
       });
     }
-    if (!(await waitTargetsReady(ctx)))
-      return {
-        pass: false,
-        reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
-        measurements: {},
-      };
+    if (!(await waitTargetsReady(ctx))) return notReadyVerdict(ctx);
     return pollMeasure(ctx, ctx.timeouts.usageMs, () => measure(ctx));
   },
 };

@@ -1,7 +1,7 @@
 // The target service's pods as the checks see them, and the wait for them to be Running+Ready.
 import type { KObj } from "../cluster/client.js";
 import { waitFor } from "../cluster/wait.js";
-import type { VerifyContext } from "./types.js";
+import type { Verdict, VerifyContext } from "./types.js";
 
 export const SIDECAR = "sidecar-busybox";
 
@@ -40,6 +40,15 @@ export async function waitTargetsReady(ctx: VerifyContext): Promise<KObj[] | und
     },
   });
   return r.ok ? r.value : undefined;
+}
+
+/** The verdict when the target pods never became Running and Ready within the wait. */
+export async function notReadyVerdict(ctx: VerifyContext): Promise<Verdict> {
+  return {
+    pass: false,
+    reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
+    measurements: {},
+  };
 }
 
 /** The container a check runs commands in: the main one, else the busybox sidecar. */

@@ -3,7 +3,7 @@
 
 import type { KObj } from "../cluster/client.js";
 import { bytes, milliCpu } from "../util/quantity.js";
-import { describePods, isReady, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
+import { isReady, notReadyVerdict, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 
 export type UsageResource = "cpu" | "memory";
@@ -82,12 +82,7 @@ export function usageVerifier(r: UsageResource): Verifier {
         return pollMeasure(ctx, ctx.windowMs, () => measureUsage(ctx, r));
       }
       const pods = await waitTargetsReady(ctx);
-      if (!pods)
-        return {
-          pass: false,
-          reason: `the ${ctx.service} pods are not all Running and Ready: ${describePods(await targetPods(ctx))}`,
-          measurements: {},
-        };
+      if (!pods) return notReadyVerdict(ctx);
       return pollMeasure(ctx, ctx.timeouts.usageMs, () => measureUsage(ctx, r, pods.filter(isReady)));
     },
   };
