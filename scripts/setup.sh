@@ -42,9 +42,7 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies"
-  # npm 11 can refuse its own lock file when optional per-platform packages (biome's) were not
-  # recorded for other platforms; then a plain install from the same lock does the job
-  npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-audit --no-fund --loglevel=error
+  npm ci --no-audit --no-fund --loglevel=error
 fi
 say "building"
 npm run --silent build
