@@ -1,6 +1,7 @@
 // Consistency of the benchmark's data: envs/ (manifests, source config, topology, env), chaos/
 // (templates, patch, catalog) and experiments/. The facts they must agree with come from
-// ../shared/reference/ (systems.json, callgraphs.json); those checks skip when it is absent.
+// the reference, copied into the repo as fixtures (test/data/fixtures/reference: systems.json,
+// callgraphs.json, from the reference benchmark's sources), so they run on every clone.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +12,7 @@ import { parse, parseAllDocuments } from "yaml";
 type Obj = Record<string, any>;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const SHARED = resolve(ROOT, "../shared/reference");
+const SHARED = resolve(ROOT, "test/data/fixtures/reference");
 const SYSTEMS_JSON = join(SHARED, "systems.json");
 const CALLGRAPHS_JSON = join(SHARED, "callgraphs.json");
 
@@ -42,14 +43,8 @@ const PLACEHOLDERS = new Set([
 ]);
 const MEMORY_STRESS_MI = 1280;
 
-const systemsJson: Obj | undefined = existsSync(SYSTEMS_JSON)
-  ? JSON.parse(readFileSync(SYSTEMS_JSON, "utf8"))
-  : undefined;
-const callgraphs: Obj | undefined = existsSync(CALLGRAPHS_JSON)
-  ? JSON.parse(readFileSync(CALLGRAPHS_JSON, "utf8"))
-  : undefined;
-if (!systemsJson) console.warn(`skipping the checks against the reference: ${SYSTEMS_JSON} not found`);
-if (!callgraphs) console.warn(`skipping the call-graph checks: ${CALLGRAPHS_JSON} not found`);
+const systemsJson: Obj = JSON.parse(readFileSync(SYSTEMS_JSON, "utf8"));
+const callgraphs: Obj = JSON.parse(readFileSync(CALLGRAPHS_JSON, "utf8"));
 
 function read(rel: string): string {
   return readFileSync(join(ROOT, rel), "utf8");
@@ -388,11 +383,11 @@ for (const system of SYSTEMS) {
   });
 }
 
-describe.skipIf(!systemsJson)(`envs/ against ${SYSTEMS_JSON}`, () => {
+describe(`envs/ against ${SYSTEMS_JSON}`, () => {
   for (const system of SYSTEMS) {
     it(`${system}: every container systems.json lists is deployed as listed`, () => {
       const { workloads } = load(system);
-      const listed = systemsJson!.systems[system].containers as Obj[];
+      const listed = systemsJson.systems[system].containers as Obj[];
       const deployments = [...workloads.values()].filter((w) => w.kind === "Deployment");
       const listedNames = new Set(listed.map((c) => c.name));
       for (const c of listed) {
@@ -427,7 +422,7 @@ describe.skipIf(!systemsJson)(`envs/ against ${SYSTEMS_JSON}`, () => {
       const extra = deployments.map((d) => d.metadata.name).filter((n) => !listedNames.has(n));
       const allowed = system === "train-ticket" ? ["nacosdb-mysql", "tsdb-mysql", "rabbitmq"] : [];
       expect(extra.sort()).toEqual(allowed.sort());
-      const kinds = systemsJson!.systems[system].objectKinds;
+      const kinds = systemsJson.systems[system].objectKinds;
       expect(listedNames.size).toBe(kinds.Deployment);
       // the reference's own Services (Train-Ticket's source config lists Deployments only)
       if (kinds.Service !== undefined) expect(load(system).services.size).toBe(kinds.Service);
@@ -446,7 +441,7 @@ describe.skipIf(!systemsJson)(`envs/ against ${SYSTEMS_JSON}`, () => {
 
     it(`${system}: fault targets are the reference's`, () => {
       const { env, workloads } = load(system);
-      const ref = systemsJson!.faultTargets[system];
+      const ref = systemsJson.faultTargets[system];
       const ft = env.faultTargets as Record<string, string[]>;
       if (system === "simple-micro") {
         for (const f of FAILURES) expect([...ft[f]].sort(), f).toEqual([...ref.any].sort());
@@ -479,7 +474,7 @@ describe.skipIf(!systemsJson)(`envs/ against ${SYSTEMS_JSON}`, () => {
   });
 
   it("chaos templates carry the reference's parameters", () => {
-    const ref = systemsJson!.chaosTemplates;
+    const ref = systemsJson.chaosTemplates;
     for (const f of CHAOS_TEMPLATES) {
       const t = parse(
         read(`chaos/templates/${f}.yaml`)
@@ -499,7 +494,7 @@ describe.skipIf(!systemsJson)(`envs/ against ${SYSTEMS_JSON}`, () => {
 
   it("tier files have exactly the reference's compositions", () => {
     for (const tier of ["easy", "medium", "hard"]) {
-      const ref = systemsJson!.tiers[tier];
+      const ref = systemsJson.tiers[tier];
       const cases = readCases(`experiments/${tier}.txt`);
       expect(cases.length, tier).toBe(ref.cases);
       expect(countBy(cases), tier).toEqual(ref.composition);
@@ -507,11 +502,11 @@ describe.skipIf(!systemsJson)(`envs/ against ${SYSTEMS_JSON}`, () => {
   });
 });
 
-describe.skipIf(!callgraphs)(`topologies against ${CALLGRAPHS_JSON}`, () => {
+describe(`topologies against ${CALLGRAPHS_JSON}`, () => {
   for (const system of ["online-boutique", "train-ticket"]) {
     it(`${system}: calls, stores, ports and Services follow the call graph`, () => {
       const { topology, services } = load(system);
-      const graph = callgraphs![system] as Record<string, Obj>;
+      const graph = callgraphs[system] as Record<string, Obj>;
       for (const [name, g] of Object.entries(graph)) {
         const t = topology.services[name];
         expect(t, name).toBeDefined();
