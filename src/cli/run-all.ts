@@ -40,7 +40,7 @@ export function registerRunAll(program: Command) {
   addRunOptions(cmd, ["env", "model", "savePath", "experimentPath", "method", "runName"]).action(
     async (env: string, logDir: string, model: string, opts: Record<string, unknown>) => {
       loadEnv(env);
-      resolveModel(model);
+      resolveModel(model, { baseUrl: opts.baseUrl as string | undefined });
       const tiers = String(opts.tiers)
         .split(",")
         .map((t) => t.trim())

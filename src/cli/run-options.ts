@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
 import { packageRoot } from "../util/paths.js";
 import { parseNonNegativeInt, parsePositive } from "./options.js";
@@ -17,6 +18,15 @@ type Flag = {
 
 const int = (flag: string) => (v: string) => parseNonNegativeInt(v, flag);
 const pos = (flag: string) => (v: string) => parsePositive(v, flag);
+
+function parseBaseUrl(v: string): string {
+  if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol))
+    throw usageError(
+      `--base-url must be an http(s) URL, got "${v}"`,
+      "pass e.g. --base-url http://127.0.0.1:8000/v1",
+    );
+  return v;
+}
 
 export const RUN_FLAGS: Flag[] = [
   {
@@ -149,6 +159,12 @@ export const RUN_FLAGS: Flag[] = [
     parse: (v) => parsePositive(v, "--parallel", true),
     default: 1,
   },
+  {
+    flags: "--base-url <url>",
+    key: "baseUrl",
+    help: "the model provider's API URL, for any provider model (e.g. a local vLLM or Ollama: --model openai-compatible:<model> --base-url http://127.0.0.1:8000/v1)",
+    parse: parseBaseUrl,
+  },
 ];
 
 export function addRunOptions(cmd: Command, skip: (keyof RunConfig)[] = []): Command {
@@ -187,6 +203,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     runName: o.runName as string | undefined,
     parallel: o.parallel as number | undefined,
     methodSpeed: o.methodSpeed as number | undefined,
+    baseUrl: o.baseUrl as string | undefined,
     // the shipped inventory when the user has none of their own here
     inventory: resolveData(inventory),
   };

@@ -48,7 +48,7 @@ export function createProviderModel(id: string, opts: ResolveOptions = {}): Mode
     throw new MicroRemedError(
       "E_CONFIG",
       `${id} needs the URL of an OpenAI-compatible server`,
-      `set ${provider.baseUrlVariable} (e.g. http://127.0.0.1:8000/v1) or pass a base URL`,
+      `pass --base-url URL (e.g. --base-url http://127.0.0.1:8000/v1) or set ${provider.baseUrlVariable}`,
     );
 
   const keyVariable = keyVariableFor(match, env);

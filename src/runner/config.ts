@@ -40,6 +40,8 @@ export interface RunConfig {
   methodSpeed?: number;
   /** Cases at once, each in its own copy of the system (namespaces <ns>, <ns>-2, ...). */
   parallel?: number;
+  /** The provider's base URL (--base-url), overriding the registry's and its variable. */
+  baseUrl?: string;
 }
 
 /** What must match for a run to be resumed (issue 6) and what is recorded with each run. */

@@ -74,7 +74,7 @@ function checkResume(dir: string, id: ReturnType<typeof identity>): { startedAt?
 export function prepareRun(cfg: RunConfig): PreparedRun {
   const env = loadEnv(cfg.env);
   const method = resolveMethod(cfg.method);
-  const model = resolveModel(cfg.model);
+  const model = resolveModel(cfg.model, { baseUrl: cfg.baseUrl });
   const exp = loadExperimentFile(cfg.experimentPath);
   const plan = planCases(exp, env, cfg.seed, cfg.experiments);
   // the manifests to restore targets from must be readable before a case breaks a target

@@ -1,0 +1,78 @@
+// --base-url through the built CLI: `run --model openai-compatible:<model> --base-url URL` is all
+// a local OpenAI-compatible server (vLLM, Ollama) needs. The server here speaks the wire protocol
+// (SSE chat completions, as in compatible.test.ts) and answers with the text protocol's
+// `Action: print_playbook` / `Action Input: {...}` reply, whose playbook fixes the pod failure.
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { checkBuilt, cli, lastLine, readCases, tmp, write } from "../cli/cli-helpers.js";
+import { delta, openaiFrames, startWireServer, type WireServer } from "./wire-server.js";
+
+const FIX =
+  "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.shell: kubectl rollout restart deployment/time-service -n simple-micro && kubectl rollout status deployment/time-service -n simple-micro --timeout=600s\n";
+
+let server: WireServer | undefined;
+beforeAll(checkBuilt);
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function runArgs(dir: string, exp: string, extra: string[]): string[] {
+  return [
+    "run",
+    "--env",
+    "simple-micro",
+    "--remediate-method",
+    "SoloGen",
+    "--model",
+    "openai-compatible:my-local-model",
+    "--experiment-path",
+    exp,
+    "--save-path",
+    dir,
+    "--run-name",
+    "base-url",
+    "--speed",
+    "600",
+    "--settle",
+    "5",
+    ...extra,
+  ];
+}
+
+describe("--base-url", () => {
+  it("points an openai-compatible model at a local server, which solves the case", async () => {
+    server = await startWireServer(() => ({
+      sse: openaiFrames([
+        delta({ role: "assistant", content: "Restart it.\nAction: print_playbook\nAction Input: " }),
+        delta({ content: JSON.stringify({ playbook: FIX }) }, "stop"),
+      ]),
+    }));
+    const dir = tmp("mr-base-url-");
+    const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");
+    const r = await cli(runArgs(dir, exp, ["--base-url", `${server.url}/v1`]), { timeout: 300_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // the SDK called the server given on the command line, with the model named after the colon
+    expect(server.seen.length).toBeGreaterThan(0);
+    expect(server.seen[0].url).toBe("/v1/chat/completions");
+    expect(server.seen[0].body.model).toBe("my-local-model");
+    const [c] = readCases(join(dir, "base-url"));
+    expect(c).toMatchObject({ failure: "pod-fail", status: "success" });
+  });
+
+  it("without it (and without MICROREMED_BASE_URL) the run stops before any case, naming the fix", async () => {
+    const dir = tmp("mr-base-url-");
+    const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");
+    const r = await cli(runArgs(dir, exp, []));
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toMatch(/needs the URL of an OpenAI-compatible server/);
+  });
+
+  it("refuses a value that is not an http(s) URL", async () => {
+    const r = await cli(
+      runArgs(tmp("mr-base-url-"), "experiments/pod-fail.txt", ["--base-url", "localhost:8000"]),
+    );
+    expect(r.exitCode).not.toBe(0);
+    expect(lastLine(r.stderr)).toMatch(/--base-url must be an http\(s\) URL.*http:\/\/127\.0\.0\.1:8000\/v1/);
+  });
+});
