@@ -264,7 +264,7 @@ function caseReason(x: ReasonInput, attempts: (Reason | undefined)[]): Reason | 
   if (x.status === "error") return cause(x.error ?? "the harness failed without a message");
   const lastAttempt = x.attempts[x.attempts.length - 1];
   // a provider failure that ended the method before a playbook ran is the reason itself
-  if (x.error && (!lastAttempt || !lastAttempt.execution)) return cause(x.error);
+  if (x.error && !lastAttempt?.execution) return cause(x.error);
   const final = verdictReason(x.verdicts.reference, x.verdicts.health);
   const lastReason = attempts[attempts.length - 1] ?? final;
   if (!lastReason) return final ?? reason("harness", "the case failed with no recorded cause");

@@ -36,6 +36,10 @@ export interface CaseRecord {
   tokens: Usage;
   usageByRole: Record<string, Usage>;
   errors: string[];
+  /** Why the case did not succeed (runner/reasons.ts): a stable code and a one-line detail. */
+  reason?: { code: string; detail: string };
+  /** ThinkRemed: the reason of each attempt, in order (null for an attempt that passed). */
+  attemptReasons?: ({ code: string; detail: string } | null)[];
   method: string;
   model: string;
   startedAt: string;
