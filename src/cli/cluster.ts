@@ -12,6 +12,7 @@ export interface ClusterFlags {
   context?: string;
   speed: number;
   seed?: number | string;
+  egress?: "internet" | "none";
 }
 
 export interface OpenCluster extends Connection {
@@ -48,7 +49,7 @@ export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
       `--cluster must be sim or kube, got "${f.cluster}"`,
       "use --cluster sim (embedded, default) or --cluster kube --kubeconfig FILE",
     );
-  const running = await startEmbeddedCluster({ speed: f.speed, seed: f.seed });
+  const running = await startEmbeddedCluster({ speed: f.speed, seed: f.seed, egress: f.egress });
   const dir = mkdtempSync(join(tmpdir(), "microremed-sim-"));
   const path = running.writeKubeconfig(join(dir, "kubeconfig"));
   const { kc } = loadKubeConfig({ kubeconfig: path });

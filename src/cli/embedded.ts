@@ -6,6 +6,8 @@ export interface EmbeddedOptions {
   port?: number;
   speed?: number;
   seed?: number | string;
+  /** Outside addresses: "internet" (default) or "none" (air-gapped). */
+  egress?: "internet" | "none";
 }
 
 export interface RunningCluster {
@@ -16,7 +18,11 @@ export interface RunningCluster {
 }
 
 export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<RunningCluster> {
-  const cluster = new EmbeddedCluster({ speed: opts.speed ?? 1, seed: opts.seed ?? 42 });
+  const cluster = new EmbeddedCluster({
+    speed: opts.speed ?? 1,
+    seed: opts.seed ?? 42,
+    egress: opts.egress ?? "internet",
+  });
   try {
     await cluster.listen(opts.port ?? 0);
   } catch (e) {

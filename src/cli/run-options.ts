@@ -28,6 +28,15 @@ function parseBaseUrl(v: string): string {
   return v;
 }
 
+/** --egress (run and sim): how the embedded cluster reaches addresses outside it. */
+export function parseEgress(v: string): "internet" | "none" {
+  if (v === "internet" || v === "none") return v;
+  throw usageError(
+    `--egress must be internet or none, got "${v}"`,
+    "use --egress internet (outside addresses answer, as on k3s) or --egress none (air-gapped)",
+  );
+}
+
 export const RUN_FLAGS: Flag[] = [
   {
     flags: "--experiments <n>",
@@ -122,6 +131,13 @@ export const RUN_FLAGS: Flag[] = [
     default: 60,
   },
   {
+    flags: "--egress <mode>",
+    key: "egress",
+    help: "embedded cluster: outside addresses answer as from a node with Internet access (internet) or not (none: air-gapped)",
+    parse: parseEgress,
+    default: "internet",
+  },
+  {
     flags: "--settle <s>",
     key: "settle",
     help: "seconds (cluster time) to wait after a playbook before verifying",
@@ -200,6 +216,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     kubeconfig: o.kubeconfig as string | undefined,
     context: o.context as string | undefined,
     speed: o.speed as number,
+    egress: o.egress as "internet" | "none" | undefined,
     runName: o.runName as string | undefined,
     parallel: o.parallel as number | undefined,
     methodSpeed: o.methodSpeed as number | undefined,

@@ -34,6 +34,7 @@ export async function runWithSignals(
     context: first.context,
     speed: first.speed,
     seed: first.seed,
+    egress: first.egress,
   });
   try {
     const out: RunSummary[] = [];

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { startEmbeddedCluster } from "./embedded.js";
 import { parseNonNegativeInt, parsePositive } from "./options.js";
+import { parseEgress } from "./run-options.js";
 
 export function registerSim(program: Command) {
   program
@@ -19,19 +20,38 @@ export function registerSim(program: Command) {
       1,
     )
     .option("--seed <seed>", "seed for names and random choices", "42")
-    .action(async (opts: { port?: number; kubeconfig: string; speed: number; seed: string }) => {
-      const cluster = await startEmbeddedCluster({ port: opts.port, speed: opts.speed, seed: opts.seed });
-      const path = cluster.writeKubeconfig(resolve(opts.kubeconfig));
-      process.stdout.write(
-        `embedded cluster ready at ${cluster.url} (speed ${opts.speed}); kubeconfig: ${path} — try: KUBECONFIG=${path} kubectl get nodes\n`,
-      );
-      await new Promise<void>((done) => {
-        const stop = () => {
-          cluster.stop().then(done, done);
-        };
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
-      process.stdout.write("embedded cluster stopped\n");
-    });
+    .option(
+      "--egress <mode>",
+      "outside addresses: internet (they answer, as from a k3s node with Internet access) or none (air-gapped)",
+      parseEgress,
+      "internet",
+    )
+    .action(
+      async (opts: {
+        port?: number;
+        kubeconfig: string;
+        speed: number;
+        seed: string;
+        egress: "internet" | "none";
+      }) => {
+        const cluster = await startEmbeddedCluster({
+          port: opts.port,
+          speed: opts.speed,
+          seed: opts.seed,
+          egress: opts.egress,
+        });
+        const path = cluster.writeKubeconfig(resolve(opts.kubeconfig));
+        process.stdout.write(
+          `embedded cluster ready at ${cluster.url} (speed ${opts.speed}); kubeconfig: ${path} — try: KUBECONFIG=${path} kubectl get nodes\n`,
+        );
+        await new Promise<void>((done) => {
+          const stop = () => {
+            cluster.stop().then(done, done);
+          };
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+        process.stdout.write("embedded cluster stopped\n");
+      },
+    );
 }

@@ -30,6 +30,8 @@ export interface RunConfig {
   context?: string;
   /** Embedded cluster only: clock speed. */
   speed: number;
+  /** Embedded cluster only: outside addresses answer ("internet", default) or not ("none"). */
+  egress?: "internet" | "none";
   /** Folder name of the run inside savePath (default from env, method, model and experiment file). */
   runName?: string;
   inventory: string;

@@ -19,6 +19,7 @@ import { FaultBook } from "./model/faults.js";
 import { GenericBehavior } from "./model/generic.js";
 import { LogBook } from "./model/logbook.js";
 import { TopologyBehavior } from "./model/topology/behavior.js";
+import { type EgressMode, setEgress } from "./model/topology/outside.js";
 import { Store } from "./store/store.js";
 
 export interface EmbeddedClusterOptions {
@@ -31,6 +32,8 @@ export interface EmbeddedClusterOptions {
   autoDrain?: boolean;
   /** Store events kept for watches that resume from a resourceVersion (older ones answer 410). */
   watchHistory?: number;
+  /** Outside addresses: reachable as through a node with Internet access (default), or air-gapped. */
+  egress?: EgressMode;
 }
 
 export const DEFAULT_NODES: NodeSpec[] = [
@@ -60,6 +63,7 @@ export class EmbeddedCluster {
       faults,
     );
     this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior, faults };
+    setEgress(this.ctx, opts.egress ?? "internet");
     installControllers(this.ctx);
     for (const ns of SYSTEM_NAMESPACES)
       registry.create(R("Namespace"), undefined, {

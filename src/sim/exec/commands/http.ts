@@ -1,8 +1,10 @@
 // wget (BusyBox or GNU) and curl (7.x, as Debian jessie and CentOS 7 ship it) printing what a
 // request through the cluster gives (model/topology/request.ts): the body, the tools' progress
 // and error messages, their exit codes. GNU wget -q says nothing on failure (exit 4 network,
-// 8 server error); BusyBox wget always reports (exit 1); curl -s is silent unless -S.
-import { type Outcome, parseUrl, request } from "../../model/topology/request.js";
+// 8 server error); BusyBox wget always reports (exit 1); curl -s is silent unless -S. Hosts
+// outside the cluster answer as on a cluster with Internet access (outside-http.ts).
+import { reach } from "../../model/topology/outside-http.js";
+import { type Outcome, parseUrl } from "../../model/topology/request.js";
 import { gated, toolImpl } from "../../model/topology/toolbox.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { parseArgs } from "./args.js";
@@ -50,7 +52,7 @@ export async function wget(args: string[], p: Proc): Promise<number> {
   const host = url.hostname;
   const port = url.port || "80";
   if (gnu && !quiet) p.stderr.write(`--${gnuStamp(p)}--  ${url.href}\n`);
-  const o = await request(p, {
+  const o = await reach(p, {
     url: raw,
     method: spider ? "HEAD" : "GET",
     connectMs: Math.min(t, 127_000),
@@ -174,7 +176,7 @@ export async function curl(args: string[], p: Proc): Promise<number> {
   const connect = secs(values.get("connect-timeout"), 300_000);
   const method =
     head || (values.get("X") ?? values.get("request"))?.toUpperCase() === "HEAD" ? "HEAD" : "GET";
-  const o = await request(p, { url: raw, method, connectMs: Math.min(connect, 127_000), totalMs: max });
+  const o = await reach(p, { url: raw, method, connectMs: Math.min(connect, 127_000), totalMs: max });
   const host = url.hostname;
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const ms = "ms" in o ? Math.round(o.ms) : 0;

@@ -3,9 +3,12 @@
 // loss apply per packet; ctx.rng decides losses). Pods answer whatever their readiness (the
 // network namespace lives as long as the sandbox), as do nodes and loopback; a ClusterIP is
 // virtual (kube-proxy forwards TCP/UDP ports only) and never answers: 100% loss, as on k3s.
+// Public addresses answer through the node's NAT at their own round trip (outside.ts), the pod's
+// netem applying to them as to any egress; with `--egress none` they never answer.
 // Packets go out every -i seconds and replies are printed as they arrive, in cluster time.
-import { draw, type Impairment, NONE, oneWay } from "../../model/topology/impairments.js";
+import { draw, egress, type Impairment, ingress, NONE, oneWay } from "../../model/topology/impairments.js";
 import { lookup, whoHas } from "../../model/topology/names.js";
+import { packetRttMs, reachable, replyTtl } from "../../model/topology/outside.js";
 import { gated, toolImpl } from "../../model/topology/toolbox.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { parseArgs } from "./args.js";
@@ -70,15 +73,25 @@ async function ping(args: string[], p: Proc): Promise<number> {
   // who answers, how far away, and what netem does on the way
   const who = whoHas(p, ip);
   const rnd = () => p.ctx.rng.next();
-  // the embedded cluster has no Internet: outside addresses never answer
-  const answers = ["pod", "node", "loopback"].includes(who.kind);
+  const outside = who.kind === "external" && reachable(p.ctx, ip);
+  const answers = outside || ["pod", "node", "loopback"].includes(who.kind);
   const peer = who.kind === "pod" ? who.pod : undefined;
   const local =
     who.kind === "loopback" || (who.kind === "pod" && who.pod.metadata.uid === p.pod.metadata.uid);
-  const go: Impairment = local ? NONE : oneWay(p.ctx.faults, p.pod, peer);
-  const back: Impairment = local ? NONE : oneWay(p.ctx.faults, peer, p.pod);
-  const baseRtt = () => (local ? 0.025 + rnd() * 0.03 : 0.05 + rnd() * 0.12);
+  // outside: the pod's own qdiscs both ways (a rule with a target leaves other addresses alone)
+  const go: Impairment = local
+    ? NONE
+    : outside
+      ? egress(p.ctx.faults, p.pod, ip)
+      : oneWay(p.ctx.faults, p.pod, peer);
+  const back: Impairment = local
+    ? NONE
+    : outside
+      ? ingress(p.ctx.faults, p.pod, ip)
+      : oneWay(p.ctx.faults, peer, p.pod);
+  const baseRtt = () => (outside ? packetRttMs(ip, rnd) : local ? 0.025 + rnd() * 0.03 : 0.05 + rnd() * 0.12);
 
+  const ttl = outside ? replyTtl(ip) : 64;
   const start = p.clock.now();
   const pending: Reply[] = [];
   const rtts: number[] = [];
@@ -122,8 +135,8 @@ async function ping(args: string[], p: Proc): Promise<number> {
     if (!quiet)
       p.out(
         busybox
-          ? `${size + 8} bytes from ${ip}: seq=${got.seq - 1} ttl=64 time=${got.rtt.toFixed(3)} ms\n`
-          : `${size + 8} bytes from ${from}: icmp_seq=${got.seq} ttl=64 time=${iputilsTime(got.rtt)} ms\n`,
+          ? `${size + 8} bytes from ${ip}: seq=${got.seq - 1} ttl=${ttl} time=${got.rtt.toFixed(3)} ms\n`
+          : `${size + 8} bytes from ${from}: icmp_seq=${got.seq} ttl=${ttl} time=${iputilsTime(got.rtt)} ms\n`,
       );
     if (rtts.length >= count) break;
   }

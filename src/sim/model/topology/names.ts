@@ -1,7 +1,9 @@
 // Names and addresses as a pod on k3s sees them: CoreDNS's kubernetes plugin (Services, headless
 // Services' pods, StatefulSet pod hostnames, a-b-c-d.<ns>.pod), the pod's resolv.conf search list
-// with ndots:5, /etc/hosts (localhost, the pod's own name). A query crosses the pod's egress to
-// CoreDNS (delay adds, a lost query is retried after the resolver's 5 s timeout, twice).
+// with ndots:5, /etc/hosts (localhost, the pod's own name), and names outside the cluster that
+// CoreDNS forwards upstream (outside.ts). A query crosses the pod's egress to CoreDNS (delay
+// adds, a lost query is retried after the resolver's 5 s timeout, twice); a forwarded one also
+// waits for the upstream resolver's round trip.
 import type { SimContext } from "../../controllers/context.js";
 import { R } from "../../controllers/context.js";
 import { podReady } from "../../controllers/endpoints.js";
@@ -10,6 +12,7 @@ import { CLUSTER_DNS, CLUSTER_DOMAIN } from "../../exec/system-files.js";
 import { internalIP } from "../../kubelet/network.js";
 import type { KObject } from "../../types.js";
 import { draw, egress } from "./impairments.js";
+import { packetRttMs, publicAddress, UPSTREAM_RESOLVER } from "./outside.js";
 
 /** Who asks: a process in a pod (exec's Proc is one). */
 export interface Caller {
@@ -53,7 +56,13 @@ export function resolveFqdn(p: Caller, fqdn: string): string[] | undefined {
   if (name === `kube-dns.kube-system${suffix}`) return [CLUSTER_DNS];
   const pod = name.match(/^(\d+)-(\d+)-(\d+)-(\d+)\.[a-z0-9-]+\.pod\.cluster\.local$/);
   if (pod) return [pod.slice(1, 5).join(".")];
-  if (!name.endsWith(suffix)) return undefined;
+  if (name === CLUSTER_DOMAIN || name.endsWith(`.${CLUSTER_DOMAIN}`)) {
+    if (!name.endsWith(suffix)) return undefined;
+  } else {
+    // CoreDNS's `forward . /etc/resolv.conf`: everything outside the cluster domain goes upstream
+    const ip = publicAddress(p.ctx, name);
+    return ip ? [ip] : undefined;
+  }
   const parts = name.slice(0, -suffix.length).split(".");
   if (parts.length === 2) {
     const [svcName, ns] = parts;
@@ -115,10 +124,13 @@ export async function lookup(p: Caller, name: string): Promise<Lookup> {
   if (IPV4.test(name) || ("fqdn" in answer && (answer.fqdn === "localhost" || !answer.fqdn.includes("."))))
     return answer;
   const link = egress(p.ctx.faults, p.pod, CLUSTER_DNS);
+  const fqdn = "fqdn" in answer ? answer.fqdn : "";
+  const forwarded = fqdn !== "" && !fqdn.endsWith(`.${CLUSTER_DOMAIN}`);
   let waited = 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (p.ctx.rng.next() >= link.loss) {
-      await p.sleep(waited + draw(link, () => p.ctx.rng.next()) + 0.3);
+      const upstream = forwarded ? packetRttMs(UPSTREAM_RESOLVER, () => p.ctx.rng.next()) : 0;
+      await p.sleep(waited + draw(link, () => p.ctx.rng.next()) + 0.3 + upstream);
       return answer;
     }
     waited += 5000;
