@@ -15,23 +15,46 @@ export type ErrorCode =
   | "E_CLUSTER_UNREACHABLE"
   | "E_CLUSTER"
   | "E_FORBIDDEN_NAMESPACE"
-  | "E_PLAYBOOK"
   | "E_MODEL"
   | "E_TIMEOUT"
   | "E_INTERRUPTED"
   | "E_RESUME_MISMATCH"
-  | "E_PORT_IN_USE";
+  | "E_PORT_IN_USE"
+  | "E_SANDBOX";
+
+/**
+ * Why a case ended as an error of the run rather than a failure of the model: the provider, a
+ * tool or the cluster failed. Errors are left out of the success rate and re-run on resume.
+ */
+export type ErrorReason =
+  | "timeout"
+  | "rate-limit"
+  | "outage"
+  | "empty-reply"
+  | "malformed-reply"
+  | "auth"
+  | "rejected"
+  | "tool-missing"
+  | "sandbox"
+  | "cluster"
+  | "unreachable"
+  | "interrupted"
+  | "harness";
 
 export class MicroRemedError extends Error {
+  /** Set where the error ends a case as an error of the run (see ErrorReason). */
+  readonly reason?: ErrorReason;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     /** What the user should do about it. */
     readonly fix?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; reason?: ErrorReason },
   ) {
     super(message, options);
     this.name = "MicroRemedError";
+    this.reason = options?.reason;
   }
 
   /** One line: code, what happened, what to do. */

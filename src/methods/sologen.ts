@@ -1,13 +1,15 @@
 // SoloGen: one prompt, one playbook. The model gets the diagnosis report and must call
 // print_playbook; the playbook is executed once.
 import { addUsage, type ChatMessage, emptyUsage } from "../models/types.js";
+import { readPlaybook } from "./answer.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "./definition.js";
-import { extractPlaybook } from "./playbook-call.js";
+import { methodError } from "./errors.js";
 import { renderReport } from "./report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
 export class SoloGen implements Method {
   readonly name = "SoloGen";
+  readonly maxAttempts = 1;
 
   constructor(private readonly def: MethodDefinition = loadMethodDefinition("SoloGen")) {}
 
@@ -24,12 +26,11 @@ export class SoloGen implements Method {
         messages: conversation,
         tools: this.def.tools,
         role: "generator",
-        facts: ctx.facts,
         signal: ctx.signal,
       });
       usage = addUsage(usage, res.usage);
       conversation.push(res.message);
-      const answer = extractPlaybook(res.message);
+      const answer = readPlaybook(res.message);
       if ("problem" in answer) {
         attempt.problems.push(answer.problem);
         return { attempts: [attempt], conversation, usage: { generator: usage } };
@@ -45,7 +46,7 @@ export class SoloGen implements Method {
       return { attempts: [attempt], conversation, usage: { generator: usage } };
     } catch (e) {
       // A provider failure is data on the case; the run goes on.
-      return { attempts: [attempt], conversation, usage: { generator: usage }, error: (e as Error).message };
+      return { attempts: [attempt], conversation, usage: { generator: usage }, error: methodError(e) };
     }
   }
 }

@@ -1,14 +1,10 @@
-// The method seam: a diagnosis report in, playbooks out (through a model and an executor).
+// The method seam: a diagnosis report in, playbooks out, through the roles it is handed (a
+// model, the executor, the scorer, the prober). Methods never reach the cluster themselves.
 import type { ExecutionResult, Executor } from "../ansible/executor.js";
-import type { CaseFacts, ChatMessage, Model, Usage } from "../models/types.js";
-
-export interface Verdict {
-  pass: boolean;
-  reason: string;
-  measurements: Record<string, unknown>;
-  /** The measurement could not be made (no metrics yet, a command gave no result): says nothing about the fault. */
-  inconclusive?: boolean;
-}
+import type { ErrorReason } from "../errors.js";
+import type { ChatMessage, Model, Usage } from "../models/types.js";
+import type { ProbeLimits } from "../probe/index.js";
+import type { Scorer, Verdict } from "../verify/types.js";
 
 export interface DiagnosisReport {
   namespace: string;
@@ -31,18 +27,30 @@ export interface Attempt {
   probeRounds: number;
 }
 
+/** The probe role: one read-only command in the case's sandbox; returns what the model sees. */
+export interface Prober {
+  probe(command: string): Promise<string>;
+}
+
 export interface MethodContext {
   report: DiagnosisReport;
-  facts: CaseFacts;
   model: Model;
+  /** execute: runs a playbook in the sandbox, as the case's identity. */
   executor: Executor;
+  /** score: settle, then the runner's checks (ThinkRemed's Verification agent). */
+  scorer: Scorer;
+  /** probe: undefined when the method does not probe or the run has no sandbox for it. */
+  prober?: Prober;
   caseDir: string;
-  /** Verify the system now (after the settle time), as the Verification agent does. */
-  verify: () => Promise<Verdict>;
-  /** Run one read-only probe command in the sandbox; returns what the model sees. */
-  probe?: (command: string) => Promise<string>;
+  /** T_max in force (the method's definition, or --max-attempts). */
   maxAttempts: number;
   signal?: AbortSignal;
+}
+
+/** A failure of the run (provider, tool) that ended the method early: not the model's failure. */
+export interface MethodError {
+  reason: ErrorReason;
+  message: string;
 }
 
 export interface MethodResult {
@@ -50,11 +58,14 @@ export interface MethodResult {
   conversation: ChatMessage[];
   /** Tokens per agent role. */
   usage: Record<string, Usage>;
-  /** A model or provider failure that ended the method early (recorded on the case). */
-  error?: string;
+  error?: MethodError;
 }
 
 export interface Method {
   readonly name: string;
+  /** T_max from the method's definition (one for single-shot methods); --max-attempts overrides it. */
+  readonly maxAttempts: number;
+  /** What the Probe agent may do; undefined when the method never probes. */
+  readonly probeLimits?: Partial<ProbeLimits>;
   remediate(ctx: MethodContext): Promise<MethodResult>;
 }

@@ -1,7 +1,7 @@
 // The one retry loop every provider goes through. Providers only classify their errors
 // (retryable or not, and the server's delay hint); the SDKs' own retries are off
 // (maxRetries: 0), so attempts, waits and the give-up message are decided here, once.
-import { MicroRemedError } from "../errors.js";
+import { type ErrorReason, MicroRemedError } from "../errors.js";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -22,16 +22,9 @@ export interface RetryClock {
 }
 
 export type RetryVerdict =
-  | { retry: true; reason: string; delayHintMs?: number }
+  | { retry: true; reason: string; delayHintMs?: number; cause: ErrorReason }
   /** Not worth retrying: this error is thrown as is (a MicroRemedError with the fix). */
   | { retry: false; error: Error };
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 5,
-  baseDelayMs: 1000,
-  maxDelayMs: 30_000,
-  maxTotalMs: 600_000,
-};
 
 export const realClock: RetryClock = {
   sleep: (ms, signal) =>
@@ -75,6 +68,7 @@ export async function withRetries<T>(
       if (signal?.aborted)
         throw new MicroRemedError("E_INTERRUPTED", `${label}: the call was interrupted`, undefined, {
           cause: e,
+          reason: "interrupted",
         });
       const verdict = classify(e);
       if (!verdict.retry) throw verdict.error;
@@ -82,8 +76,8 @@ export async function withRetries<T>(
         new MicroRemedError(
           "E_MODEL",
           `${label} failed after ${n} attempt${n === 1 ? "" : "s"}${why}: ${verdict.reason}`,
-          "the case records the failure; retry the run later or raise defaults.retry in models/registry.yaml",
-          { cause: e },
+          "the case is recorded as an error of the run and runs again on resume; retry later or raise defaults.retry in models/registry.yaml",
+          { cause: e, reason: verdict.cause },
         );
       if (n >= policy.maxAttempts) throw giveUp("");
       // The server's hint wins over our backoff, even past maxDelayMs: it knows its limits.
@@ -97,7 +91,7 @@ export async function withRetries<T>(
           "E_INTERRUPTED",
           `${label}: interrupted while waiting to retry`,
           undefined,
-          { cause: abort },
+          { cause: abort, reason: "interrupted" },
         );
       }
     }

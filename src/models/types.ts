@@ -40,23 +40,11 @@ export interface Usage {
   costUsd?: number;
 }
 
-/** What a case is about, structured. Real providers ignore it; the oracle reads it. */
-export interface CaseFacts {
-  /** Unique per case within a run (models that keep per-case state key on it). */
-  caseId: string;
-  namespace: string;
-  service: string;
-  failure: string;
-  /** Every fault of the case (several faults in one case are possible). */
-  faults: { failure: string; service: string }[];
-}
-
 export interface ModelRequest {
   messages: ChatMessage[];
   tools: ToolSchema[];
   /** The agent role asking (for accounting): "generator", "coordinator", "probe", ... */
   role: string;
-  facts?: CaseFacts;
   signal?: AbortSignal;
 }
 
@@ -67,6 +55,11 @@ export interface ModelResponse {
 
 export interface Model {
   readonly id: string;
+  /**
+   * "instant" for the built-in models, whose answer takes no thinking time; "real" for providers,
+   * whose time passes as on a real cluster (the embedded cluster slows down while they think).
+   */
+  readonly thinking: "instant" | "real";
   generate(req: ModelRequest): Promise<ModelResponse>;
 }
 

@@ -1,27 +1,33 @@
-// One case, as architecture.md draws it: healthy namespace, inject, confirm, report, method,
-// settle, verify (reference check + namespace health), and always clean up: stop the chaos,
-// restore the targets from their original manifests, wait until healthy.
+// One case, as a pipeline of roles (architecture.md):
+//   prepare (healthy namespace) → inject → confirm → identity → solve (the method, handed the
+//   executor, the scorer and the prober as roles) → settle + score → restore
+// and always, whatever happens (error, timeout, Ctrl-C): stop the chaos, restore the targets,
+// delete the agent's identity. A case ends as success, failure (the answer did not remediate, or
+// the cluster refused it) or error (provider, tool or cluster: left out of the success rate).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Executor } from "../ansible/executor.js";
-import { type FailureSpec, failure as failureSpec } from "../chaos/catalog.js";
-import { type Injection, inject, removeAllChaos, removeChaos } from "../chaos/inject.js";
+import type { ExecutionResult, Executor } from "../ansible/executor.js";
+import { failure as failureSpec } from "../chaos/catalog.js";
+import { type Injection, removeAllChaos } from "../chaos/inject.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { ClusterTime } from "../cluster/time.js";
-import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
-import { type EnvSpec, sourceManifest } from "../envs/env.js";
+import { applyAll, waitHealthy } from "../envs/deploy.js";
+import type { EnvSpec } from "../envs/env.js";
 import { allSettled, type HealthSnapshot, snapshot } from "../envs/health.js";
-import { isMicroRemedError } from "../errors.js";
-import type { Method } from "../methods/types.js";
+import { type ErrorReason, isMicroRemedError } from "../errors.js";
+import { type AgentIdentity, createAgentIdentity } from "../identity/agent.js";
+import type { Method, MethodResult, Prober } from "../methods/types.js";
 import { addUsage, emptyUsage, type Model } from "../models/types.js";
-import { openProbe, probeLimitsOf } from "../probe/index.js";
-import { verifyNamespaceHealth } from "../verify/health.js";
-import { VERIFIERS } from "../verify/registry.js";
-import { DEFAULT_TIMEOUTS, type Verdict, type VerifyContext } from "../verify/types.js";
+import { createProbe, probeLimits } from "../probe/index.js";
+import { CaseScorer } from "../verify/scorer.js";
+import { DEFAULT_TIMEOUTS, type Score, type VerifyContext } from "../verify/types.js";
 import type { RunConfig } from "./config.js";
 import { buildReport } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
+import { deriveReasons } from "./reasons.js";
 import type { CaseRecord, Phases } from "./records.js";
+import { ChaosInjector, type Fault, FaultConfirmer, type HarnessDeps, ServiceRestorer } from "./roles.js";
+import { emptyTimes, timedExecutor, timedModel, timedProber, timedScorer, totalMs } from "./timing.js";
 
 export interface CaseDeps {
   client: KubeClient;
@@ -31,31 +37,29 @@ export interface CaseDeps {
   method: Method;
   model: Model;
   executor: Executor;
+  /** T_max in force (the method's, or --max-attempts). */
+  maxAttempts: number;
   caseDir: string;
   onPhase: (phase: string) => void;
   signal: AbortSignal;
-  /** Clock speed of the embedded cluster while the method acts (undefined: the run's speed). */
-  methodSpeed?: number;
+  /** Clock speed of the embedded cluster while the method acts. */
+  methodSpeed: number;
 }
 
-const now = () => Date.now();
+/** Execution causes that are failures of the run's tools, not of the playbook. */
+const RUN_CAUSES: ReadonlySet<string> = new Set(["tool-missing", "sandbox", "unreachable"]);
 
 async function timed<T>(phases: Phases, key: keyof Phases, fn: () => Promise<T>): Promise<T> {
-  const t = now();
+  const t = Date.now();
   try {
     return await fn();
   } finally {
-    phases[key] = (phases[key] ?? 0) + (now() - t);
+    phases[key] = (phases[key] ?? 0) + (Date.now() - t);
   }
 }
 
-function verifyCtx(
-  d: CaseDeps,
-  service: string,
-  mode: "confirm" | "final",
-  signal: AbortSignal,
-): VerifyContext {
-  return {
+function verifyContext(d: CaseDeps) {
+  return (service: string, mode: "confirm" | "final", signal?: AbortSignal): VerifyContext => ({
     client: d.client,
     time: d.time,
     env: d.env,
@@ -65,6 +69,21 @@ function verifyCtx(
     windowMs: d.cfg.injectionTimeout * 1000,
     timeouts: { ...DEFAULT_TIMEOUTS, readyMs: d.env.readyTimeoutSeconds * 1000 },
     signal,
+  });
+}
+
+function harness(d: CaseDeps): HarnessDeps {
+  return {
+    client: d.client,
+    time: d.time,
+    env: d.env,
+    namespace: d.cfg.namespace,
+    manifestPath: d.cfg.manifestPath,
+    waitInterval: d.cfg.waitInterval,
+    injectionTimeout: d.cfg.injectionTimeout,
+    enableStrictRestart: d.cfg.enableStrictRestart,
+    context: verifyContext(d),
+    onPhase: d.onPhase,
   };
 }
 
@@ -81,21 +100,27 @@ export async function ensureHealthy(
   return waitHealthy(d.client, d.time, ns, d.env.readyTimeoutSeconds, d.signal, d.cfg.waitInterval);
 }
 
-/** Combine the verdicts of several faults' checks. */
-function merge(vs: Verdict[]): Verdict {
-  if (vs.length === 1) return vs[0];
-  return {
-    pass: vs.every((v) => v.pass),
-    reason: vs.map((v) => v.reason).join(" | "),
-    measurements: { faults: vs.map((v) => v.measurements) },
-  };
+/** The executor as the case's identity uses it: its kubeconfig, nothing of the harness's. */
+function asIdentity(e: Executor, id: AgentIdentity): Executor {
+  return { run: (playbook, opts) => e.run(playbook, { ...opts, kubeconfig: id.kubeconfigPath }) };
+}
+
+/** A failure of the run met while the method acted, if any: the provider's, or a tool's. */
+function runFailure(result: MethodResult): { reason: ErrorReason; message: string } | undefined {
+  if (result.error) return result.error;
+  for (const a of result.attempts) {
+    const ex: ExecutionResult | undefined = a.execution;
+    if (ex?.cause && RUN_CAUSES.has(ex.cause))
+      return { reason: ex.cause as ErrorReason, message: `attempt ${a.index}: ${ex.problems.join("; ")}` };
+  }
+  return undefined;
 }
 
 export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord> {
   const phases: Phases = {};
   const errors: string[] = [];
   const startedAt = new Date().toISOString();
-  const faults = pc.faults.map((f) => ({
+  const faults: Fault[] = pc.faults.map((f) => ({
     spec: failureSpec(f.failure),
     service: f.service,
     params: f.params,
@@ -110,6 +135,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     injected: false,
     verdicts: {},
     attempts: 0,
+    maxAttempts: d.maxAttempts,
     probeRounds: 0,
     phases,
     tokens: emptyUsage(),
@@ -120,20 +146,23 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     startedAt,
     finishedAt: startedAt,
   };
+  const h = harness(d);
   const injections: Injection[] = [];
+  let identity: AgentIdentity | undefined;
+  let errorCause: ErrorReason | undefined;
+  let result: MethodResult | undefined;
   const signal = d.signal;
-  let clusterStart = 0;
   try {
     d.onPhase("prepare");
     const baseline = await ensureHealthy(d);
     d.onPhase("inject");
-    clusterStart = d.time.elapsed();
     await timed(phases, "inject", async () => {
-      for (const f of faults)
-        injections.push(await inject(d.client, f.spec, d.cfg.namespace, f.service, f.params));
+      injections.push(...(await new ChaosInjector(h).inject(faults)));
     });
     d.onPhase("confirm");
-    const seen = await timed(phases, "confirm", () => confirmAll(d, faults, injections, signal));
+    const seen = await timed(phases, "confirm", () =>
+      new FaultConfirmer(h).confirm(faults, injections, signal),
+    );
     rec.verdicts.injection = seen;
     if (!seen.pass) {
       rec.status = "injection-failure";
@@ -141,6 +170,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     }
     rec.injected = true;
     d.onPhase("method");
+    identity = await createAgentIdentity(d.client, d.cfg.namespace, d.cfg.agentAccess ?? "namespace");
     const report = await buildReport(
       d.client,
       d.env.name,
@@ -148,165 +178,105 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
       faults.map((f) => ({ failure: f.spec, service: f.service })),
       d.cfg.inventory,
     );
-    const facts = {
-      caseId: `${pc.index}`,
-      namespace: d.cfg.namespace,
-      service: faults[0].service,
-      failure: faults[0].spec.id,
-      faults: rec.faults,
-    };
-    // the Probe agent's sandbox: read-only kubectl in the case's namespace, limits from the method
-    const sandbox = openProbe(d.client.kc, d.cfg.namespace, probeLimitsOf(d.method));
-    const methodSpeed = d.methodSpeed ?? d.time.fastSpeed;
-    const result = await timed(phases, "method", () =>
-      d.time.realtime(methodSpeed, () =>
+    const scorer = new CaseScorer({
+      time: d.time,
+      settleMs: d.cfg.settle * 1000,
+      faults: faults.map((f) => ({ verifier: f.spec.verifier, service: f.service })),
+      baseline,
+      context: (service, s) => h.context(service, "final", s),
+    });
+    const times = emptyTimes();
+    const limits = probeLimits(d.method.probeLimits);
+    const prober: Prober | undefined = d.method.probeLimits
+      ? {
+          probe: createProbe({
+            kubeconfig: identity.kubeconfigPath,
+            namespace: d.cfg.namespace,
+            timeoutMs: limits.timeoutSeconds * 1000,
+            maxOutput: limits.maxOutput,
+            maxCommands: limits.maxCommands,
+          }),
+        }
+      : undefined;
+    const id = identity;
+    const solved = await timed(phases, "method", () =>
+      d.time.realtime(d.methodSpeed, () =>
         d.method.remediate({
           report,
-          facts,
-          model: d.model,
-          executor: d.executor,
+          model: timedModel(d.model, times),
+          executor: timedExecutor(asIdentity(d.executor, id), d.time, times),
+          scorer: timedScorer(scorer, d.time, d.methodSpeed, times),
+          prober: prober && timedProber(prober, times),
           caseDir: d.caseDir,
-          maxAttempts: d.cfg.maxAttempts ?? 2,
+          maxAttempts: d.maxAttempts,
           signal,
-          // the Verification agent waits on the cluster as the runner does: at full speed
-          verify: () =>
-            d.time.fast(methodSpeed, async () => {
-              await d.time.sleep(d.cfg.settle * 1000, signal);
-              return finalVerdict(d, faults, baseline, signal).then((v) => v.combined);
-            }),
-          probe: sandbox.probe,
         }),
       ),
-    ).finally(sandbox.close);
+    );
+    result = solved;
     writeFileSync(
       join(d.caseDir, "conversation.json"),
-      `${JSON.stringify({ report, conversation: result.conversation, attempts: result.attempts }, null, 2)}\n`,
+      `${JSON.stringify({ report, conversation: solved.conversation, attempts: solved.attempts }, null, 2)}\n`,
     );
-    rec.attempts = result.attempts.length;
-    rec.probeRounds = result.attempts.reduce((n, a) => n + a.probeRounds, 0);
-    rec.usageByRole = result.usage;
-    rec.tokens = Object.values(result.usage).reduce(addUsage, emptyUsage());
-    phases.execute = result.attempts.reduce((n, a) => n + (a.execution?.durationMs ?? 0), 0);
-    if (result.error) errors.push(`method: ${result.error}`);
-    for (const a of result.attempts) errors.push(...a.problems.map((p) => `attempt ${a.index}: ${p}`));
-    d.onPhase("settle");
-    await timed(phases, "settle", () => d.time.sleep(d.cfg.settle * 1000, signal));
-    d.onPhase("verify");
-    const v = await timed(phases, "verify", () => finalVerdict(d, faults, baseline, signal));
+    rec.attempts = solved.attempts.length;
+    rec.probeRounds = solved.attempts.reduce((n, a) => n + a.probeRounds, 0);
+    rec.usageByRole = solved.usage;
+    rec.tokens = Object.values(solved.usage).reduce(addUsage, emptyUsage());
+    phases.execute = solved.attempts.reduce((n, a) => n + (a.execution?.durationMs ?? 0), 0);
+    for (const a of solved.attempts) errors.push(...a.problems.map((p) => `attempt ${a.index}: ${p}`));
+    const failed = runFailure(solved);
+    if (failed) {
+      errorCause = failed.reason;
+      errors.push(`method: ${failed.message}`);
+      rec.status = "error";
+      return rec;
+    }
+    d.onPhase("settle and verify");
+    const finalStart = d.time.elapsed();
+    const v: Score = await timed(phases, "verify", () => scorer.score(signal));
+    const finalMs = d.time.elapsed() - finalStart;
     rec.verdicts.reference = v.reference;
     rec.verdicts.health = v.health;
-    rec.success = v.reference.pass && v.health.pass;
-    rec.status = rec.success ? "success" : "failure";
-    rec.remediationSeconds = Math.round((d.time.elapsed() - clusterStart) / 100) / 10;
+    rec.success = v.pass;
+    rec.status = v.pass ? "success" : "failure";
+    rec.remediation = { ...times, finalMs };
+    rec.remediationSeconds = Math.round((totalMs(times) + finalMs) / 100) / 10;
     return rec;
   } catch (e) {
-    if (signal.aborted) rec.status = "interrupted";
-    else {
+    if (signal.aborted) {
+      rec.status = "interrupted";
+      errorCause = "interrupted";
+    } else {
       rec.status = "error";
+      errorCause = isMicroRemedError(e) ? (e.reason ?? "harness") : "harness";
+      if (isMicroRemedError(e) && (e.code === "E_CLUSTER_UNREACHABLE" || e.code === "E_CLUSTER"))
+        errorCause = e.code === "E_CLUSTER" ? "cluster" : "unreachable";
       errors.push(isMicroRemedError(e) ? e.oneLine() : ((e as Error).stack ?? String(e)));
     }
     return rec;
   } finally {
     d.onPhase("restore");
-    await timed(phases, "restore", () => cleanup(d, faults, injections)).catch((e) => {
+    await timed(phases, "restore", async () => {
+      // cleanup must finish even after Ctrl-C: it does not listen to the run's signal
+      await new ServiceRestorer(h).restore(faults, injections);
+      await identity?.remove();
+    }).catch((e) => {
       errors.push(`cleanup: ${isMicroRemedError(e) ? e.oneLine() : (e as Error).message}`);
       if (rec.status === "success") rec.status = "error";
+      errorCause ??= "cluster";
     });
-    rec.finishedAt = new Date().toISOString();
-  }
-}
-
-async function confirmAll(
-  d: CaseDeps,
-  faults: { spec: FailureSpec; service: string }[],
-  injections: Injection[],
-  signal: AbortSignal,
-): Promise<Verdict> {
-  const seen: Verdict[] = [];
-  for (const f of faults) {
-    let v = await VERIFIERS[f.spec.verifier].verify(verifyCtx(d, f.service, "confirm", signal));
-    let restarted = false;
-    if (v.pass && d.cfg.enableStrictRestart) {
-      // the reference's strict restart: restart the target, inject again, look once more
-      d.onPhase(
-        `strict restart (the fault did not show within ${d.cfg.injectionTimeout} s): restarting ${f.service} and injecting again`,
-      );
-      restarted = true;
-      const inj = injections.find((i) => i.service === f.service);
-      if (inj) await removeChaos(d.client, d.time, inj);
-      await d.client.patch(
-        "apps/v1",
-        "Deployment",
-        d.cfg.namespace,
-        f.service,
-        {
-          spec: {
-            template: {
-              metadata: { annotations: { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() } },
-            },
-          },
-        },
-        "strategic",
-      );
-      await waitHealthy(
-        d.client,
-        d.time,
-        d.cfg.namespace,
-        d.env.readyTimeoutSeconds,
-        signal,
-        d.cfg.waitInterval,
-      );
-      if (inj) await inject(d.client, f.spec, d.cfg.namespace, f.service, inj.params);
-      v = await VERIFIERS[f.spec.verifier].verify(verifyCtx(d, f.service, "confirm", signal));
+    if (rec.status !== "success") {
+      const r = deriveReasons({
+        status: rec.status,
+        attempts: result?.attempts ?? [],
+        verdicts: rec.verdicts,
+        maxAttempts: d.maxAttempts,
+        error: errors.find((x) => x.startsWith("method:") || x.startsWith("error ")),
+        errorCause,
+      });
+      if (r.reason) rec.reason = r.reason;
+      if ((result?.attempts.length ?? 0) > 1) rec.attemptReasons = r.attempts.map((a) => a ?? null);
     }
-    // confirm mode: pass means the system still looks healthy, i.e. the fault did not show
-    seen.push({
-      ...v,
-      pass: !v.pass,
-      reason: v.pass
-        ? `the fault did not show within ${d.cfg.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}`
-        : v.reason,
-    });
-  }
-  return merge(seen);
-}
-
-async function finalVerdict(
-  d: CaseDeps,
-  faults: { spec: FailureSpec; service: string }[],
-  baseline: HealthSnapshot,
-  signal: AbortSignal,
-) {
-  const refs: Verdict[] = [];
-  for (const f of faults)
-    refs.push(await VERIFIERS[f.spec.verifier].verify(verifyCtx(d, f.service, "final", signal)));
-  const reference = merge(refs);
-  // A failed reference check decides the case: then health is read once instead of waited for.
-  const health = await verifyNamespaceHealth(
-    verifyCtx(d, faults[0].service, "final", signal),
-    baseline,
-    reference.pass,
-  );
-  return {
-    reference,
-    health,
-    combined: {
-      pass: reference.pass && health.pass,
-      reason: reference.pass ? health.reason : reference.reason,
-      measurements: { reference: reference.measurements, health: health.measurements },
-    },
-  };
-}
-
-async function cleanup(
-  d: CaseDeps,
-  faults: { spec: FailureSpec; service: string }[],
-  injections: Injection[],
-) {
-  // Cleanup must finish even after Ctrl-C: it does not listen to the run's signal.
-  for (const inj of injections) await removeChaos(d.client, d.time, inj);
-  for (const f of faults) {
-    const src = sourceManifest(d.env, f.service, d.cfg.manifestPath);
-    await restoreService(d.client, d.time, src, d.cfg.namespace, d.env.readyTimeoutSeconds);
+    rec.finishedAt = new Date().toISOString();
   }
 }

@@ -97,6 +97,7 @@ export async function runExperiments(
 
   const previous = records.read();
   const id = identity(cfg);
+  const maxAttempts = cfg.maxAttempts ?? method.maxAttempts;
   const before = checkResume(records.dir, id);
   // options that do not change what a case measures: recorded, free to differ on a resume
   const options = {
@@ -113,6 +114,8 @@ export async function runExperiments(
       : { startedAt: now };
   records.writeJson("run.json", {
     config: id,
+    // T_max in force: the method's definition, or --max-attempts
+    maxAttempts,
     options,
     cluster: cfg.cluster,
     speed: conn.time.fastSpeed,
@@ -120,8 +123,11 @@ export async function runExperiments(
     ...started,
   });
 
+  // the last record of each case counts; interrupted cases and errors of the run run again
   const done = new Map<number, CaseRecord>();
-  for (const r of previous) if (r.status !== "interrupted") done.set(r.index, r);
+  for (const r of previous)
+    if (r.status === "interrupted" || r.status === "error") done.delete(r.index);
+    else done.set(r.index, r);
   const todo = plan.filter((c) => !done.has(c.index));
   if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${plan.length} cases already done`);
 
@@ -151,9 +157,9 @@ export async function runExperiments(
   });
 
   // Built-in models answer at once; a provider model's time must pass as on a real cluster.
-  const builtin = ["oracle", "noop"].includes(cfg.model) || cfg.model.startsWith("scripted:");
   // (a playbook still takes wall time: past 60x, its seconds would turn into many cluster minutes)
-  const methodSpeed = cfg.methodSpeed ?? (builtin ? Math.min(conn.time.fastSpeed, 60) : 1);
+  const methodSpeed =
+    cfg.methodSpeed ?? (model.thinking === "instant" ? Math.min(conn.time.fastSpeed, 60) : 1);
   if (conn.time.adjustable && methodSpeed !== conn.time.fastSpeed)
     hooks.log(
       `the embedded cluster runs at speed ${methodSpeed} while the method acts, ${conn.time.fastSpeed} otherwise`,
@@ -181,6 +187,7 @@ export async function runExperiments(
         onPhase: (phase) => hooks.log(`${label}: ${phase}`),
         signal: hooks.signal,
         methodSpeed,
+        maxAttempts,
       });
       records.append(rec);
       all.push(rec);

@@ -3,9 +3,25 @@ import type { VerifierId } from "../chaos/catalog.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { ClusterTime } from "../cluster/time.js";
 import type { EnvSpec } from "../envs/env.js";
-import type { Verdict } from "../methods/types.js";
 
-export type { Verdict };
+export interface Verdict {
+  pass: boolean;
+  reason: string;
+  measurements: Record<string, unknown>;
+  /** The measurement could not be made (no metrics yet, a command gave no result): says nothing about the fault. */
+  inconclusive?: boolean;
+}
+
+/** A case's score: both verdicts, and their conjunction (pass, reason) as one verdict. */
+export interface Score extends Verdict {
+  reference: Verdict;
+  health: Verdict;
+}
+
+/** The score role: settle, then the reference checks and namespace health (the Verification agent's view). */
+export interface Scorer {
+  score(signal?: AbortSignal): Promise<Score>;
+}
 
 export interface VerifyTimeouts {
   /** Cluster ms to wait for the target pods to be Running+Ready (reference: 300 s). */

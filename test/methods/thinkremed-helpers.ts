@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { ExecutionResult, Executor } from "../../src/ansible/executor.js";
-import type { MethodContext, Verdict } from "../../src/methods/types.js";
+import type { MethodContext } from "../../src/methods/types.js";
+import type { Verdict } from "../../src/verify/types.js";
 import { resolveModel } from "../../src/models/registry.js";
 
 export type Turn = {
@@ -77,24 +78,24 @@ export function setup(
       runtimeContext: "$ kubectl get pods -n shop\ncart-1 1/1 Running",
       inventory: "[local]\nlocalhost",
     },
-    facts: {
-      caseId: "1",
-      namespace: "shop",
-      service: "cart",
-      failure: "cpu-stress",
-      faults: [{ failure: "cpu-stress", service: "cart" }],
-    },
     model: resolveModel(`scripted:${file}`),
     executor,
     caseDir: dir,
     maxAttempts: o.maxAttempts ?? 2,
-    verify: async () => verdicts[Math.min(verifications++, verdicts.length - 1)],
+    scorer: {
+      score: async () => {
+        const v = verdicts[Math.min(verifications++, verdicts.length - 1)];
+        return { ...v, reference: v, health: { pass: true, reason: "healthy", measurements: {} } };
+      },
+    },
     ...(o.noProbe
       ? {}
       : {
-          probe: async (command: string) => {
-            commands.push(command);
-            return `observed: ${command}`;
+          prober: {
+            probe: async (command: string) => {
+              commands.push(command);
+              return `observed: ${command}`;
+            },
           },
         }),
   };

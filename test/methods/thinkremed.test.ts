@@ -142,7 +142,11 @@ describe("ThinkRemed", () => {
       { error: "openai: 429 Too Many Requests after 5 retries" },
     ]);
     const r = await new ThinkRemed().remediate(ctx);
-    expect(r.error).toBe("openai: 429 Too Many Requests after 5 retries");
+    // a provider failure is an error of the run, with its reason (the scripted default: outage)
+    expect(r.error).toEqual({
+      reason: "outage",
+      message: "error E_MODEL: openai: 429 Too Many Requests after 5 retries",
+    });
     expect(r.attempts).toEqual([{ index: 1, problems: [], probeRounds: 1 }]);
     expect(r.usage.coordinator).toMatchObject({ inputTokens: 100, outputTokens: 10 });
   });

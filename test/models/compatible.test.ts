@@ -2,7 +2,7 @@
 // native tools, DeepSeek's usage fields, keyless local servers, and servers that report no usage.
 import { afterEach, describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
-import { extractPlaybook } from "../../src/methods/playbook-call.js";
+import { readPlaybook } from "../../src/methods/answer.js";
 import { resolveModel } from "../../src/models/registry.js";
 import type { ChatMessage, ToolSchema } from "../../src/models/types.js";
 import { delta, openaiFrames, recordingClock, startWireServer, type WireServer } from "./wire-server.js";
@@ -63,7 +63,7 @@ describe("openai-compatible provider", () => {
         arguments: '{"playbook": "- hosts: localhost\\n  tasks: []"}',
       },
     ]);
-    expect(extractPlaybook(res.message)).toEqual({
+    expect(readPlaybook(res.message)).toEqual({
       playbook: "- hosts: localhost\n  tasks: []",
       callId: "text-call-1",
     });

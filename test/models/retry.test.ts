@@ -28,7 +28,7 @@ function fakeClock(random = () => 0.5) {
   return { clock, sleeps };
 }
 
-const transient = (reason = "503"): RetryVerdict => ({ retry: true, reason });
+const transient = (reason = "503"): RetryVerdict => ({ retry: true, reason, cause: "outage" });
 
 describe("withRetries", () => {
   it("returns the first success and how many attempts it took", async () => {
@@ -71,7 +71,12 @@ describe("withRetries", () => {
   it("waits what the server asks even past maxDelayMs, but not past the total budget", async () => {
     const { clock, sleeps } = fakeClock();
     let n = 0;
-    const hinted = (ms: number): RetryVerdict => ({ retry: true, reason: "429", delayHintMs: ms });
+    const hinted = (ms: number): RetryVerdict => ({
+      retry: true,
+      reason: "429",
+      delayHintMs: ms,
+      cause: "rate-limit",
+    });
     await withRetries(
       "m",
       async () => (++n < 2 ? Promise.reject(new Error("429")) : "ok"),

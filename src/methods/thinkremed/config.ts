@@ -42,17 +42,29 @@ export function probeLimitsFrom(def: MethodDefinition): Partial<ProbeLimits> {
   };
 }
 
-/** The configuration for one case: the runner's T_max wins over the definition's default. */
+/** T_max as the definition gives it (the runner's --max-attempts overrides it per run). */
+export function definedMaxAttempts(def: MethodDefinition): number {
+  const n = def.limits.maxAttempts;
+  if (n === undefined || !Number.isInteger(n) || n < 1)
+    throw new MicroRemedError(
+      "E_UNKNOWN_METHOD",
+      `the ThinkRemed definition's limits.maxAttempts must be a whole number of at least 1 (T_max), got ${n}`,
+      "set limits.maxAttempts in methods/ThinkRemed.yaml",
+    );
+  return n;
+}
+
+/** The configuration for one case; maxAttempts is the T_max the runner resolved. */
 export function configure(
   def: MethodDefinition,
   vars: Record<string, string>,
-  runnerMaxAttempts: number,
+  maxAttempts: number,
 ): ThinkRemedConfig {
   const l = def.limits;
   const maxProbeRounds = l.maxProbeRounds ?? 5;
   const base = { ...vars, maxProbeRounds: String(maxProbeRounds) };
   return {
-    maxAttempts: runnerMaxAttempts > 0 ? runnerMaxAttempts : (l.maxAttempts ?? 2),
+    maxAttempts,
     maxProbeRounds,
     maxCoordinatorTurns: l.maxCoordinatorTurns ?? maxProbeRounds + 3,
     reflectionOutputChars: l.reflectionOutputChars ?? 3000,

@@ -4,10 +4,13 @@
 // second plain-text answer after one reminder, the attempt ends without a playbook.
 import { addUsage, type ChatMessage, type ToolSchema, type Usage } from "../../models/types.js";
 import type { Attempt, MethodContext } from "../types.js";
-import { answer, type Call, callsOf, commandArg, fencedPlaybook, playbookArg } from "./calls.js";
+import { methodError } from "../errors.js";
+import { playbookArgument, playbookFromText } from "../answer.js";
+import type { MethodError } from "../types.js";
+import { answer, type Call, callsOf, commandArg } from "./calls.js";
 import type { ThinkRemedConfig } from "./config.js";
 
-export type Outcome = { playbook: string } | { problem: string } | { error: string };
+export type Outcome = { playbook: string } | { problem: string } | { error: MethodError };
 
 export interface Turns {
   ctx: MethodContext;
@@ -27,7 +30,7 @@ async function handle(
 ): Promise<{ observation: string; playbook?: string }> {
   const { cfg, ctx, attempt } = t;
   if (call.name === "print_playbook") {
-    const arg = playbookArg(call.arguments);
+    const arg = playbookArgument(call.arguments);
     if ("problem" in arg) {
       attempt.probeRounds++;
       return { observation: arg.problem };
@@ -41,8 +44,8 @@ async function handle(
     attempt.probeRounds++;
     const arg = commandArg(call.arguments);
     if ("problem" in arg) return { observation: arg.problem };
-    if (!ctx.probe) return { observation: cfg.prompt("probeUnavailable") };
-    return { observation: await ctx.probe(arg.command) };
+    if (!ctx.prober) return { observation: cfg.prompt("probeUnavailable") };
+    return { observation: await ctx.prober.probe(arg.command) };
   }
   attempt.probeRounds++;
   return {
@@ -60,19 +63,18 @@ export async function coordinate(t: Turns): Promise<Outcome> {
         messages: conversation,
         tools: t.tools,
         role: "coordinator",
-        facts: ctx.facts,
         signal: ctx.signal,
       });
     } catch (e) {
       // a provider failure is data on the case; the run goes on
-      return { error: (e as Error).message };
+      return { error: methodError(e) };
     }
     t.usage.coordinator = addUsage(t.usage.coordinator, res.usage);
     conversation.push(res.message);
     const calls = callsOf(res.message);
     if (!calls.length) {
-      const fenced = fencedPlaybook(res.message.content);
-      if (fenced) return { playbook: fenced };
+      const written = playbookFromText(res.message.content);
+      if (written !== undefined) return { playbook: written };
       if (reminded)
         return {
           problem: "the Coordinator answered in plain text again after a reminder, without calling a tool",

@@ -1,5 +1,5 @@
 // ThinkRemed: per attempt, the Coordinator probes and prints a playbook; the Execution agent
-// (ctx.executor) runs it; the Verification agent (ctx.verify: settle, then the runner's checks)
+// (ctx.executor) runs it; the Verification agent (ctx.scorer: settle, then the runner's checks)
 // judges it. Pass ends the method; failure adds a reflection turn and starts the next attempt,
 // at most T_max. A provider failure ends the method with `error` (the run goes on).
 import { type ChatMessage, emptyUsage, type Usage } from "../../models/types.js";
@@ -7,17 +7,18 @@ import type { ProbeLimits } from "../../probe/index.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "../definition.js";
 import { renderReport } from "../report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "../types.js";
-import { checkDefinition, configure, probeLimitsFrom } from "./config.js";
+import { checkDefinition, configure, definedMaxAttempts, probeLimitsFrom } from "./config.js";
 import { coordinate } from "./coordinator.js";
 import { reflection } from "./reflection.js";
 
 export class ThinkRemed implements Method {
   readonly name = "ThinkRemed";
-  /** Read by the runner when it opens the probe sandbox for a case. */
+  readonly maxAttempts: number;
   readonly probeLimits: Partial<ProbeLimits>;
 
   constructor(private readonly def: MethodDefinition = loadMethodDefinition("ThinkRemed")) {
     checkDefinition(def);
+    this.maxAttempts = definedMaxAttempts(def);
     this.probeLimits = probeLimitsFrom(def);
   }
 
@@ -31,8 +32,8 @@ export class ThinkRemed implements Method {
       },
       { role: "user", content: fill(this.def.user, vars) },
     ];
-    // without a sandbox (no cluster behind the context) the Coordinator is not offered probing
-    const tools = this.def.tools.filter((t) => t.name !== "probe_system" || ctx.probe);
+    // without a prober (no cluster behind the context) the Coordinator is not offered probing
+    const tools = this.def.tools.filter((t) => t.name !== "probe_system" || ctx.prober);
     const usage: Record<string, Usage> = { coordinator: emptyUsage() };
     const attempts: Attempt[] = [];
     for (let index = 1; index <= cfg.maxAttempts; index++) {
@@ -52,7 +53,7 @@ export class ThinkRemed implements Method {
         attempt.problems.push(...attempt.execution.problems);
         // a playbook that ran, even with a failed task, may have fixed the system: the verdict decides
         if (attempt.execution.accepted) {
-          attempt.verdict = await ctx.verify();
+          attempt.verdict = await ctx.scorer.score(ctx.signal);
           if (attempt.verdict.pass) break;
         }
       }

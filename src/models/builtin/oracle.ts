@@ -2,6 +2,7 @@
 // agent may use (kubectl in the target namespace). It proves each case solvable; it does not
 // touch chaos objects, which a real system would not have.
 import { stringify } from "yaml";
+import { reportIn } from "../../methods/report.js";
 import { estimateTokens, type Model, type ModelRequest, type ModelResponse } from "../types.js";
 
 /** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */
@@ -28,9 +29,11 @@ export function oraclePlaybook(faults: { failure: string; service: string }[], n
 
 export class OracleModel implements Model {
   readonly id = "oracle";
+  readonly thinking = "instant";
 
   async generate(req: ModelRequest): Promise<ModelResponse> {
-    const f = req.facts;
+    // the diagnosis report in the conversation is all it knows, as for any model
+    const f = reportIn(req.messages);
     const tool = req.tools.find((t) => t.name === "print_playbook");
     const input = estimateTokens(req.messages.map((m) => m.content).join("\n"));
     if (!f || !tool) {

@@ -3,7 +3,8 @@
 // Strings may use {{namespace}}, {{service}} and {{failure}}, filled in from the case.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { MicroRemedError } from "../../errors.js";
+import { type ErrorReason, MicroRemedError } from "../../errors.js";
+import { reportIn } from "../../methods/report.js";
 import { validateWith } from "../../util/schema.js";
 import type { Model, ModelRequest, ModelResponse, ToolCall } from "../types.js";
 
@@ -11,8 +12,10 @@ interface ScriptTurn {
   content?: string;
   toolCalls?: { name: string; arguments: string | Record<string, unknown> }[];
   usage?: { inputTokens?: number; outputTokens?: number; cachedTokens?: number; reasoningTokens?: number };
-  /** Fail this call the way a provider can (the run records it on the case). */
+  /** Fail this call the way a provider can (the run records it on the case as an error). */
   error?: string;
+  /** Why the provider failed (default: outage). */
+  errorReason?: ErrorReason;
 }
 
 interface Script {
@@ -33,6 +36,9 @@ const SCHEMA = {
         properties: {
           content: { type: "string" },
           error: { type: "string" },
+          errorReason: {
+            enum: ["timeout", "rate-limit", "outage", "empty-reply", "malformed-reply", "auth", "rejected"],
+          },
           toolCalls: {
             type: "array",
             items: {
@@ -80,7 +86,7 @@ export function loadScript(file: string): Script {
 
 export class ScriptedModel implements Model {
   readonly id: string;
-  private readonly position = new Map<string, number>();
+  readonly thinking = "instant";
 
   constructor(
     private readonly script: Script,
@@ -90,21 +96,22 @@ export class ScriptedModel implements Model {
   }
 
   async generate(req: ModelRequest): Promise<ModelResponse> {
-    const caseId = req.facts?.caseId ?? "";
-    const i = this.position.get(caseId) ?? 0;
-    this.position.set(caseId, i + 1);
+    // the next turn is the one after every assistant turn already in the conversation
+    const i = req.messages.filter((m) => m.role === "assistant").length;
     const turn = this.script.turns[i];
     if (!turn)
       throw new MicroRemedError(
         "E_MODEL",
         `the scripted model has only ${this.script.turns.length} turns and was asked for turn ${i + 1}`,
       );
-    if (turn.error) throw new MicroRemedError("E_MODEL", turn.error);
+    if (turn.error)
+      throw new MicroRemedError("E_MODEL", turn.error, undefined, { reason: turn.errorReason ?? "outage" });
+    const report = reportIn(req.messages);
     const fill = (s: string) =>
       s
-        .replaceAll("{{namespace}}", req.facts?.namespace ?? "")
-        .replaceAll("{{service}}", req.facts?.service ?? "")
-        .replaceAll("{{failure}}", req.facts?.failure ?? "");
+        .replaceAll("{{namespace}}", report?.namespace ?? "")
+        .replaceAll("{{service}}", report?.faults[0]?.service ?? "")
+        .replaceAll("{{failure}}", report?.faults[0]?.failure ?? "");
     const toolCalls: ToolCall[] | undefined = turn.toolCalls?.map((c, k) => ({
       id: `scripted-${i + 1}-${k + 1}`,
       name: c.name,

@@ -1,5 +1,6 @@
 // What every real provider shares: the text-protocol fallback, the one retry loop, usage and
 // cost. A provider only says how to make one streamed call and what its errors mean.
+import { MicroRemedError } from "../../errors.js";
 import type { Prices } from "../catalog.js";
 import { costUsd, estimatedUsage } from "../cost.js";
 import { type RetryClock, type RetryPolicy, type RetryVerdict, withRetries } from "../retry.js";
@@ -34,6 +35,7 @@ export interface RawReply {
 
 export abstract class ProviderModel implements Model {
   readonly id: string;
+  readonly thinking = "real";
   private textCalls = 0;
 
   constructor(protected readonly settings: ProviderSettings) {
@@ -74,6 +76,14 @@ export abstract class ProviderModel implements Model {
       s.clock,
       req.signal,
     );
+    // A 200 with nothing in it is the provider's failure, not the model's answer.
+    if (!value.message.content.trim() && !value.message.toolCalls?.length)
+      throw new MicroRemedError(
+        "E_MODEL",
+        `${this.context.label} answered with an empty reply (no text, no tool call)`,
+        "the case is recorded as an error of the run and runs again on resume",
+        { reason: "empty-reply" },
+      );
     const message = text
       ? parseTextReply(value.message, req.tools, `text-call-${++this.textCalls}`)
       : value.message;

@@ -86,12 +86,16 @@ export function classifySdkError(e: unknown, sdk: SdkErrors, ctx: CallContext): 
   if (e instanceof sdk.APIUserAbortError)
     return {
       retry: false,
-      error: new MicroRemedError("E_INTERRUPTED", `${ctx.label}: the call was interrupted`),
+      error: new MicroRemedError("E_INTERRUPTED", `${ctx.label}: the call was interrupted`, undefined, {
+        reason: "interrupted",
+      }),
     };
   if (e instanceof sdk.APIConnectionError)
     return {
       retry: true,
       reason: `cannot reach ${ctx.baseUrl}: ${oneLine(e.message)}${networkCode(e) ? ` (${networkCode(e)})` : ""}`,
+      // both SDKs raise APIConnectionTimeoutError (a subclass) when their timeout passes
+      cause: /timeout|timed out/i.test(`${e.name} ${e.message}`) ? "timeout" : "outage",
     };
   if (e instanceof sdk.APIError) {
     const status = (e as { status?: number }).status;
@@ -103,14 +107,19 @@ export function classifySdkError(e: unknown, sdk: SdkErrors, ctx: CallContext): 
     if (status !== undefined) {
       const transient = status === 408 || status === 409 || status === 429 || status >= 500;
       if (should === "true" || (transient && should !== "false"))
-        return { retry: true, reason: msg, delayHintMs: retryAfterMs(headers) };
+        return {
+          retry: true,
+          reason: msg,
+          delayHintMs: retryAfterMs(headers),
+          cause: status === 429 ? "rate-limit" : status === 408 ? "timeout" : "outage",
+        };
       return {
         retry: false,
         error: new MicroRemedError(
           "E_MODEL",
           `${ctx.label} rejected the request: ${msg}`,
           "check the model name and the registry entry (microremed models)",
-          { cause: e },
+          { cause: e, reason: "rejected" },
         ),
       };
     }
@@ -119,14 +128,26 @@ export function classifySdkError(e: unknown, sdk: SdkErrors, ctx: CallContext): 
     const body = (e as { error?: { type?: unknown; error?: { type?: unknown } } }).error;
     const type = body?.error?.type ?? body?.type;
     if (typeof type === "string" && RETRYABLE_BODY_TYPES.has(type))
-      return { retry: true, reason: `${type} during the stream: ${msg}` };
+      return {
+        retry: true,
+        reason: `${type} during the stream: ${msg}`,
+        cause: type === "rate_limit_error" ? "rate-limit" : type === "timeout_error" ? "timeout" : "outage",
+      };
     return {
       retry: false,
-      error: new MicroRemedError("E_MODEL", `${ctx.label} failed: ${msg}`, undefined, { cause: e }),
+      error: new MicroRemedError("E_MODEL", `${ctx.label} failed: ${msg}`, undefined, {
+        cause: e,
+        reason: "outage",
+      }),
     };
   }
   const code = networkCode(e);
-  if (code) return { retry: true, reason: `connection to ${ctx.baseUrl} failed (${code})` };
+  if (code)
+    return {
+      retry: true,
+      reason: `connection to ${ctx.baseUrl} failed (${code})`,
+      cause: code.includes("TIMEOUT") ? "timeout" : "outage",
+    };
   // Anything else (a malformed stream, a bug in mapping) is not made better by asking again.
   return {
     retry: false,
@@ -134,7 +155,7 @@ export function classifySdkError(e: unknown, sdk: SdkErrors, ctx: CallContext): 
       "E_MODEL",
       `${ctx.label} failed: ${oneLine(e instanceof Error ? e.message : String(e))}`,
       undefined,
-      { cause: e },
+      { cause: e, reason: "malformed-reply" },
     ),
   };
 }
@@ -148,5 +169,6 @@ function keyRefused(status: number, msg: string, ctx: CallContext): MicroRemedEr
     "E_MISSING_API_KEY",
     `${ctx.label} ${what} ${from}: ${msg}`,
     `set ${wanted} to a valid ${ctx.providerName} key${status === 403 ? " with access to this model" : ""}`,
+    { reason: "auth" },
   );
 }

@@ -2,7 +2,7 @@
 // described in the system prompt, earlier tool calls and results are written back as text, and
 // the reply's `Action: <tool>` / `Action Input: <json>` becomes a normal tool call, so methods
 // see the same ChatMessage whichever way the model was driven.
-import { textToolCall } from "../../methods/playbook-call.js";
+import { textToolCall } from "../../methods/answer.js";
 import type { ChatMessage, ToolSchema } from "../types.js";
 
 export function describeTools(tools: ToolSchema[]): string {

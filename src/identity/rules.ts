@@ -1,0 +1,52 @@
+// What the agent may do, as RBAC rules: an on-call engineer of the case's namespace. Read
+// everything in it; change pods, workloads (and their scale), services and configmaps; exec, logs
+// and eviction; read nodes and metrics. Nothing on chaos-mesh.org: the fault's mechanism belongs
+// to the harness, as on a real incident. Groups are listed, never "*", so that a CRD's group
+// (Chaos Mesh's among them) is never granted by accident.
+
+export interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+}
+
+const READ = ["get", "list", "watch"];
+const WRITE = ["create", "update", "patch", "delete", "deletecollection"];
+
+/** The API groups a namespace's workloads live in (and only those). */
+const READABLE_GROUPS = [
+  "",
+  "apps",
+  "batch",
+  "autoscaling",
+  "policy",
+  "networking.k8s.io",
+  "discovery.k8s.io",
+  "events.k8s.io",
+  "metrics.k8s.io",
+];
+
+const WORKLOADS = ["deployments", "statefulsets", "daemonsets", "replicasets"];
+
+export function agentRules(): PolicyRule[] {
+  return [
+    { apiGroups: READABLE_GROUPS, resources: ["*"], verbs: READ },
+    { apiGroups: [""], resources: ["pods", "services", "configmaps"], verbs: WRITE },
+    { apiGroups: ["apps"], resources: WORKLOADS, verbs: WRITE },
+    { apiGroups: ["apps"], resources: WORKLOADS.map((w) => `${w}/scale`), verbs: ["get", "update", "patch"] },
+    { apiGroups: ["batch"], resources: ["jobs", "cronjobs"], verbs: WRITE },
+    // a WebSocket exec is a GET that Kubernetes ≥ 1.30 authorises as "create" too
+    { apiGroups: [""], resources: ["pods/exec"], verbs: ["get", "create"] },
+    { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
+    { apiGroups: [""], resources: ["pods/eviction"], verbs: ["create"] },
+  ];
+}
+
+/** Cluster-scoped, read-only: nodes and their metrics (`kubectl top node`, `describe node`). */
+export function agentClusterRules(): PolicyRule[] {
+  return [
+    { apiGroups: [""], resources: ["nodes"], verbs: READ },
+    { apiGroups: ["metrics.k8s.io"], resources: ["nodes"], verbs: READ },
+  ];
+}

@@ -1,0 +1,125 @@
+// The roles of a case that belong to the harness, each a one-method interface:
+//   inject  → confirm → solve (src/methods: Method) → execute (src/ansible: Executor)
+//   → settle + score (src/verify: Scorer) → restore
+// This file holds inject, confirm and restore, built on src/chaos and src/envs; the pipeline
+// that runs them in order is src/runner/case.ts.
+import type { FailureSpec } from "../chaos/catalog.js";
+import { type Injection, inject, removeChaos } from "../chaos/inject.js";
+import type { KubeClient } from "../cluster/client.js";
+import type { ClusterTime } from "../cluster/time.js";
+import { restoreService, waitHealthy } from "../envs/deploy.js";
+import { type EnvSpec, sourceManifest } from "../envs/env.js";
+import { VERIFIERS } from "../verify/registry.js";
+import { mergeVerdicts } from "../verify/scorer.js";
+import type { Verdict, VerifyContext } from "../verify/types.js";
+
+export interface Fault {
+  spec: FailureSpec;
+  service: string;
+  params?: Record<string, unknown>;
+}
+
+export interface Injector {
+  inject(faults: Fault[]): Promise<Injection[]>;
+}
+
+export interface Confirmer {
+  /** pass: every fault shows (the verifier finds the system unhealthy) within the window. */
+  confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<Verdict>;
+}
+
+export interface Restorer {
+  /** Stop the chaos and restore the targets from their original manifests; never listens to Ctrl-C. */
+  restore(faults: Fault[], injections: Injection[]): Promise<void>;
+}
+
+export interface HarnessDeps {
+  client: KubeClient;
+  time: ClusterTime;
+  env: EnvSpec;
+  namespace: string;
+  manifestPath?: string;
+  waitInterval: number;
+  injectionTimeout: number;
+  enableStrictRestart: boolean;
+  /** A verify context for a service in a mode. */
+  context: (service: string, mode: "confirm" | "final", signal?: AbortSignal) => VerifyContext;
+  onPhase: (phase: string) => void;
+}
+
+export class ChaosInjector implements Injector {
+  constructor(private readonly d: HarnessDeps) {}
+
+  async inject(faults: Fault[]): Promise<Injection[]> {
+    const out: Injection[] = [];
+    for (const f of faults)
+      out.push(await inject(this.d.client, f.spec, this.d.namespace, f.service, f.params));
+    return out;
+  }
+}
+
+export class FaultConfirmer implements Confirmer {
+  constructor(private readonly d: HarnessDeps) {}
+
+  async confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<Verdict> {
+    const seen: Verdict[] = [];
+    for (const f of faults) {
+      const look = () => VERIFIERS[f.spec.verifier].verify(this.d.context(f.service, "confirm", signal));
+      let v = await look();
+      let restarted = false;
+      if (v.pass && this.d.enableStrictRestart) {
+        restarted = true;
+        await this.restartAndInject(f, injections, signal);
+        v = await look();
+      }
+      // confirm mode: pass means the system still looks healthy, i.e. the fault did not show
+      seen.push({
+        ...v,
+        pass: !v.pass,
+        reason: v.pass
+          ? `the fault did not show within ${this.d.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}`
+          : v.reason,
+      });
+    }
+    return mergeVerdicts(seen);
+  }
+
+  /** The reference's strict restart: restart the target, inject again. */
+  private async restartAndInject(f: Fault, injections: Injection[], signal: AbortSignal) {
+    const d = this.d;
+    d.onPhase(
+      `strict restart (the fault did not show within ${d.injectionTimeout} s): restarting ${f.service} and injecting again`,
+    );
+    const inj = injections.find((i) => i.service === f.service);
+    if (inj) await removeChaos(d.client, d.time, inj);
+    await d.client.patch(
+      "apps/v1",
+      "Deployment",
+      d.namespace,
+      f.service,
+      {
+        spec: {
+          template: {
+            metadata: { annotations: { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() } },
+          },
+        },
+      },
+      "strategic",
+    );
+    await waitHealthy(d.client, d.time, d.namespace, d.env.readyTimeoutSeconds, signal, d.waitInterval);
+    if (inj) await inject(d.client, f.spec, d.namespace, f.service, inj.params);
+  }
+}
+
+export class ServiceRestorer implements Restorer {
+  constructor(private readonly d: HarnessDeps) {}
+
+  async restore(faults: Fault[], injections: Injection[]): Promise<void> {
+    const d = this.d;
+    for (const inj of injections) await removeChaos(d.client, d.time, inj);
+    for (const f of faults) {
+      const src = sourceManifest(d.env, f.service, d.manifestPath);
+      await restoreService(d.client, d.time, src, d.namespace, d.env.readyTimeoutSeconds);
+    }
+  }
+}
