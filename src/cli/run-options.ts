@@ -37,6 +37,15 @@ export function parseEgress(v: string): "internet" | "none" {
   );
 }
 
+/** --agent-access: what the model's identity may do (the reference's setting is cluster-admin). */
+export function parseAgentAccess(v: string): "namespace" | "cluster-admin" {
+  if (v === "namespace" || v === "cluster-admin") return v;
+  throw usageError(
+    `--agent-access must be namespace or cluster-admin, got "${v}"`,
+    "use --agent-access namespace (RBAC confines the agent to the case's namespace) or cluster-admin (the reference's setting)",
+  );
+}
+
 export const RUN_FLAGS: Flag[] = [
   {
     flags: "--experiments <n>",
@@ -176,6 +185,13 @@ export const RUN_FLAGS: Flag[] = [
     default: 1,
   },
   {
+    flags: "--agent-access <access>",
+    key: "agentAccess",
+    help: "what the model's playbooks and probes may do: namespace (a ServiceAccount confined by RBAC to the case's namespace) or cluster-admin (the reference's setting, for comparison)",
+    parse: parseAgentAccess,
+    default: "namespace",
+  },
+  {
     flags: "--base-url <url>",
     key: "baseUrl",
     help: "the model provider's API URL, for any provider model (e.g. a local vLLM or Ollama: --model openai-compatible:<model> --base-url http://127.0.0.1:8000/v1)",
@@ -221,6 +237,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     parallel: o.parallel as number | undefined,
     methodSpeed: o.methodSpeed as number | undefined,
     baseUrl: o.baseUrl as string | undefined,
+    agentAccess: o.agentAccess as "namespace" | "cluster-admin" | undefined,
     // the shipped inventory when the user has none of their own here
     inventory: resolveData(inventory),
   };

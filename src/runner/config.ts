@@ -44,6 +44,8 @@ export interface RunConfig {
   parallel?: number;
   /** The provider's base URL (--base-url), overriding the registry's and its variable. */
   baseUrl?: string;
+  /** What the agent's identity may do: its namespace (default) or cluster-admin (the reference's). */
+  agentAccess?: "namespace" | "cluster-admin";
 }
 
 /** What must match for a run to be resumed (issue 6) and what is recorded with each run. */
@@ -61,5 +63,6 @@ export function identity(c: RunConfig) {
     injectionTimeout: c.injectionTimeout,
     enableStrictRestart: c.enableStrictRestart,
     manifestPath: c.manifestPath ?? null,
+    agentAccess: c.agentAccess ?? "namespace",
   };
 }

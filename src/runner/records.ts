@@ -3,8 +3,9 @@
 // summary.json and summary.txt.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Verdict } from "../methods/types.js";
 import type { Usage } from "../models/types.js";
+import type { Verdict } from "../verify/types.js";
+import type { MethodTimes } from "./timing.js";
 
 export type CaseStatus = "success" | "failure" | "injection-failure" | "interrupted" | "error";
 
@@ -31,8 +32,15 @@ export interface CaseRecord {
   probeRounds: number;
   /** Wall ms per phase. */
   phases: Phases;
-  /** Cluster seconds the case took from injection to verdict. */
+  /**
+   * Seconds from the start of the method to the final verdict as a real cluster would show them
+   * (runner/timing.ts): the same at any clock speed. Set for evaluated cases.
+   */
   remediationSeconds?: number;
+  /** Its parts, in ms: model, probe, execute (of it ansible's CPU), the Verification agent's scoring, settle + final score. */
+  remediation?: MethodTimes & { finalMs: number };
+  /** T_max in force for the case (the method's definition, or --max-attempts). */
+  maxAttempts?: number;
   tokens: Usage;
   usageByRole: Record<string, Usage>;
   errors: string[];
