@@ -56,6 +56,19 @@ export function catalog(): Map<string, FailureSpec> {
   return cached;
 }
 
+/**
+ * Add a failure of the user's (a template named in an experiment file) for this process; returns
+ * its id, suffixed when another failure already holds the name.
+ */
+export function registerFailure(spec: FailureSpec): string {
+  const all = catalog();
+  const same = (f: FailureSpec) => f.template === spec.template && f.verifier === spec.verifier;
+  let id = spec.id;
+  for (let n = 2; all.has(id) && !same(all.get(id) as FailureSpec); n++) id = `${spec.id}-${n}`;
+  all.set(id, { ...spec, id });
+  return id;
+}
+
 export function failure(id: string): FailureSpec {
   const f = catalog().get(id);
   if (!f)

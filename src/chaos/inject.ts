@@ -1,7 +1,7 @@
 // Injecting a failure (a Chaos Mesh object from a template, or the config patch) and removing it:
 // delete the chaos object and wait until it is gone, clearing a finalizer that hangs (IOChaos).
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { parse } from "yaml";
 import type { KObj, KubeClient } from "../cluster/client.js";
 import type { ClusterTime } from "../cluster/time.js";
@@ -9,6 +9,7 @@ import { waitFor } from "../cluster/wait.js";
 import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureSpec } from "./catalog.js";
+import { retargetingField } from "./params.js";
 
 export interface Injection {
   failure: string;
@@ -20,6 +21,8 @@ export interface Injection {
   params?: Record<string, unknown>;
 }
 
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
 function deepMerge(base: unknown, over: unknown): unknown {
   if (
     over &&
@@ -30,21 +33,56 @@ function deepMerge(base: unknown, over: unknown): unknown {
     !Array.isArray(base)
   ) {
     const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-    for (const [k, v] of Object.entries(over)) out[k] = deepMerge(out[k], v);
+    for (const [k, v] of Object.entries(over)) if (!UNSAFE_KEYS.has(k)) out[k] = deepMerge(out[k], v);
     return out;
   }
   return over === undefined ? base : over;
 }
 
+/**
+ * The template with its placeholders filled and the experiment's params merged into its spec.
+ * A chaos object's selector and namespace are the harness's (the case's target), whatever the
+ * template or the params say; params that would retarget the fault are refused.
+ */
 export function renderTemplate(
   f: FailureSpec,
   vars: Record<string, string>,
   params?: Record<string, unknown>,
 ): KObj {
-  let text = readFileSync(join(packageRoot(), f.template), "utf8");
+  const field = retargetingField(params);
+  if (field)
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `params.${field} of ${f.id} would retarget the fault`,
+      "remove it: params tune a fault's strength and duration; the harness targets the case's service",
+    );
+  if (params && f.kind === "patch")
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `${f.id} takes no params`,
+      "remove params from this fault",
+    );
+  let text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
   for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`[${k}]`, v);
   const obj = parse(text) as KObj;
-  return params ? (deepMerge(obj, { spec: params }) as KObj) : obj;
+  const out = params ? (deepMerge(obj, { spec: params }) as KObj) : obj;
+  if (f.kind === "patch") return out;
+  const ns = vars.target_namespace;
+  const spec = (out.spec ?? {}) as Record<string, unknown>;
+  return {
+    ...out,
+    metadata: {
+      ...out.metadata,
+      name: out.metadata?.name ?? f.id.replace(/[^a-z0-9-]+/g, "-"),
+      namespace: ns,
+    },
+    spec: {
+      ...spec,
+      selector: { namespaces: [ns], labelSelectors: { app: vars.target_pod } },
+      mode: obj.spec?.mode ?? "one",
+      ...(obj.spec?.value !== undefined ? { value: obj.spec.value } : {}),
+    },
+  };
 }
 
 export async function inject(

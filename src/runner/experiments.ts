@@ -2,13 +2,14 @@
 // format (explicit targets, several faults in one case, template parameters, seed). Targets not
 // given are drawn from the env's fault-target lists with the run's seed.
 import { readFileSync } from "node:fs";
-import { extname } from "node:path";
-import { parse } from "yaml";
-import { catalog, failure } from "../chaos/catalog.js";
+import { dirname, extname } from "node:path";
+import { catalog, type FailureSpec, failure } from "../chaos/catalog.js";
+import { PARAMS_SCHEMAS, retargetingField } from "../chaos/params.js";
+import { CHECKS, loadUserTemplate } from "../chaos/user-template.js";
+import { checkYaml, lineOf, parseYaml, type YamlFile } from "../envs/yaml-schema.js";
 import type { EnvSpec } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { Rng } from "../util/rng.js";
-import { validateWith } from "../util/schema.js";
 
 export interface FaultSpec {
   failure: string;
@@ -33,6 +34,18 @@ export interface PlannedCase {
   faults: Fault[];
 }
 
+// a fault names a failure of the catalog, or a chaos template file of the user's with its check
+const FAULT_PROPS = {
+  failure: { type: "string", fix: "a failure id of chaos/catalog.yaml, e.g. cpu-stress" },
+  template: { type: "string", fix: "a Chaos Mesh template file, relative to this file" },
+  check: { enum: Object.keys(CHECKS) },
+  target: { type: "string" },
+  params: { type: "object" },
+};
+const ONE_FAILURE = {
+  oneOf: [{ required: ["failure"] }, { required: ["template", "check"] }],
+};
+
 const SCHEMA = {
   type: "object",
   required: ["cases"],
@@ -50,21 +63,15 @@ const SCHEMA = {
             type: "object",
             additionalProperties: false,
             properties: {
-              failure: { type: "string" },
-              target: { type: "string" },
-              params: { type: "object" },
+              ...FAULT_PROPS,
               faults: {
                 type: "array",
                 minItems: 1,
                 items: {
                   type: "object",
-                  required: ["failure"],
                   additionalProperties: false,
-                  properties: {
-                    failure: { type: "string" },
-                    target: { type: "string" },
-                    params: { type: "object" },
-                  },
+                  properties: FAULT_PROPS,
+                  ...ONE_FAILURE,
                 },
               },
             },
@@ -94,46 +101,37 @@ export function parseExperimentText(text: string, file: string): ExperimentFile 
   return { cases };
 }
 
+type RawFault = FaultSpec & { template?: string; check?: string };
+type RawCase = string | (RawFault & { faults?: RawFault[] });
+
 export function parseExperimentYaml(text: string, file: string): ExperimentFile {
-  let raw: unknown;
+  let y: YamlFile;
   try {
-    raw = parse(text);
+    y = parseYaml(text, file, "E_EXPERIMENT_FILE");
   } catch (e) {
     throw new MicroRemedError(
       "E_EXPERIMENT_FILE",
-      `${file} is not valid YAML: ${(e as Error).message.split("\n")[0]}`,
+      `${file} is not valid YAML: ${(e as Error).message}`,
       "fix the YAML syntax",
     );
   }
-  type RawCase =
-    | string
-    | { failure?: string; target?: string; params?: Record<string, unknown>; faults?: FaultSpec[] };
-  const doc = validateWith<{ name?: string; seed?: number; cases: RawCase[] }>(
-    SCHEMA,
-    raw,
-    file,
-    "E_EXPERIMENT_FILE",
-    "see experiments/example.yaml for the format",
-  );
+  const doc = checkYaml<{ name?: string; seed?: number; cases: RawCase[] }>(y, SCHEMA, "E_EXPERIMENT_FILE");
   const cases = doc.cases.map((c, i) => {
-    const faults: FaultSpec[] =
+    const raw: { f: RawFault; at: string }[] =
       typeof c === "string"
-        ? [{ failure: c }]
-        : (c.faults ?? (c.failure ? [{ failure: c.failure, target: c.target, params: c.params }] : []));
-    if (!faults.length)
+        ? [{ f: { failure: c }, at: `/cases/${i}` }]
+        : c.faults
+          ? c.faults.map((f, j) => ({ f, at: `/cases/${i}/faults/${j}` }))
+          : c.failure || c.template
+            ? [{ f: c, at: `/cases/${i}` }]
+            : [];
+    if (!raw.length)
       throw new MicroRemedError(
         "E_EXPERIMENT_FILE",
-        `${file}: case ${i + 1} names no failure`,
-        "give each case `failure:` or a `faults:` list",
+        `${file}:${lineOf(y, `/cases/${i}`)}: case ${i + 1} names no failure`,
+        "give each case `failure:` (or `template:` and `check:`) or a `faults:` list",
       );
-    for (const f of faults) {
-      if (!catalog().has(f.failure))
-        throw new MicroRemedError(
-          "E_EXPERIMENT_FILE",
-          `${file}: case ${i + 1}: unknown failure type "${f.failure}"`,
-          `ids: ${[...catalog().keys()].join(", ")}`,
-        );
-    }
+    const faults = raw.map(({ f, at }) => toFault(y, f, at, i));
     const services = faults.filter((f) => f.target).map((f) => f.target);
     if (new Set(services).size !== services.length)
       throw new MicroRemedError(
@@ -144,6 +142,41 @@ export function parseExperimentYaml(text: string, file: string): ExperimentFile 
     return { faults };
   });
   return { name: doc.name, seed: doc.seed, cases };
+}
+
+/** One fault of a YAML case: its failure (registering a user template) and checked params. */
+function toFault(y: YamlFile, f: RawFault, at: string, i: number): FaultSpec {
+  const where = `${y.file}:${lineOf(y, at)}`;
+  const id = f.template
+    ? loadUserTemplate(f.template, String(f.check), dirname(y.file), where)
+    : String(f.failure);
+  if (!catalog().has(id))
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `${where}: case ${i + 1}: unknown failure type "${id}"`,
+      `ids: ${[...catalog().keys()].join(", ")}`,
+    );
+  if (f.params !== undefined) checkParams(y, failure(id), f.params, `${at}/params`);
+  return { failure: id, target: f.target, params: f.params };
+}
+
+/** params tune a fault and never retarget it (issue 10): the schema of the failure's kind. */
+function checkParams(y: YamlFile, spec: FailureSpec, params: Record<string, unknown>, at: string) {
+  const field = retargetingField(params);
+  if (field)
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `${y.file}:${lineOf(y, `${at}/${field.replaceAll(".", "/")}`)}: params.${field} would retarget the ${spec.id} fault`,
+      "remove it: params tune a fault (latency, jitter, loss, correlation, workers, load, size, percent, duration, ...); the harness targets the case's `target:` service in its namespace",
+    );
+  const schema = PARAMS_SCHEMAS[spec.kind];
+  if (!schema)
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `${y.file}:${lineOf(y, at)}: ${spec.id} takes no params`,
+      "remove params from this fault",
+    );
+  checkYaml(y, schema, "E_EXPERIMENT_FILE", { data: params, at });
 }
 
 export function loadExperimentFile(file: string): ExperimentFile {
