@@ -1,15 +1,34 @@
-// The executor: saves the playbook in the case's folder, checks it, runs
-// `ansible-playbook --syntax-check`, then `ansible-playbook -i inventory.ini` with the cluster's
-// kubeconfig in its environment. A timeout kills the whole process group. Output is kept.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { execa } from "execa";
+// The executor: saves the playbook in the case's folder, runs `ansible-playbook --syntax-check`
+// and then the playbook inside the sandbox (src/sandbox/) as the case's identity, and returns
+// what happened as data: how it ended (a named cause), each task's result (our callback plugin),
+// the plain output, and warnings. Nothing is refused here: the cluster's RBAC and the sandbox are
+// the guards; check.ts's findings are recorded as warnings only (issue 10, item 5).
+import { accessSync, constants, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { openSandbox, type Sandbox } from "../sandbox/session.js";
+import { type SandboxMode, sandboxSupport } from "../sandbox/support.js";
 import { checkPlaybook } from "./check.js";
+import { type ProcessEnd, runCommand } from "./process.js";
+import { firstFailure, readTasks, type TaskResult } from "./tasks.js";
+
+export type { TaskResult, TaskStatus } from "./tasks.js";
+
+/**
+ * Why a run did not end cleanly. `tool-missing`, `sandbox` and `interrupted` are errors of the
+ * run; `syntax`, `task-failed`, `unreachable` and `timeout` are results of the playbook.
+ */
+export type ExecutionCause =
+  | "timeout"
+  | "interrupted"
+  | "tool-missing"
+  | "syntax"
+  | "task-failed"
+  | "unreachable"
+  | "sandbox";
 
 export interface ExecutionResult {
   playbookPath: string;
-  /** Passed the checks and the syntax check. */
+  /** Passed the syntax check. */
   accepted: boolean;
   ok: boolean;
   exitCode?: number;
@@ -18,13 +37,29 @@ export interface ExecutionResult {
   durationMs: number;
   output: string;
   problems: string[];
+  /** How it ended when not cleanly; undefined when ok. */
+  cause?: ExecutionCause;
+  /** Each task's result, in order (from our callback plugin). */
+  tasks: TaskResult[];
+  /** What check.ts noticed (another namespace named, ...): recorded, never a refusal. */
+  warnings: string[];
+  /** How the playbook was confined. */
+  sandbox: SandboxMode;
+  /** One JSON line per API request the playbook made. */
+  auditLog?: string;
+}
+
+export interface ExecuteOptions {
+  caseDir: string;
+  name: string;
+  namespace: string;
+  signal?: AbortSignal;
+  /** The identity this run acts as (the case's confined kubeconfig); default: the executor's. */
+  kubeconfig?: string;
 }
 
 export interface Executor {
-  run(
-    playbook: string,
-    opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal },
-  ): Promise<ExecutionResult>;
+  run(playbook: string, opts: ExecuteOptions): Promise<ExecutionResult>;
 }
 
 export interface AnsibleExecutorOptions {
@@ -33,51 +68,111 @@ export interface AnsibleExecutorOptions {
   /** Wall ms before the run is killed. */
   timeoutMs: number;
   ansiblePlaybook?: string;
+  /** bwrap (default) or none. */
+  sandbox?: SandboxMode;
 }
 
-const MAX_OUTPUT = 200_000;
+/** The executable `bin` names, as the runner's PATH finds it; undefined when there is none. */
+export function findTool(bin: string): string | undefined {
+  const candidates = bin.includes("/")
+    ? [resolve(bin)]
+    : (process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => join(d, bin));
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      return c;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Folders the sandbox must show for a tool installed outside /usr (a venv, ~/.local). */
+function toolFolders(path: string): string[] {
+  const real = realpathSync(path);
+  if (real.startsWith("/usr/")) return [];
+  const dir = dirname(real);
+  // a bin/ folder belongs to a prefix whose lib/ holds the tool's Python packages
+  return basename(dir) === "bin" ? [dirname(dir), dir] : [dir];
+}
 
 export class AnsibleExecutor implements Executor {
   constructor(private readonly o: AnsibleExecutorOptions) {}
 
-  async run(
-    playbook: string,
-    opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal },
-  ): Promise<ExecutionResult> {
+  get mode(): SandboxMode {
+    return this.o.sandbox ?? "bwrap";
+  }
+
+  async run(playbook: string, opts: ExecuteOptions): Promise<ExecutionResult> {
     const started = Date.now();
     const playbookPath = join(opts.caseDir, `${opts.name}.yml`);
     writeFileSync(playbookPath, playbook);
-    const base = { playbookPath, timedOut: false, exitCode: undefined as number | undefined };
     const check = checkPlaybook(playbook, opts.namespace);
-    if (!check.ok)
-      return this.done(
-        { ...base, accepted: false, ok: false, output: "", problems: check.problems },
-        started,
-        opts,
-      );
-    // ansible's module payloads go to a folder of the case that is removed afterwards, so a
-    // playbook killed on timeout leaves nothing behind in /tmp
-    const tmp = mkdtempSync(join(tmpdir(), "microremed-ansible-"));
+    const base = {
+      playbookPath,
+      accepted: false,
+      ok: false,
+      timedOut: false,
+      output: "",
+      problems: [] as string[],
+      tasks: [] as TaskResult[],
+      warnings: check.problems,
+      sandbox: this.mode,
+    };
+    const finish = (r: Partial<ExecutionResult>) => this.done({ ...base, ...r }, started, opts);
+
+    const bin = this.o.ansiblePlaybook ?? "ansible-playbook";
+    const tool = findTool(bin);
+    if (!tool) {
+      const output = `${bin} was not found on PATH (run scripts/setup.sh, or apt-get install ansible)`;
+      return finish({ exitCode: 127, cause: "tool-missing", output, problems: [output] });
+    }
+    if (this.mode === "bwrap") {
+      const s = await sandboxSupport();
+      if (!s.ok)
+        return finish({ cause: "sandbox", problems: [`the sandbox cannot run: ${s.reason} (${s.fix})`] });
+    }
+    let sandbox: Sandbox;
     try {
-      return await this.runChecked(playbookPath, opts, started, base, tmp);
+      sandbox = await openSandbox({
+        mode: this.mode,
+        workDir: opts.caseDir,
+        kubeconfig: opts.kubeconfig ?? this.o.kubeconfig,
+        readOnly: [resolve(this.o.inventory)],
+      });
+    } catch (e) {
+      return finish({ cause: "sandbox", problems: [`the sandbox could not start: ${(e as Error).message}`] });
+    }
+    const tasksFile = join(opts.caseDir, `${opts.name}.tasks.jsonl`);
+    rmSync(tasksFile, { force: true });
+    try {
+      return finish({
+        ...(await this.execute(sandbox, tool, playbookPath, tasksFile, opts)),
+        auditLog: sandbox.auditLog,
+      });
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      await sandbox.close();
     }
   }
 
-  private async runChecked(
+  private async execute(
+    sandbox: Sandbox,
+    tool: string,
     playbookPath: string,
-    opts: { caseDir: string; name: string; namespace: string; signal?: AbortSignal },
-    started: number,
-    base: { playbookPath: string; timedOut: boolean; exitCode: number | undefined },
-    tmp: string,
-  ): Promise<ExecutionResult> {
+    tasksFile: string,
+    opts: ExecuteOptions,
+  ): Promise<Partial<ExecutionResult>> {
     const env = {
-      TMPDIR: tmp,
-      ANSIBLE_LOCAL_TEMP: join(tmp, "local"),
-      ANSIBLE_REMOTE_TEMP: join(tmp, "remote"),
-      KUBECONFIG: this.o.kubeconfig,
-      K8S_AUTH_KUBECONFIG: this.o.kubeconfig,
+      ANSIBLE_HOME: join(sandbox.home, ".ansible"),
+      ANSIBLE_LOCAL_TEMP: join(sandbox.tmp, "ansible-local"),
+      ANSIBLE_REMOTE_TEMP: join(sandbox.tmp, "ansible-remote"),
+      ANSIBLE_CALLBACK_PLUGINS: join(sandbox.lib, "callback_plugins"),
+      ANSIBLE_CALLBACKS_ENABLED: "microremed_tasks",
+      MICROREMED_TASKS_FILE: tasksFile,
       ANSIBLE_NOCOLOR: "1",
       ANSIBLE_FORCE_COLOR: "0",
       ANSIBLE_RETRY_FILES_ENABLED: "0",
@@ -86,51 +181,82 @@ export class AnsibleExecutor implements Executor {
       ANSIBLE_INVENTORY_UNPARSED_WARNING: "0",
       ANSIBLE_DEPRECATION_WARNINGS: "0",
     };
-    const bin = this.o.ansiblePlaybook ?? "ansible-playbook";
-    const syntax = await this.exec(
-      bin,
-      ["--syntax-check", "-i", this.o.inventory, playbookPath],
-      env,
+    const pathFirst = toolFolders(tool);
+    const bwrap = sandbox.mode === "bwrap";
+    const inventory = resolve(this.o.inventory);
+    const exec = (args: string[], timeoutMs: number) =>
+      runCommand(sandbox.command(tool, args, env, pathFirst), {
+        cwd: opts.caseDir,
+        timeoutMs,
+        signal: opts.signal,
+        bwrap,
+      });
+
+    const syntax = await exec(
+      ["--syntax-check", "-i", inventory, playbookPath],
       Math.min(this.o.timeoutMs, 120_000),
-      opts.signal,
     );
+    const early = this.ended(syntax);
+    if (early) return early;
     if (syntax.exitCode !== 0) {
-      return this.done(
-        {
-          ...base,
-          accepted: false,
-          ok: false,
-          exitCode: syntax.exitCode,
-          timedOut: syntax.timedOut,
-          output: syntax.output,
-          problems: ["ansible-playbook --syntax-check failed"],
-        },
-        started,
-        opts,
-      );
+      const error = /ERROR! (.*)/.exec(syntax.output)?.[1];
+      return {
+        exitCode: syntax.exitCode,
+        cause: "syntax",
+        output: syntax.output,
+        problems: [`ansible-playbook --syntax-check failed${error ? `: ${error}` : ""}`],
+      };
     }
-    const run = await this.exec(
-      bin,
-      ["-i", this.o.inventory, playbookPath],
-      env,
-      this.o.timeoutMs,
-      opts.signal,
-    );
-    return this.done(
-      {
-        ...base,
-        accepted: true,
-        ok: run.exitCode === 0 && !run.timedOut,
-        exitCode: run.exitCode,
-        timedOut: run.timedOut,
-        output: run.output,
-        problems: run.timedOut
-          ? [`ansible-playbook timed out after ${Math.round(this.o.timeoutMs / 1000)} s and was killed`]
+    const run = await exec(["-i", inventory, playbookPath], this.o.timeoutMs);
+    const tasks = readTasks(tasksFile);
+    const ended = this.ended(run);
+    if (ended) return { ...ended, accepted: true, tasks };
+    const failure = firstFailure(tasks);
+    const ok = run.exitCode === 0;
+    const cause = ok
+      ? undefined
+      : failure?.status === "unreachable" || run.exitCode === 3
+        ? "unreachable"
+        : "task-failed";
+    return {
+      accepted: true,
+      ok,
+      exitCode: run.exitCode,
+      output: run.output,
+      tasks,
+      cause,
+      problems:
+        failure && !ok
+          ? [
+              `task "${failure.name}" (${failure.module}) ${failure.status}: ${failure.message.split("\n")[0]}`,
+            ]
           : [],
-      },
-      started,
-      opts,
-    );
+    };
+  }
+
+  /** A run that ended without an answer from ansible: killed, interrupted, or never started. */
+  private ended(p: ProcessEnd): Partial<ExecutionResult> | undefined {
+    const common = { exitCode: p.exitCode, output: p.output };
+    if (p.timedOut)
+      return {
+        ...common,
+        timedOut: true,
+        cause: "timeout",
+        problems: [
+          `ansible-playbook timed out after ${Math.round(this.o.timeoutMs / 1000)} s and was killed`,
+        ],
+      };
+    if (p.interrupted)
+      return { ...common, cause: "interrupted", problems: ["ansible-playbook was interrupted"] };
+    if (p.sandboxFailed)
+      return {
+        ...common,
+        cause: "sandbox",
+        problems: [`the sandbox failed: ${p.output.trim().split("\n")[0]}`],
+      };
+    if (p.notStarted || p.exitCode === 127)
+      return { ...common, cause: "tool-missing", problems: [`${p.output.trim().split("\n")[0]}`] };
+    return undefined;
   }
 
   private done(
@@ -139,61 +265,11 @@ export class AnsibleExecutor implements Executor {
     opts: { caseDir: string; name: string },
   ): ExecutionResult {
     const result = { ...r, durationMs: Date.now() - started };
+    const lines = [...r.problems.map((p) => `problem: ${p}`), ...r.warnings.map((w) => `warning: ${w}`)];
     writeFileSync(
       join(opts.caseDir, `${opts.name}.log`),
-      `${r.problems.map((p) => `problem: ${p}`).join("\n")}${r.problems.length ? "\n" : ""}${r.output}`,
+      `${lines.join("\n")}${lines.length ? "\n" : ""}${r.output}`,
     );
     return result;
-  }
-
-  private async exec(
-    bin: string,
-    args: string[],
-    env: Record<string, string>,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ) {
-    // detached: the playbook's children (kubectl, python) form one process group we can kill whole
-    const child = execa(bin, args, {
-      env,
-      extendEnv: true,
-      all: true,
-      reject: false,
-      detached: true,
-      stdin: "ignore",
-      maxBuffer: 10_000_000,
-    });
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, timeoutMs);
-    signal?.addEventListener("abort", killGroup, { once: true });
-    const r = await child;
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", killGroup);
-    if (r.failed && r.code === "ENOENT") {
-      return {
-        exitCode: 127,
-        timedOut,
-        output: `${bin} was not found on PATH (run scripts/setup.sh, or apt-get install ansible)`,
-      };
-    }
-    const all = String(r.all ?? "");
-    return {
-      exitCode: r.exitCode ?? (timedOut ? 137 : 1),
-      timedOut,
-      output:
-        all.length > MAX_OUTPUT
-          ? `${all.slice(0, MAX_OUTPUT)}\n[output cut at ${MAX_OUTPUT} characters]`
-          : all,
-    };
   }
 }

@@ -1,0 +1,99 @@
+# MicroRemed's notification callback: one JSON line per task result (name, module, host, status,
+# message, duration) appended to the file named by MICROREMED_TASKS_FILE, so the runner reads
+# ansible's results as data instead of parsing its text output.
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = """
+    name: microremed_tasks
+    type: notification
+    short_description: write each task result as a JSON line for MicroRemed
+    description:
+      - Appends one JSON object per task result to the file in MICROREMED_TASKS_FILE.
+    requirements:
+      - enable in ansible.cfg or with ANSIBLE_CALLBACKS_ENABLED=microremed_tasks
+"""
+
+import json
+import os
+import time
+
+from ansible.plugins.callback import CallbackBase
+
+MAX_MESSAGE = 2000
+
+
+def message(result):
+    for key in ("msg", "stderr", "module_stderr", "exception"):
+        value = result.get(key)
+        if value:
+            text = value if isinstance(value, str) else json.dumps(value, default=str)
+            return text.strip()[:MAX_MESSAGE]
+    # a loop's message is the first failed item's
+    for item in result.get("results", []) or []:
+        if isinstance(item, dict) and item.get("failed"):
+            return message(item)
+    return ""
+
+
+def plain_msg(result):
+    value = result.get("msg")
+    return value.strip()[:MAX_MESSAGE] if isinstance(value, str) else ""
+
+
+class CallbackModule(CallbackBase):
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = "notification"
+    CALLBACK_NAME = "microremed_tasks"
+    CALLBACK_NEEDS_ENABLED = True
+
+    def __init__(self, *args, **kwargs):
+        super(CallbackModule, self).__init__(*args, **kwargs)
+        self.path = os.environ.get("MICROREMED_TASKS_FILE")
+        self.started = {}
+
+    def _start(self, task):
+        self.started[task._uuid] = time.time()
+
+    def v2_playbook_on_task_start(self, task, is_conditional):
+        self._start(task)
+
+    def v2_playbook_on_handler_task_start(self, task):
+        self._start(task)
+
+    def _write(self, result, status):
+        if not self.path:
+            return
+        task = result._task
+        res = result._result or {}
+        if status == "ok" and res.get("changed"):
+            status = "changed"
+        began = self.started.get(task._uuid, time.time())
+        line = {
+            "name": task.get_name(),
+            "module": getattr(task, "resolved_action", None) or task.action,
+            "host": result._host.get_name(),
+            "status": status,
+            "message": message(res) if status in ("failed", "unreachable") else plain_msg(res),
+            "durationMs": int((time.time() - began) * 1000),
+        }
+        if status == "failed" and getattr(task, "ignore_errors", False):
+            line["ignored"] = True
+        with open(self.path, "a") as f:
+            f.write(json.dumps(line) + "\n")
+
+    def v2_runner_on_ok(self, result):
+        self._write(result, "ok")
+
+    def v2_runner_on_failed(self, result, ignore_errors=False):
+        self._write(result, "failed")
+
+    def v2_runner_on_skipped(self, result):
+        self._write(result, "skipped")
+
+    def v2_runner_on_unreachable(self, result):
+        self._write(result, "unreachable")
+
+    def v2_runner_on_async_failed(self, result):
+        self._write(result, "failed")

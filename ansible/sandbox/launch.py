@@ -1,0 +1,60 @@
+# Runs inside MicroRemed's bubblewrap sandbox, which has no network: listens on 127.0.0.1:PORT
+# and relays each connection to the unix socket of the runner's API proxy outside, then runs the
+# command given after `--` and exits with its status. When it exits the sandbox's PID namespace
+# ends, and every process left in it (async tasks, setsid children) is killed by the kernel.
+#   python3 launch.py SOCKET PORT -- COMMAND...
+import socket
+import subprocess
+import sys
+import threading
+
+
+def pipe(src, dst):
+    try:
+        while True:
+            data = src.recv(65536)
+            if not data:
+                break
+            dst.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+def serve(listener, path):
+    while True:
+        conn, _ = listener.accept()
+        out = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            out.connect(path)
+        except OSError:
+            conn.close()
+            continue
+        threading.Thread(target=pipe, args=(conn, out), daemon=True).start()
+        threading.Thread(target=pipe, args=(out, conn), daemon=True).start()
+
+
+def main():
+    sock_path, port, sep, *command = sys.argv[1:]
+    if sep != "--" or not command:
+        sys.exit("usage: launch.py SOCKET PORT -- COMMAND...")
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", int(port)))
+    listener.listen(64)
+    threading.Thread(target=serve, args=(listener, sock_path), daemon=True).start()
+    try:
+        child = subprocess.Popen(command)
+    except FileNotFoundError:
+        sys.stderr.write(f"microremed sandbox: {command[0]} not found inside the sandbox\n")
+        sys.exit(127)
+    sys.exit(child.wait())
+
+
+if __name__ == "__main__":
+    main()

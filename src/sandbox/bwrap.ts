@@ -1,0 +1,98 @@
+// The bubblewrap command line: a read-only system, a private empty HOME and /tmp, the case's
+// folder as the only writable path, its own PID, IPC, UTS and network namespaces, and a parent
+// whose death ends it. The sandbox sees the host's files only where they are bound here.
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+
+export const INSIDE = {
+  home: "/tmp/home",
+  tmp: "/tmp",
+  /** The runner's private folder for this sandbox (socket, kubeconfig), read-only. */
+  io: "/run/microremed/io",
+  /** The package's ansible/ folder (callback plugin, relay), read-only. */
+  lib: "/run/microremed/lib",
+};
+
+// what Python, ansible and kubectl read from /etc; the rest of it (shadow, ssh keys, the user's
+// configuration of other tools) stays out
+const ETC = new Set([
+  "alternatives",
+  "ansible",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "group",
+  "host.conf",
+  "hosts",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "localtime",
+  "mime.types",
+  "nsswitch.conf",
+  "os-release",
+  "passwd",
+  "ssl",
+  "timezone",
+]);
+
+function rootArgs(): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const d of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
+    const p = `/${d}`;
+    if (!existsSync(p)) continue;
+    if (lstatSync(p).isSymbolicLink()) args.push("--symlink", readlinkSync(p), p);
+    else args.push("--ro-bind", p, p);
+  }
+  for (const name of readdirSync("/etc")) {
+    if (ETC.has(name) || /^python3/.test(name)) args.push("--ro-bind", `/etc/${name}`, `/etc/${name}`);
+  }
+  return args;
+}
+
+export interface BwrapSpec {
+  /** The only writable folder, at the same path inside. */
+  workDir: string;
+  /** Host folder bound read-only at INSIDE.io. */
+  ioDir: string;
+  /** Host folder bound read-only at INSIDE.lib. */
+  libDir: string;
+  /** More host paths visible read-only at the same path (an inventory, a tool outside /usr). */
+  readOnly: string[];
+  command: string[];
+}
+
+/** The fd bwrap writes {"child-pid": N} to: the sandbox's PID 1, as the host sees it. */
+export const INFO_FD = 3;
+
+export function bwrapArgs(s: BwrapSpec): string[] {
+  return [
+    "--info-fd",
+    String(INFO_FD),
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    ...rootArgs(),
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--dir",
+    INSIDE.home,
+    "--ro-bind",
+    s.ioDir,
+    INSIDE.io,
+    "--ro-bind",
+    s.libDir,
+    INSIDE.lib,
+    // read-only paths first, so a workDir below one of them stays writable
+    ...[...new Set(s.readOnly)].filter(existsSync).flatMap((p) => ["--ro-bind", p, p]),
+    "--bind",
+    s.workDir,
+    s.workDir,
+    "--chdir",
+    s.workDir,
+    "--",
+    ...s.command,
+  ];
+}

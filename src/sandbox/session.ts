@@ -1,0 +1,129 @@
+// One sandbox for one case's tool runs: the API proxy outside (with its audit log), a kubeconfig
+// that points at the proxy and holds no credential, and the command line that starts a tool
+// inside bubblewrap (mode bwrap) or directly with the allowlisted environment (mode none).
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { packageRoot } from "../util/paths.js";
+import { type ApiProxy, startApiProxy } from "./api-proxy.js";
+import { bwrapArgs, INSIDE } from "./bwrap.js";
+import { sandboxEnv } from "./env.js";
+import type { SandboxMode } from "./support.js";
+
+/** The port the relay listens on inside the sandbox's own network namespace. */
+const INSIDE_PORT = 6443;
+
+export interface SandboxOptions {
+  mode: SandboxMode;
+  /** The only writable folder (the case's). */
+  workDir: string;
+  /** The identity the tools act as; its credentials stay with the proxy, outside. */
+  kubeconfig: string;
+  /** File for one JSON line per API request (default: api-audit.jsonl in workDir). */
+  auditLog?: string;
+  /** Host paths the tools may read (an inventory, a tool installed outside /usr). */
+  readOnly?: string[];
+}
+
+export interface SandboxCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface Sandbox {
+  readonly mode: SandboxMode;
+  readonly auditLog: string;
+  /** The package's ansible/ folder as the tools see it. */
+  readonly lib: string;
+  /** HOME and TMPDIR as the tools see them (private, removed with the sandbox). */
+  readonly home: string;
+  readonly tmp: string;
+  /** How to start `bin args` inside; `env` is added to the allowlisted environment. */
+  command(bin: string, args: string[], env?: Record<string, string>, pathFirst?: string[]): SandboxCommand;
+  close(): Promise<void>;
+}
+
+function kubeconfigFor(server: string): string {
+  const name = "microremed-sandbox";
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name, cluster: { server } }],
+    // no credential: the proxy outside authenticates every request as the case's identity
+    users: [{ name, user: {} }],
+    contexts: [{ name, context: { cluster: name, user: name } }],
+    "current-context": name,
+  });
+}
+
+export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
+  const auditLog = o.auditLog ?? join(o.workDir, "api-audit.jsonl");
+  // private to the runner: the socket and the kubeconfig the tools read
+  const io = mkdtempSync(join(tmpdir(), "microremed-sandbox-"));
+  chmodSync(io, 0o700);
+  const libDir = join(packageRoot(), "ansible");
+  let proxy: ApiProxy | undefined;
+  try {
+    if (o.mode === "bwrap") {
+      proxy = await startApiProxy({ kubeconfig: o.kubeconfig, auditLog, socketPath: join(io, "api.sock") });
+      writeFileSync(join(io, "kubeconfig"), kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`), {
+        mode: 0o644,
+      });
+    } else {
+      proxy = await startApiProxy({ kubeconfig: o.kubeconfig, auditLog });
+      writeFileSync(join(io, "kubeconfig"), kubeconfigFor(proxy.url ?? ""), { mode: 0o600 });
+      for (const d of ["home", "tmp"]) mkdirSync(join(io, d));
+    }
+  } catch (e) {
+    await proxy?.close();
+    rmSync(io, { recursive: true, force: true });
+    throw e;
+  }
+  const readOnly = o.readOnly ?? [];
+  const bwrap = o.mode === "bwrap";
+  const home = bwrap ? INSIDE.home : join(io, "home");
+  const tmp = bwrap ? INSIDE.tmp : join(io, "tmp");
+  return {
+    mode: o.mode,
+    auditLog,
+    lib: bwrap ? INSIDE.lib : libDir,
+    home,
+    tmp,
+    command(bin, args, env = {}, pathFirst = []) {
+      const base = sandboxEnv({
+        home,
+        tmp,
+        kubeconfig: join(bwrap ? INSIDE.io : io, "kubeconfig"),
+        pathFirst,
+        extra: env,
+      });
+      if (!bwrap) return { file: bin, args, env: base };
+      const launch = [
+        "/usr/bin/python3",
+        join(INSIDE.lib, "sandbox", "launch.py"),
+        join(INSIDE.io, "api.sock"),
+        String(INSIDE_PORT),
+        "--",
+        bin,
+        ...args,
+      ];
+      return {
+        file: "bwrap",
+        args: bwrapArgs({
+          workDir: o.workDir,
+          ioDir: io,
+          libDir,
+          readOnly: [...readOnly, ...pathFirst],
+          command: launch,
+        }),
+        env: base,
+      };
+    },
+    async close() {
+      await proxy?.close();
+      rmSync(io, { recursive: true, force: true });
+    },
+  };
+}
