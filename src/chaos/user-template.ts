@@ -31,12 +31,11 @@ const spec = (required: string[], properties: Record<string, object>) => ({
   additionalProperties: false,
   properties: { ...modeFields, ...properties },
 });
-// JSON schema's if/then, built from entries: an object literal with a `then` key reads as a thenable
-const kindIs = (kind: string, specSchema: object) =>
-  Object.fromEntries([
-    ["if", { properties: { kind: { const: kind } } }],
-    ["then", { properties: { spec: specSchema } }],
-  ]);
+const kindIs = (kind: string, specSchema: object) => ({
+  if: { properties: { kind: { const: kind } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON schema's if/then keyword, never awaited
+  then: { properties: { spec: specSchema } },
+});
 
 /** Chaos Mesh 2.x spec fields the embedded cluster acts on (src/sim/chaos), per kind. */
 export const TEMPLATE_SCHEMA = {
