@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what MicroRemed needs on a Debian machine, only what is missing, then builds it:
 #   - Debian's ansible (with the kubernetes.core collection) and python3-kubernetes
+#   - bubblewrap, the sandbox playbooks run in
 #   - a kubectl, only where none is installed (Debian's kubernetes-client conflicts with an
 #     existing kubectl package, so an existing kubectl is kept)
 #   - chromium, for the HTML report test (skipped with MICROREMED_SKIP_BROWSER=1)
@@ -17,6 +18,8 @@ need=()
 command -v ansible-playbook >/dev/null 2>&1 || need+=(ansible)
 /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need+=(python3-kubernetes)
 command -v kubectl >/dev/null 2>&1 || need+=(kubernetes-client)
+# the sandbox playbooks run in (run refuses without it unless --sandbox none)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 if [ "${MICROREMED_SKIP_BROWSER:-0}" != "1" ] && ! command -v chromium >/dev/null 2>&1; then need+=(chromium); fi
 
 if [ ${#need[@]} -gt 0 ]; then

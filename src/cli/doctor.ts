@@ -2,6 +2,7 @@
 // the metrics API, which API keys are set. Each line says what to do when something is missing.
 import type { Command } from "commander";
 import { providerKeyStatus } from "../models/keys.js";
+import { sandboxSupport } from "../sandbox/support.js";
 import { type ClusterFlags, openCluster } from "./cluster.js";
 import { parsePositive } from "./options.js";
 import { toolStatus } from "./tools.js";
@@ -27,6 +28,9 @@ export function registerDoctor(program: Command) {
       };
       for (const t of await toolStatus())
         line(t.found, `${t.name}${t.version ? ` (${t.version})` : " not found"}`, t.fix);
+      const sandbox = await sandboxSupport();
+      if (sandbox.ok) line(true, `sandbox: playbooks run in bubblewrap (${sandbox.version})`);
+      else line(false, `sandbox: ${sandbox.reason}, so run refuses unless --sandbox none`, sandbox.fix);
       try {
         const c = await openCluster(o);
         try {

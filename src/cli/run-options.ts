@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
+import { parseSandboxMode } from "../sandbox/support.js";
 import { packageRoot } from "../util/paths.js";
 import { parseNonNegativeInt, parsePositive } from "./options.js";
 
@@ -192,6 +193,13 @@ export const RUN_FLAGS: Flag[] = [
     default: "namespace",
   },
   {
+    flags: "--sandbox <mode>",
+    key: "sandbox",
+    help: "how playbooks run on this machine: bwrap (a bubblewrap sandbox: read-only system, no network but the cluster's API, nothing of your environment) or none (unconfined; recorded in run.json)",
+    parse: parseSandboxMode,
+    default: "bwrap",
+  },
+  {
     flags: "--base-url <url>",
     key: "baseUrl",
     help: "the model provider's API URL, for any provider model (e.g. a local vLLM or Ollama: --model openai-compatible:<model> --base-url http://127.0.0.1:8000/v1)",
@@ -238,6 +246,7 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     methodSpeed: o.methodSpeed as number | undefined,
     baseUrl: o.baseUrl as string | undefined,
     agentAccess: o.agentAccess as "namespace" | "cluster-admin" | undefined,
+    sandbox: o.sandbox as "bwrap" | "none" | undefined,
     // the shipped inventory when the user has none of their own here
     inventory: resolveData(inventory),
   };

@@ -46,6 +46,8 @@ export interface RunConfig {
   baseUrl?: string;
   /** What the agent's identity may do: its namespace (default) or cluster-admin (the reference's). */
   agentAccess?: "namespace" | "cluster-admin";
+  /** How playbooks are confined on this machine: bubblewrap (default) or not at all. */
+  sandbox?: "bwrap" | "none";
 }
 
 /** What must match for a run to be resumed (issue 6) and what is recorded with each run. */

@@ -11,6 +11,7 @@ import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { resolveMethod } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
+import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { identity, type RunConfig } from "./config.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
@@ -106,7 +107,10 @@ export async function runExperiments(
     parallel: cfg.parallel ?? 1,
     inventory: cfg.inventory,
     context: cfg.context ?? null,
+    sandbox: cfg.sandbox ?? "bwrap",
   };
+  // where bubblewrap cannot run, refuse before anything is recorded, unless --sandbox none
+  await requireSandbox(options.sandbox);
   const now = new Date().toISOString();
   const started =
     previous.length && before?.startedAt
@@ -168,6 +172,7 @@ export async function runExperiments(
     inventory: cfg.inventory,
     kubeconfig: conn.kubeconfigPath,
     timeoutMs: cfg.playbookTimeout * 1000,
+    sandbox: options.sandbox,
   });
   const all = [...done.values()];
   const queue = [...todo];
