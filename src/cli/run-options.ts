@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
+import { parseShard, type Shard } from "../runner/trials.js";
 import { parseSandboxMode } from "../sandbox/support.js";
 import { packageRoot } from "../util/paths.js";
 import { parseNonNegativeInt, parsePositive } from "./options.js";
@@ -186,6 +187,19 @@ export const RUN_FLAGS: Flag[] = [
     default: 1,
   },
   {
+    flags: "--trials <k>",
+    key: "trials",
+    help: "runs of each case (a fresh injection each, the same target); summary and report show pass@1, pass@k and pass^k",
+    parse: (v) => parsePositive(v, "--trials", true),
+    default: 1,
+  },
+  {
+    flags: "--shard <i/n>",
+    key: "shard",
+    help: "run only the i-th of n deterministic slices of the cases (same seed, same cases in total); `report` merges the shards' folders",
+    parse: parseShard,
+  },
+  {
     flags: "--agent-access <access>",
     key: "agentAccess",
     help: "what the model's playbooks and probes may do: namespace (a ServiceAccount confined by RBAC to the case's namespace) or cluster-admin (the reference's setting, for comparison)",
@@ -246,6 +260,8 @@ export function toRunConfig(o: Record<string, unknown>): RunConfig {
     methodSpeed: o.methodSpeed as number | undefined,
     baseUrl: o.baseUrl as string | undefined,
     agentAccess: o.agentAccess as "namespace" | "cluster-admin" | undefined,
+    trials: o.trials as number | undefined,
+    shard: o.shard as Shard | undefined,
     sandbox: o.sandbox as "bwrap" | "none" | undefined,
     // the shipped inventory when the user has none of their own here
     inventory: resolveData(inventory),

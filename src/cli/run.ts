@@ -17,7 +17,7 @@ export async function runWithSignals(
   onSummary: (s: RunSummary) => void = () => {},
 ): Promise<RunSummary[]> {
   const { prepareRun, runExperiments } = await import("../runner/run.js");
-  const prepared = cfgs.map((c) => prepareRun(c));
+  const prepared = await Promise.all(cfgs.map((c) => prepareRun(c)));
   await checkTools();
   const ac = new AbortController();
   const onSignal = () => {

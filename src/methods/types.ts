@@ -25,6 +25,24 @@ export interface Attempt {
   verdict?: Verdict;
   problems: string[];
   probeRounds: number;
+  /** An external agent's run (cmd: methods). */
+  agent?: Omit<AgentRun, "stdout" | "stderr">;
+}
+
+/** What an external agent process did (cmd: methods). */
+export interface AgentRun {
+  exitCode?: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Why it ended early: its time limit, Ctrl-C, or the harness could not start it. */
+  cause?: "timeout" | "interrupted" | "tool-missing" | "sandbox";
+  durationMs: number;
+}
+
+/** The agent role: runs an external agent's command as the case's identity, in the sandbox, under a time limit. */
+export interface AgentLauncher {
+  launch(command: string, input: string, signal?: AbortSignal): Promise<AgentRun>;
 }
 
 /** The probe role: one read-only command in the case's sandbox; returns what the model sees. */
@@ -41,6 +59,8 @@ export interface MethodContext {
   scorer: Scorer;
   /** probe: undefined when the method does not probe or the run has no sandbox for it. */
   prober?: Prober;
+  /** agent: how an external agent process is started (cmd: methods). */
+  launcher?: AgentLauncher;
   caseDir: string;
   /** T_max in force (the method's definition, or --max-attempts). */
   maxAttempts: number;

@@ -1,5 +1,6 @@
 // What a run is configured with: the reference's flags plus MicroRemed's own. The CLI's option
 // table is typed against this, so flags and config cannot drift apart.
+import type { Shard } from "./trials.js";
 
 export interface RunConfig {
   env: string;
@@ -66,5 +67,7 @@ export function identity(c: RunConfig) {
     enableStrictRestart: c.enableStrictRestart,
     manifestPath: c.manifestPath ?? null,
     agentAccess: c.agentAccess ?? "namespace",
+    trials: c.trials ?? 1,
+    shard: c.shard ? `${c.shard.index}/${c.shard.count}` : null,
   };
 }

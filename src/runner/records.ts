@@ -21,6 +21,8 @@ export interface Phases {
 
 export interface CaseRecord {
   index: number;
+  /** Which of the --trials runs of the case (1-based); absent with one trial. */
+  trial?: number;
   failure: string;
   target: string;
   faults: { failure: string; service: string }[];
@@ -62,8 +64,8 @@ export class RunRecords {
     this.casesFile = join(dir, "cases.jsonl");
   }
 
-  caseDir(index: number): string {
-    const d = join(this.dir, `case-${String(index).padStart(3, "0")}`);
+  caseDir(index: number, trial?: number): string {
+    const d = join(this.dir, `case-${String(index).padStart(3, "0")}${trial ? `-t${trial}` : ""}`);
     mkdirSync(d, { recursive: true });
     return d;
   }

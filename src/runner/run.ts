@@ -16,6 +16,7 @@ import { runCase } from "./case.js";
 import { identity, type RunConfig } from "./config.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
 import { type CaseRecord, RunRecords } from "./records.js";
+import { expandTrials, shardCases, shardLabel, trialKey } from "./trials.js";
 import { formatSummary, type RunSummary, summarize } from "./summary.js";
 
 export interface Connection {
@@ -38,7 +39,7 @@ export function defaultRunName(cfg: RunConfig): string {
 export interface PreparedRun {
   cfg: RunConfig;
   env: ReturnType<typeof loadEnv>;
-  method: ReturnType<typeof resolveMethod>;
+  method: Awaited<ReturnType<typeof resolveMethod>>;
   model: ReturnType<typeof resolveModel>;
   plan: ReturnType<typeof planCases>;
   runName: string;
@@ -72,9 +73,9 @@ function checkResume(dir: string, id: ReturnType<typeof identity>): { startedAt?
 }
 
 /** Everything a user wrote, checked before any cluster is started or touched. */
-export function prepareRun(cfg: RunConfig): PreparedRun {
+export async function prepareRun(cfg: RunConfig): Promise<PreparedRun> {
   const env = loadEnv(cfg.env);
-  const method = resolveMethod(cfg.method);
+  const method = await resolveMethod(cfg.method);
   const model = resolveModel(cfg.model, { baseUrl: cfg.baseUrl });
   const exp = loadExperimentFile(cfg.experimentPath);
   const plan = planCases(exp, env, cfg.seed, cfg.experiments);
@@ -91,8 +92,9 @@ export async function runExperiments(
   cfg: RunConfig,
   conn: Connection,
   hooks: RunHooks,
-  prepared = prepareRun(cfg),
+  prepared?: PreparedRun,
 ): Promise<RunSummary> {
+  prepared ??= await prepareRun(cfg);
   const { env, method, model, plan, runName } = prepared;
   const records = new RunRecords(join(cfg.savePath, runName));
 
@@ -124,16 +126,25 @@ export async function runExperiments(
     cluster: cfg.cluster,
     speed: conn.time.fastSpeed,
     methodSpeed: cfg.methodSpeed ?? null,
+    // what `report` checks when it merges shards: every case of the plan once
+    plannedCases: plan.length,
+    trials: cfg.trials ?? 1,
+    shard: cfg.shard ? shardLabel(cfg.shard) : null,
     ...started,
   });
 
-  // the last record of each case counts; interrupted cases and errors of the run run again
-  const done = new Map<number, CaseRecord>();
-  for (const r of previous)
-    if (r.status === "interrupted" || r.status === "error") done.delete(r.index);
-    else done.set(r.index, r);
-  const todo = plan.filter((c) => !done.has(c.index));
-  if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${plan.length} cases already done`);
+  // this machine's slice of the cases (all without --shard), each run --trials times
+  const trials = expandTrials(shardCases(plan, cfg.shard), cfg.trials ?? 1);
+  const runs = trials.length;
+  // the last record of each case (and trial) counts; interrupted cases and errors of the run run again
+  const done = new Map<string, CaseRecord>();
+  for (const r of previous) {
+    const key = trialKey(r.index, r.trial);
+    if (r.status === "interrupted" || r.status === "error") done.delete(key);
+    else done.set(key, r);
+  }
+  const todo = trials.filter((t) => !done.has(trialKey(t.case.index, t.trial)));
+  if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${runs} cases already done`);
 
   const workers = Math.max(1, Math.min(cfg.parallel ?? 1, todo.length || 1));
   // Each worker has its own copy of the system in its own namespace: <ns>, <ns>-2, ...
@@ -141,7 +152,7 @@ export async function runExperiments(
     i === 0 ? cfg.namespace : `${cfg.namespace}-${i + 1}`,
   );
   hooks.log(
-    `${runName}: ${plan.length} cases of ${cfg.experimentPath} on ${cfg.env} (namespace${workers > 1 ? "s" : ""} ${namespaces.join(", ")}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`,
+    `${runName}: ${runs} case${runs === 1 ? "" : "s"}${cfg.shard ? ` (shard ${shardLabel(cfg.shard)} of ${plan.length})` : ""}${(cfg.trials ?? 1) > 1 ? ` (${cfg.trials} trials each)` : ""} of ${cfg.experimentPath} on ${cfg.env} (namespace${workers > 1 ? "s" : ""} ${namespaces.join(", ")}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`,
   );
   await Promise.all(
     namespaces.map(async (ns) => {
@@ -178,8 +189,10 @@ export async function runExperiments(
   const queue = [...todo];
   const worker = async (namespace: string) => {
     const wcfg = { ...cfg, namespace };
-    for (let pc = queue.shift(); pc && !hooks.signal.aborted; pc = queue.shift()) {
-      const label = `[${pc.index}/${plan.length}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
+    for (let t = queue.shift(); t && !hooks.signal.aborted; t = queue.shift()) {
+      const pc = t.case;
+      const trial = (cfg.trials ?? 1) > 1 ? t.trial : undefined;
+      const label = `[${pc.index}/${plan.length}${trial ? ` trial ${trial}` : ""}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
       const rec = await runCase(pc, {
         client: conn.client,
         time: conn.time,
@@ -188,12 +201,13 @@ export async function runExperiments(
         method,
         model,
         executor,
-        caseDir: records.caseDir(pc.index),
+        caseDir: records.caseDir(pc.index, trial),
         onPhase: (phase) => hooks.log(`${label}: ${phase}`),
         signal: hooks.signal,
         methodSpeed,
         maxAttempts,
       });
+      if (trial) rec.trial = trial;
       records.append(rec);
       all.push(rec);
       const s = summarize(runName, { env: env.name, method: method.name, model: model.id }, all);
@@ -206,7 +220,7 @@ export async function runExperiments(
   const summary = summarize(
     runName,
     { env: env.name, method: method.name, model: model.id },
-    all.sort((a, b) => a.index - b.index),
+    all.sort((a, b) => a.index - b.index || (a.trial ?? 1) - (b.trial ?? 1)),
   );
   records.writeJson("summary.json", summary);
   records.writeText("summary.txt", formatSummary(summary));

@@ -10,9 +10,9 @@ const toolAnswers = (c: ChatMessage[]) => c.filter((m) => m.role === "tool").map
 const userTurns = (c: ChatMessage[]) => c.filter((m) => m.role === "user").map((m) => m.content);
 
 describe("ThinkRemed", () => {
-  it("is registered under its reference name", () => {
-    expect(resolveMethod("ThinkRemed").name).toBe("ThinkRemed");
-    expect((resolveMethod("thinkremed") as ThinkRemed).probeLimits).toEqual({
+  it("is registered under its reference name", async () => {
+    expect((await resolveMethod("ThinkRemed")).name).toBe("ThinkRemed");
+    expect(((await resolveMethod("thinkremed")) as ThinkRemed).probeLimits).toEqual({
       timeoutSeconds: 10,
       maxOutput: 8000,
       maxCommands: 10,

@@ -2,7 +2,8 @@
 // every action of the "fixes" column makes the reference check pass and every action of the "does
 // NOT fix" column leaves it failing. Actions are applied as playbooks apply them: kubectl
 // commands, and ansible-playbook (kubernetes.core, or a shell task running kubectl) for at least
-// one fixing action per failure. The check is evaluated with kubectl alone (reference-check.ts).
+// one fixing action per failure. The check is the runner's own (src/verify's verifiers, reached
+// through the test cluster's kubeconfig as on any cluster), so this table exercises them.
 // Each row gets a fresh namespace with the system deployed and the failure injected; the check
 // must fail right after the injection (a fault that never took effect proves nothing).
 import { join } from "node:path";
@@ -24,7 +25,13 @@ import {
   sleep,
   template,
 } from "./failure-helpers.js";
-import { referenceCheck } from "./reference-check.js";
+import { failure as failureSpec } from "../../src/chaos/catalog.js";
+import { KubeClient } from "../../src/cluster/client.js";
+import { loadKubeConfig } from "../../src/cluster/connect.js";
+import { ClusterTime } from "../../src/cluster/time.js";
+import { loadEnv } from "../../src/envs/env.js";
+import { VERIFIERS } from "../../src/verify/registry.js";
+import { DEFAULT_TIMEOUTS, type Verdict } from "../../src/verify/types.js";
 
 // Fast, but slow enough that pod-fail's 1200 s (24 s of wall time here) outlasts its rows even
 // with several rows and kubectl processes sharing two cores.
@@ -440,8 +447,34 @@ async function inject(r: RowCtx): Promise<string> {
   return ids.split(" ")[1].split("/")[1];
 }
 
+let client: KubeClient;
+let time: ClusterTime;
+
+/** The runner's verifier for a failure, as `run` calls it after a playbook. */
+async function check(
+  system: string,
+  namespace: string,
+  service: string,
+  failure: Failure,
+  mode: "confirm" | "final",
+): Promise<Verdict> {
+  const env = loadEnv(system);
+  return VERIFIERS[failureSpec(failure).verifier].verify({
+    client,
+    time,
+    env,
+    namespace,
+    service,
+    mode,
+    windowMs: 20_000,
+    timeouts: { ...DEFAULT_TIMEOUTS, readyMs: env.readyTimeoutSeconds * 1000 },
+  });
+}
+
 beforeAll(async () => {
   t = await startTestCluster(SPEED, 7);
+  client = new KubeClient(loadKubeConfig({ kubeconfig: t.kubeconfig }).kc);
+  time = await ClusterTime.of(client);
 });
 afterAll(() => t?.stop());
 
@@ -469,15 +502,14 @@ describe.concurrent("failures.md's remediation table, checked as the reference c
         injected: "",
       };
       r.injected = await inject(r);
-      const check = { kn, app: target, pingApps: env.pingApps, speed: SPEED };
-      // the fault is in: the check fails now (without the 300 s wait for Ready)
-      const before = await referenceCheck(check, row.failure, 20_000);
-      expect(before.pass, before.why).toBe(false);
+      // the fault is in: the check fails now (confirm mode: it looks for the fault within 20 s)
+      const before = await check(system, ns, target, row.failure, "confirm");
+      expect(before.pass, before.reason).toBe(false);
 
       await row.run(r);
 
-      const after = await referenceCheck(check, row.failure);
-      expect(after.pass, after.why).toBe(row.fixes);
+      const after = await check(system, ns, target, row.failure, "final");
+      expect(after.pass, after.reason).toBe(row.fixes);
       await t.kubectl(["delete", "namespace", ns, "--wait=false"], { reject: false });
     }, 60_000);
   }
