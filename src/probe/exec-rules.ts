@@ -7,37 +7,55 @@ type Rule = (args: string[], ns: string) => string | undefined;
 
 const ANY: Rule = () => undefined;
 
+/**
+ * A rule refusing some flags, as getopt_long reads them: `-x` inside a short cluster, `--long`,
+ * `--long=v`, and any abbreviation of a long one (GNU tools accept unique prefixes: `--foll`).
+ */
 const refuseFlags =
   (names: string[], why: string): Rule =>
-  (args) =>
-    args.some((a) =>
-      names.some(
-        (n) =>
-          a === n ||
-          a.startsWith(`${n}=`) ||
-          (n.length === 2 &&
-            !n.startsWith("--") &&
-            a.startsWith("-") &&
-            !a.startsWith("--") &&
-            a.includes(n[1])),
-      ),
-    )
-      ? why
-      : undefined;
+  (args) => {
+    const shorts = names.filter((n) => /^-[^-]$/.test(n)).map((n) => n[1]);
+    const longs = names.filter((n) => n.startsWith("--")).map((n) => n.slice(2));
+    for (const a of args) {
+      if (a === "--") break;
+      if (a.startsWith("--")) {
+        const name = a.slice(2).split("=")[0];
+        if (name && longs.some((l) => l.startsWith(name))) return why;
+      } else if (a.startsWith("-") && [...a.slice(1)].some((c) => shorts.includes(c))) return why;
+    }
+    return undefined;
+  };
 
-/** http(s) to a service of the namespace (svc, svc.ns, svc.ns.svc[.cluster.local]) or the pod itself. */
+/** What may appear in a URL we check: RFC 3986 characters, without curl's globbing `[]{}`. */
+const URL_CHARS = /^[A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]*$/;
+
+/**
+ * http(s) to a service of the namespace (svc, svc.ns, svc.ns.svc[.cluster.local]) or the pod
+ * itself. curl reads URLs by RFC 3986 and a browser by WHATWG, and they disagree on odd ones
+ * (`http://svc\@169.254.169.254/` is host svc to WHATWG, host 169.254.169.254 to curl), so a
+ * URL is refused unless it is plain: RFC 3986 characters only, no user@ part, no % in the host,
+ * and both readings give the same host.
+ */
 export function urlRefusal(raw: string, ns: string): string | undefined {
+  if (!URL_CHARS.test(raw))
+    return `write the URL plainly (letters, digits, -._~:/?#&=%; no spaces, backslashes or [] {}): ${raw}`;
+  const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)/i.exec(raw) as RegExpExecArray;
+  const scheme = (m[1] ?? "http").toLowerCase();
+  if (scheme !== "http" && scheme !== "https") return `only http(s) URLs may be fetched, not ${scheme}:`;
+  const authority = m[2];
+  if (authority.includes("@")) return "URLs with a user@ part are not allowed; use http://<service>:<port>/";
+  if (authority.includes("%")) return `write the host of ${raw} without %-escapes`;
+  const host = authority.replace(/:\d*$/, "").toLowerCase();
   let u: URL;
   try {
-    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
+    u = new URL(m[1] ? raw : `http://${raw}`);
   } catch {
     return `cannot read the URL ${raw}`;
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:")
-    return `only http(s) URLs may be fetched, not ${u.protocol}`;
-  const host = u.hostname.replace(/^\[|\]$/g, "");
-  if (["localhost", "127.0.0.1", "::1"].includes(host)) return undefined;
-  if (/^[\d.]+$/.test(host) || host.includes(":"))
+  if (u.hostname !== host)
+    return `cannot read the URL ${raw} unambiguously; use http://<service>:<port>/<path>`;
+  if (["localhost", "127.0.0.1"].includes(host)) return undefined;
+  if (/^[\d.]+$/.test(host) || /^0x/i.test(host) || host.includes(":"))
     return `use a service name of namespace ${ns} (e.g. http://<service>:<port>/), not an IP address`;
   const parts = host.split(".");
   const suffix = parts.slice(2).join(".");
@@ -107,13 +125,15 @@ const ping: Rule = (args) => {
   return undefined;
 };
 
-const date: Rule = (args) =>
-  args.some((a) => /^-s|^--set|^-f|^--file/.test(a) || (!a.startsWith("-") && !a.startsWith("+")))
+const dateSets = refuseFlags(["-s", "-f", "--set", "--file"], "set");
+const date: Rule = (args, ns) =>
+  dateSets(args, ns) || args.some((a) => !a.startsWith("-") && !a.startsWith("+"))
     ? "date may only print the time (date, date -u, date +FORMAT)"
     : undefined;
 
-const hostname: Rule = (args) =>
-  args.some((a) => !a.startsWith("-") || /^-(F|b)|^--(file|boot)/.test(a))
+const hostnameSets = refuseFlags(["-F", "-b", "--file", "--boot"], "set");
+const hostname: Rule = (args, ns) =>
+  hostnameSets(args, ns) || args.some((a) => !a.startsWith("-"))
     ? "hostname may only print the name (hostname, hostname -i)"
     : undefined;
 

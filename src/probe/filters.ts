@@ -1,7 +1,8 @@
 // The pipes the reference's agents write after kubectl (`| grep`, `| head`, `| tail`, `| wc -l`),
-// applied in-process to the captured output instead of spawning a shell. grep follows GNU grep's
-// basic (default) and extended (-E) regex syntax closely enough for what models write.
+// applied in-process to the captured output instead of spawning a shell. grep reads GNU grep's
+// basic (default) and extended (-E) syntax and matches in linear time (regex.ts).
 import { has, lastValue, parseFlags } from "./flags.js";
+import { compileGrep, type GrepPattern, PatternError } from "./regex.js";
 
 export type Filter = { apply: (text: string) => string } | { refusal: string };
 
@@ -10,52 +11,6 @@ export const FILTERS_ALLOWED =
 
 const lines = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
 const join = (ls: string[]) => (ls.length ? `${ls.join("\n")}\n` : "");
-
-const POSIX: Record<string, string> = {
-  space: "\\s",
-  digit: "\\d",
-  alpha: "a-zA-Z",
-  alnum: "a-zA-Z0-9",
-  upper: "A-Z",
-  lower: "a-z",
-  punct: "!-/:-@[-`{-~",
-  xdigit: "0-9A-Fa-f",
-  blank: " \\t",
-};
-
-/** A POSIX regex (basic or extended) as a JavaScript one. */
-export function posixToJs(p: string, extended: boolean): string {
-  let out = "";
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === "[") {
-      // a bracket expression: `]` first is literal, [:class:] maps to JS, backslash is literal
-      let j = i + 1;
-      let body = "";
-      if (p[j] === "^") body += p[j++];
-      if (p[j] === "]") {
-        body += "\\]";
-        j++;
-      }
-      for (; j < p.length && p[j] !== "]"; j++) {
-        const cls = p[j] === "[" && p[j + 1] === ":" ? p.slice(j + 2, p.indexOf(":]", j + 2)) : undefined;
-        if (cls !== undefined && POSIX[cls]) {
-          body += POSIX[cls];
-          j = p.indexOf(":]", j + 2) + 1;
-        } else body += p[j] === "\\" || p[j] === "[" ? `\\${p[j]}` : p[j];
-      }
-      if (j >= p.length) return out + "\\[" + posixToJs(p.slice(i + 1), extended);
-      out += `[${body}]`;
-      i = j;
-    } else if (c === "\\" && i + 1 < p.length) {
-      const n = p[++i];
-      // in basic syntax \( \) \{ \} \| \+ \? are the operators; in extended they are literals
-      out += "(){}|+?".includes(n) ? (extended ? `\\${n}` : n) : `\\${n}`;
-    } else if ("(){}|+?".includes(c)) out += extended ? c : `\\${c}`;
-    else out += c;
-  }
-  return out;
-}
 
 function grep(args: string[]): Filter {
   const p = parseFlags(args, {
@@ -82,18 +37,18 @@ function grep(args: string[]): Filter {
   if (p.positionals.length)
     return { refusal: "grep after a pipe reads the piped output only; give just the pattern" };
   const on = (...n: string[]) => has(p.flags, ...n);
-  const extended = on("-E", "--extended-regexp");
-  const fixed = on("-F", "--fixed-strings");
-  let source = patterns
-    .map((x) => `(?:${fixed ? x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : posixToJs(x, extended)})`)
-    .join("|");
-  if (on("-w", "--word-regexp")) source = `(?<!\\w)(?:${source})(?!\\w)`;
-  if (on("-x", "--line-regexp")) source = `^(?:${source})$`;
-  let re: RegExp;
+  let re: GrepPattern;
   try {
-    re = new RegExp(source, on("-i", "--ignore-case") ? "i" : "");
+    re = compileGrep(patterns, {
+      extended: on("-E", "--extended-regexp"),
+      fixed: on("-F", "--fixed-strings"),
+      icase: on("-i", "--ignore-case"),
+      word: on("-w", "--word-regexp"),
+      line: on("-x", "--line-regexp"),
+    });
   } catch (e) {
-    return { refusal: `grep: cannot read the pattern (${(e as Error).message})` };
+    if (e instanceof PatternError) return { refusal: `grep: cannot use the pattern: ${e.message}` };
+    throw e;
   }
   const invert = on("-v", "--invert-match");
   const num = (...n: string[]) =>
@@ -106,8 +61,19 @@ function grep(args: string[]): Filter {
   return {
     apply: (text) => {
       const ls = lines(text);
-      const hits = ls.map((l, k) => (re.test(l) !== invert ? k : -1)).filter((k) => k >= 0);
-      if (on("-c", "--count")) return `${hits.length}\n`;
+      const hits: number[] = [];
+      let k = 0;
+      for (; k < ls.length; k++) {
+        const m = re.test(ls[k]);
+        if (m === undefined) break;
+        if (m !== invert) hits.push(k);
+      }
+      // the work budget is spent: say where grep stopped rather than run on
+      const stopped =
+        k < ls.length
+          ? `[grep stopped at line ${k + 1} of ${ls.length}: the pattern costs too much on this output; simplify it or narrow the command]\n`
+          : "";
+      if (on("-c", "--count")) return `${hits.length}\n${stopped}`;
       // with context, as GNU grep prints it: "N:" for matches, "N-" for context, "--" between groups
       const shown = new Set<number>();
       for (const k of hits)
@@ -120,7 +86,7 @@ function grep(args: string[]): Filter {
         out.push(numbered ? `${k + 1}${hit.has(k) ? ":" : "-"}${ls[k]}` : ls[k]);
         last = k;
       }
-      return join(out);
+      return join(out) + stopped;
     },
   };
 }

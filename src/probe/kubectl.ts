@@ -1,123 +1,120 @@
-// The kubectl allowlist: which commands a probe may run, checked on argv. Only read-only verbs,
-// only the target namespace (pinned with -n when absent), no connection overrides, nothing that
-// never ends (watch, follow) or reads and writes local files. Every refusal says why and what is
-// allowed instead, in one line, because it goes back to the model as an observation.
+// The kubectl allowlist: which commands a probe may run, checked on argv read as kubectl reads it
+// (pflag, see flags.ts). Only read-only commands, nothing that never ends (watch, follow), and no
+// flag that reads or writes files on this machine or changes kubectl's identity or cluster.
+// Which namespaces the probe may read is the cluster's business (the probe's kubeconfig holds
+// the case's ServiceAccount, bound by RBAC); the probe only defaults -n to the case's namespace.
+// Every refusal says why and what is allowed instead, in one line: it goes back to the model.
 import { checkExec, EXEC_ALLOWED } from "./exec-rules.js";
-import { type Flag, parseFlags } from "./flags.js";
+import { type Flag, isTrue, parsePflag } from "./flags.js";
+import { flagsOf, OUTPUT_FORMATS, READ_COMMANDS, refusedWhy } from "./kubectl-flags.js";
 
 export type Checked = { argv: string[] } | { refusal: string };
 
 export const READ_VERBS = [
   ..."get describe logs top events explain api-resources api-versions version".split(" "),
   "rollout status|history",
+  "auth can-i|whoami",
   "exec <pod> -- <read-only command>",
 ];
 export const ALLOWED = `allowed: kubectl ${READ_VERBS.join(", ")}`;
 
-const words = (s: string) => s.split(/\s+/).filter(Boolean);
-const READ = new Set(
-  words("get describe logs top events explain api-resources api-versions version rollout exec"),
-);
 const WRITE = new Set(
-  words(`delete apply patch scale edit set annotate label create replace run expose autoscale cordon uncordon
-    drain taint cp debug attach port-forward proxy certificate wait kustomize diff`),
+  `delete apply patch scale edit set annotate label create replace run expose autoscale cordon uncordon
+    drain taint cp debug attach port-forward proxy certificate wait kustomize diff plugin config`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
-const SPEC = {
-  valueShort: "nolcLsfkv",
-  boolShort: "AwitqpRh",
-  valueLong: words(`namespace output selector field-selector container tail since since-time sort-by template
-    label-columns request-timeout revision kubeconfig context server token cluster user as as-group as-uid
-    certificate-authority client-certificate client-key username password tls-server-name filename kustomize
-    chunk-size limit-bytes max-log-requests pod-running-timeout v vmodule log-file log-dir profile
-    profile-output cache-dir raw subresource api-group verbs for types api-version timeout`),
-  boolLong: "any" as const,
+/** The subcommands a command may run; each must follow its command directly. */
+const SUBCOMMANDS: Record<string, string[]> = {
+  rollout: ["status", "history"],
+  top: ["pod", "pods", "po", "node", "nodes", "no"],
+  auth: ["can-i", "whoami"],
 };
 
-const CONNECTION = words(
-  "--kubeconfig --context --server -s --token --cluster --user --as --as-group --as-uid",
-);
-const CREDENTIALS = words(`--certificate-authority --client-certificate --client-key --username --password
-  --tls-server-name --insecure-skip-tls-verify`);
-const WRITES_FILES = words(
-  "--profile --profile-output --log-file --log-dir --cache-dir --log_file --log_dir",
-);
-const isTrue = (f: Flag) => f.value === undefined || f.value !== "false";
-
 /** Why a flag is refused, or undefined when it is fine. */
-function flagRefusal(f: Flag, verb: string, ns: string): string | undefined {
-  const n = f.name;
-  if ((n === "-n" || n === "--namespace") && f.value !== ns)
-    return `other namespaces are out of reach: this probe is pinned to namespace ${ns} (drop -n, or use -n ${ns})`;
-  if ((n === "-A" || n === "--all-namespaces") && isTrue(f))
-    return `-A/--all-namespaces is out of reach: this probe is pinned to namespace ${ns}`;
-  if (CONNECTION.includes(n) || CREDENTIALS.includes(n))
-    return `${n} is not allowed: the cluster connection is fixed by the benchmark`;
-  if (n === "--raw")
-    return "--raw API paths are not allowed; name resources instead (kubectl get <kind> <name>)";
-  if (verb === "logs" && (n === "-f" || n === "--follow") && isTrue(f))
-    return "following logs never ends; use --tail=100 or --since=10m";
-  if (n === "-f" || n === "--filename" || n === "-k" || n === "--kustomize")
-    return `${n} reads local files; name the resources instead (kubectl ${verb} <kind> <name>)`;
-  if ((n === "-w" || n === "--watch" || n === "--watch-only") && isTrue(f))
+function flagRefusal(f: Flag, verb: string, sub: string | undefined): string | undefined {
+  const why = refusedWhy(f.name);
+  if (why) return `${f.name} ${why}`;
+  if (f.name === "--follow" && isTrue(f)) return "following logs never ends; use --tail=100 or --since=10m";
+  if (
+    (f.name === "--watch" || f.name === "--watch-only") &&
+    isTrue(f) &&
+    !(verb === "rollout" && sub === "status")
+  )
     return "watching never ends; run the command without -w/--watch";
-  if (WRITES_FILES.includes(n)) return `${n} writes files on this machine; drop it`;
-  if ((n === "-o" || n === "--output") && /-file\b/.test(f.value ?? ""))
-    return "output templates from files are not allowed; give the template inline (-o jsonpath='{...}')";
+  if (f.name === "--watch" && isTrue(f))
+    return "a probe reads the rollout's state now; wait for rollouts in the playbook (drop -w)";
+  if (f.name === "--output") {
+    const format = (f.value ?? "").split("=")[0];
+    if (!OUTPUT_FORMATS.includes(format))
+      return `-o ${format} is not allowed (templates from files read this machine's files); use -o ${OUTPUT_FORMATS.slice(0, 10).join("|")}, with templates inline (-o jsonpath='{...}')`;
+  }
   return undefined;
 }
 
-export function checkKubectl(args: string[], ns: string): Checked {
-  const dash = args.indexOf("--");
-  const head = dash < 0 ? args : args.slice(0, dash);
-  const command = dash < 0 ? [] : args.slice(dash + 1);
-  // Only -n may come before the verb: then the verb is the first word that is not -n or its
-  // value, exactly as kubectl finds it (an unknown flag there could swallow the real verb).
+/** Where the command word is: kubectl allows only -n/--namespace (and its value) before it here. */
+function verbIndex(args: string[]): number {
   let i = 0;
-  while (i < head.length && head[i].startsWith("-")) {
-    const a = head[i];
+  while (i < args.length) {
+    const a = args[i];
     if (a === "-n" || a === "--namespace") i += 2;
-    else if (/^(-n=?.+|--namespace=.*)$/.test(a)) i += 1;
+    else if (/^-n./.test(a) || a.startsWith("--namespace=")) i += 1;
     else break;
   }
-  // a flag where the verb should be: check every word as a flag, for the precise refusal
-  const verb = head[i]?.startsWith("-") ? undefined : head[i];
-  // logs -f is --follow (no value); elsewhere -f is --filename
-  const spec =
-    verb === "logs"
-      ? { ...SPEC, valueShort: SPEC.valueShort.replace("f", ""), boolShort: `${SPEC.boolShort}f` }
-      : SPEC;
-  const parsed = parseFlags(verb === undefined ? head : [...head.slice(0, i), ...head.slice(i + 1)], spec);
-  if ("error" in parsed)
-    return { refusal: `${parsed.error} (the probe knows kubectl's usual flags; ${ALLOWED})` };
-  for (const f of parsed.flags) {
-    const why = flagRefusal(f, verb ?? "", ns);
-    if (why) return { refusal: why };
-  }
-  if (verb === undefined && i < head.length)
-    return { refusal: `put flags after the command (kubectl get pods -o wide); only -n may come before it` };
+  return i;
+}
+
+export function checkKubectl(args: string[], ns: string): Checked {
+  const i = verbIndex(args);
+  const verb = args[i];
   if (verb === undefined) return { refusal: `no kubectl command given; ${ALLOWED}` };
+  if (verb.startsWith("-")) {
+    // a flag where the command should be: say precisely why when kubectl would take it
+    const p = parsePflag(args.slice(i), flagsOf(""));
+    const bad =
+      "flags" in p ? p.flags.map((f) => refusedWhy(f.name) && `${f.name} ${refusedWhy(f.name)}`) : [];
+    const why = bad.find(Boolean);
+    return {
+      refusal: why || "put flags after the command (kubectl get pods -o wide); only -n may come before it",
+    };
+  }
   if (WRITE.has(verb))
     return {
       refusal: `kubectl ${verb} is not read-only; probes only look (${ALLOWED}); write changes into the playbook`,
     };
-  if (!READ.has(verb)) return { refusal: `kubectl ${verb} is not allowed; ${ALLOWED}` };
-  const rest = head.slice(i + 1);
-  const out = [...args];
-  if (verb === "rollout") {
-    // the subcommand must follow the verb directly, so no flag can change which one kubectl runs
-    if (rest[0] !== "status" && rest[0] !== "history")
-      return {
-        refusal: `kubectl rollout ${rest[0] ?? ""} is not read-only; only rollout status and rollout history are allowed`,
-      };
-    // a probe reads the state now; waiting for a rollout belongs in the playbook
-    if (rest[0] === "status" && !parsed.flags.some((f) => f.name === "-w" || f.name === "--watch"))
-      out.push("--watch=false");
+  if (!READ_COMMANDS.includes(verb)) return { refusal: `kubectl ${verb} is not allowed; ${ALLOWED}` };
+  // cobra finds a subcommand among the words after its command; a flag between them could make
+  // it find another one than we read, so the subcommand must come right after the command
+  const sub = SUBCOMMANDS[verb] ? args[i + 1] : undefined;
+  if (SUBCOMMANDS[verb] && !SUBCOMMANDS[verb].includes(sub ?? ""))
+    return {
+      refusal:
+        verb === "rollout"
+          ? `kubectl rollout ${sub ?? ""} is not read-only; only rollout status and rollout history are allowed`
+          : verb === "top"
+            ? "use kubectl top pods or kubectl top nodes"
+            : "use kubectl auth can-i <verb> <resource> or kubectl auth whoami",
+    };
+  const rest = [...args.slice(0, i), ...args.slice(i + (sub === undefined ? 1 : 2))];
+  const parsed = parsePflag(rest, flagsOf(verb));
+  if ("error" in parsed) {
+    const why = parsed.flag && refusedWhy(parsed.flag);
+    return {
+      refusal: why ? `${parsed.flag} ${why}` : `${parsed.error} (not a flag of kubectl ${verb}; ${ALLOWED})`,
+    };
   }
-  if (verb === "top" && !["pod", "pods", "po", "node", "nodes", "no"].includes(rest[0] ?? ""))
-    return { refusal: "use kubectl top pods or kubectl top nodes" };
+  for (const f of parsed.flags) {
+    const why = flagRefusal(f, verb, sub);
+    if (why) return { refusal: why };
+  }
+  const out = [...args];
+  if (verb === "rollout" && sub === "status" && !parsed.flags.some((f) => f.name === "--watch"))
+    // a probe reads the state now; waiting for a rollout belongs in the playbook
+    out.push("--watch=false");
   if (verb === "exec") {
-    if (dash < 0 || command.length === 0)
+    const command = parsed.afterDash ?? [];
+    if (command.length === 0)
       return {
         refusal: `write exec as: kubectl exec <pod> -- <command> (read-only commands: ${EXEC_ALLOWED})`,
       };
@@ -127,7 +124,7 @@ export function checkKubectl(args: string[], ns: string): Checked {
       };
     const why = checkExec(command, ns);
     if (why) return { refusal: why };
-  } else if (dash >= 0) return { refusal: "`--` is only used with kubectl exec <pod> -- <command>" };
-  const pinned = parsed.flags.some((f) => f.name === "-n" || f.name === "--namespace");
+  } else if (parsed.afterDash) return { refusal: "`--` is only used with kubectl exec <pod> -- <command>" };
+  const pinned = parsed.flags.some((f) => f.name === "--namespace");
   return { argv: pinned ? out : ["-n", ns, ...out] };
 }

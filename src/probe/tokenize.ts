@@ -71,7 +71,30 @@ function dollar(line: string, i: number): string | undefined {
   return undefined;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Why a command line cannot be run, if it holds what no argv may (a NUL ends a C string, so the
+ * program would see less than we checked) or what is not text: control characters, lone UTF-16
+ * surrogates, and U+FFFD, which is what invalid UTF-8 became on its way here.
+ */
+function notText(line: string): string | undefined {
+  if (line.includes("\0")) return "a NUL byte cannot be part of a command; write the command as plain text";
+  const control = (k: number) => (k < 32 && k !== 9 && k !== 10 && k !== 13) || k === 127;
+  if (Array.prototype.some.call(line, (c: string) => control(c.charCodeAt(0))))
+    return "control characters cannot be part of a command; write the command as plain text";
+  if (line.search(LONE_SURROGATE) >= 0 || line.includes("\ufffd"))
+    return "the command is not valid UTF-8 text; write it as plain text";
+  return undefined;
+}
+
 export function splitCommandLine(line: string): Segment[] {
+  const bad = notText(line);
+  if (bad) {
+    // shown back escaped, so the observation itself stays text
+    const text = JSON.stringify(line.replace(LONE_SURROGATE, "\ufffd")).slice(1, -1).slice(0, 200);
+    return [{ text, stages: [], refusal: bad }];
+  }
   const b = new Builder(line);
   let mode: "plain" | "single" | "double" = "plain";
   for (let i = 0; i < line.length; i++) {

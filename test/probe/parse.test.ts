@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFilter, posixToJs } from "../../src/probe/filters.js";
+import { parseFilter } from "../../src/probe/filters.js";
 import { splitCommandLine } from "../../src/probe/tokenize.js";
 
 describe("splitting a command line without a shell", () => {
@@ -43,11 +43,10 @@ describe("grep patterns after a pipe", () => {
   const text = "cart Running\ncheckout CrashLoopBackOff\nredis Running\n";
 
   it("reads basic regexes as grep does (\\| is alternation, | is a literal)", () => {
-    expect(posixToJs("a\\|b", false)).toBe("a|b");
-    expect(posixToJs("a|b", false)).toBe("a\\|b");
-    expect(posixToJs("a|b", true)).toBe("a|b");
-    expect(posixToJs("[[:digit:]]+", true)).toBe("[\\d]+");
     expect(grep(["cart\\|redis"], text)).toBe("cart Running\nredis Running\n");
+    expect(grep(["a|b"], "a|b\nab\n")).toBe("a|b\n");
+    expect(grep(["-E", "a|b"], "a|b\nab\nc\n")).toBe("a|b\nab\n");
+    expect(grep(["-E", "[[:digit:]]+x"], "12x\nx\n")).toBe("12x\n");
   });
 
   it("supports -i -v -c -n -w -F -e", () => {
