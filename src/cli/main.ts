@@ -2,11 +2,13 @@
 // The microremed command line: one file per command, one boundary that prints errors.
 import { Command, CommanderError } from "commander";
 import { isMicroRemedError } from "../errors.js";
+import { registerDiff } from "./diff.js";
 import { registerDoctor } from "./doctor.js";
 import { registerModels } from "./models.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerRunAll } from "./run-all.js";
+import { registerShow } from "./show.js";
 import { registerSim } from "./sim.js";
 import { registerSingleSteps } from "./single.js";
 
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerModels(program);
   registerReport(program);
+  registerShow(program);
+  registerDiff(program);
   return program;
 }
 

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
-import { parseFormat, reportFrom } from "../report/index.js";
+import { parseCases, parseFormat, reportFrom } from "../report/index.js";
 
 export function registerReport(program: Command) {
   program
@@ -14,9 +14,14 @@ export function registerReport(program: Command) {
     .argument("<log_dir...>", "run folders, or folders holding them (run-all's log_dir, run's --save-path)")
     .option("--format <md|json|html>", "md (tables), json (the same data), html (one file with charts)", "md")
     .option("--out <file>", "write the report to a file instead of stdout")
-    .action((dirs: string[], o: { format: string; out?: string }) => {
+    .option(
+      "--cases <which>",
+      "html: the cases that get a trace: failed (did not succeed), all, none, or numbers like 3,7",
+      "failed",
+    )
+    .action((dirs: string[], o: { format: string; out?: string; cases: string }) => {
       // the format is checked before any run is read, so a typo fails fast
-      const text = reportFrom(dirs, parseFormat(o.format));
+      const text = reportFrom(dirs, parseFormat(o.format), parseCases(o.cases));
       if (o.out) {
         mkdirSync(dirname(o.out), { recursive: true });
         writeFileSync(o.out, text);

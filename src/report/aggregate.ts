@@ -2,7 +2,10 @@
 // all read. Runs of the same model, method and tier (a run resumed into another folder, the same
 // tier on two systems) are pooled case by case, so rates and intervals are over all their cases.
 import type { CaseRecord } from "../runner/records.js";
+import { countReasons } from "../runner/summary.js";
+import { type DiffReport, diffSeries } from "./diff.js";
 import type { LoadedRun } from "./load.js";
+import { orderCodes } from "./reason-table.js";
 import { computeStats, type Stats } from "./stats.js";
 
 export interface Series {
@@ -28,6 +31,14 @@ export interface Report {
   perSystem: (Series & { env: string } & Stats)[];
   /** Rows: failure types; cells: one per entry of `series` (null: none of its cases had that failure). */
   perFailure: { failure: string; cells: (FailureCell | null)[] }[];
+  /** Reason codes that occur, in the order of the table of codes. */
+  reasonCodes: string[];
+  /** Cases that did not succeed per model × method × tier, by reason code. */
+  reasons: (Series & { tier: string; counts: Record<string, number> })[];
+  /** The same per failure type: one cell per entry of `series`. */
+  reasonsPerFailure: { failure: string; cells: Record<string, number>[] }[];
+  /** Exactly two series: their cases paired by index, per tier and system. */
+  diff?: DiffReport;
 }
 
 const TIER_ORDER = ["easy", "medium", "hard"];
@@ -93,6 +104,24 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
       ),
     }));
 
+  const reasons = groupBy(runs, (r) => ({ model: r.model, method: r.method, tier: r.tier }))
+    .map((g) => ({ ...g.fields, counts: countReasons(g.cases) }))
+    .sort((a, b) => bySeriesThen(a, b) || tiers.indexOf(a.tier) - tiers.indexOf(b.tier));
+  const failures = [...new Set(runs.flatMap((r) => r.cases.map((c) => c.failure)))].sort();
+  const reasonsPerFailure = failures
+    .map((failure) => ({
+      failure,
+      cells: series.map((s) =>
+        countReasons(
+          runs
+            .filter((r) => seriesKey(r) === seriesKey(s))
+            .flatMap((r) => r.cases.filter((c) => c.failure === failure)),
+        ),
+      ),
+    }))
+    .filter((row) => row.cells.some((c) => Object.keys(c).length > 0));
+  const reasonCodes = orderCodes(reasons.flatMap((x) => Object.keys(x.counts)));
+
   return {
     generatedAt: now.toISOString(),
     runs: runs.map((r) => ({
@@ -109,5 +138,9 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
     bySeries,
     perSystem,
     perFailure,
+    reasonCodes,
+    reasons,
+    reasonsPerFailure,
+    ...(series.length === 2 ? { diff: diffSeries(runs, series[0], series[1]) } : {}),
   };
 }

@@ -2,8 +2,18 @@
 // so it can be mailed, attached to a CI run or opened from disk and look the same everywhere.
 import type { Report } from "./aggregate.js";
 import { costSuccessChart, successByTierChart } from "./charts.js";
+import { reasonsChart } from "./reasons-chart.js";
 import { esc } from "./svg.js";
 import { reportTables, type Table } from "./tables.js";
+import type { CaseTrace } from "./trace.js";
+import { TRACE_CSS, traceHtml } from "./trace-html.js";
+
+/** The traces of one run, for the cases section. */
+export interface RunTraces {
+  run: string;
+  label: string;
+  traces: CaseTrace[];
+}
 
 const CSS = `
 :root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --band: #f6f8fa; }
@@ -47,7 +57,19 @@ function htmlTable(t: Table): string {
   return `<section id="${t.id}"><h2>${esc(t.title)}</h2><p class="note">${esc(t.note)}</p><div class="table-wrap"><table><caption class="sr-only">${esc(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div></section>`;
 }
 
-export function renderHtml(r: Report): string {
+function tracesSection(runs: RunTraces[]): string {
+  if (!runs.length) return "";
+  const n = runs.reduce((k, x) => k + x.traces.length, 0);
+  const parts = runs
+    .filter((x) => x.traces.length)
+    .map(
+      (x, i) =>
+        `<h3>${esc(x.label)}</h3>${x.traces.map((t) => traceHtml(t, `case-${i + 1}-${t.record.index}`)).join("\n")}`,
+    );
+  return `<section id="cases"><h2>Cases</h2><p class="note">${esc(`${n} case${n === 1 ? "" : "s"}: what the model was told, what it said and ran, what the checks measured. Open a case to read its trace.`)}</p>${parts.join("\n")}</section>`;
+}
+
+export function renderHtml(r: Report, traces: RunTraces[] = []): string {
   const cases = r.runs.reduce((n, x) => n + x.cases, 0);
   const lead = `${r.runs.length} run${r.runs.length === 1 ? "" : "s"}, ${cases} cases; ${r.series.length} model × method; tiers: ${r.tiers.join(", ")}. Generated ${r.generatedAt}.`;
   const runs = r.runs
@@ -62,7 +84,7 @@ export function renderHtml(r: Report): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>MicroRemed report</title>
-<style>${CSS}</style>
+<style>${CSS}${TRACE_CSS}</style>
 </head>
 <body>
 <main>
@@ -72,8 +94,10 @@ export function renderHtml(r: Report): string {
 <h2>Charts</h2>
 <figure>${successByTierChart(r)}<figcaption>Success rate per tier for each model and method; hover a bar for its counts.</figcaption></figure>
 <figure>${costSuccessChart(r)}<figcaption>Up and to the left is better: more repairs for less.</figcaption></figure>
+<figure>${reasonsChart(r)}<figcaption>Why the cases that did not succeed ended as they did; hover a segment for its count and the code's meaning.</figcaption></figure>
 </section>
 ${reportTables(r).map(htmlTable).join("\n")}
+${tracesSection(traces)}
 <section id="runs"><h2>Runs</h2><ul class="runs">${runs}</ul></section>
 </main>
 </body>

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "n
 import { basename, extname, join, resolve } from "node:path";
 import { MicroRemedError } from "../errors.js";
 import { type CaseRecord, RunRecords } from "../runner/records.js";
+import { maxAttemptsOf, withReason } from "./trace.js";
 
 export interface LoadedRun {
   dir: string;
@@ -15,6 +16,8 @@ export interface LoadedRun {
   tier: string;
   model: string;
   method: string;
+  /** What decides which cases a run holds (run.json), for pairing two runs case by case. */
+  plan: { experimentPath?: string; seed?: number; experiments?: number | null };
   cases: CaseRecord[];
 }
 
@@ -63,18 +66,27 @@ export function loadRun(dir: string): LoadedRun {
   const config = run?.config as Record<string, unknown> | undefined;
   const summary = readJson(join(dir, "summary.json"));
   // RunRecords.read skips torn lines; it creates no files for a folder that already exists
-  const cases = new RunRecords(dir).read();
+  const recorded = new RunRecords(dir).read();
   // run.json first (what the user asked for), then summary.json, then the records themselves
   const pick = (k: "env" | "model" | "method") => {
-    const v = config?.[k] ?? summary?.[k] ?? (k === "env" ? undefined : cases[0]?.[k]);
+    const v = config?.[k] ?? summary?.[k] ?? (k === "env" ? undefined : recorded[0]?.[k]);
     return typeof v === "string" && v ? v : "unknown";
   };
+  // a case recorded before reasons existed gets its reason from its folder
+  const tMax = maxAttemptsOf(dir, pick("method"));
+  const cases = recorded.map((c) => withReason(dir, c, tMax));
+  const num = (x: unknown) => (typeof x === "number" ? x : undefined);
   return {
     dir,
     env: pick("env"),
     tier: tierOf(config, dir),
     model: pick("model"),
     method: pick("method"),
+    plan: {
+      experimentPath: typeof config?.experimentPath === "string" ? config.experimentPath : undefined,
+      seed: num(config?.seed),
+      experiments: config?.experiments === null ? null : num(config?.experiments),
+    },
     cases,
   };
 }

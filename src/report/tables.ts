@@ -1,6 +1,7 @@
 // The report's tables as plain rows of text, built once and printed as Markdown or HTML, so the
 // two formats cannot disagree on a number.
 import type { Report, Series } from "./aggregate.js";
+import { reasonTables } from "./reason-tables.js";
 import type { Stats } from "./stats.js";
 import type { Interval } from "./wilson.js";
 
@@ -150,5 +151,6 @@ export function reportTables(r: Report): Table[] {
       },
       3,
     ),
+    ...reasonTables(r, seriesLabel),
   ];
 }

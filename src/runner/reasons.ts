@@ -10,12 +10,12 @@ export const REASON_CODES = {
   "invalid-playbook": "the playbook is not valid YAML or not a valid Ansible playbook (the parser's message)",
   "task-failed": "a task of the playbook failed (the first failed task's name, module and message)",
   refused: "the cluster (403 Forbidden) or the harness refused an action of the playbook (quoted)",
+  timeout: "the playbook, the agent or a call ran past its time limit",
   ineffective: "the playbook ran without error and the fault's check still fails (the measurement)",
   collateral: "the fault's check passed and the namespace-health check failed (what broke)",
   "gave-up": "ThinkRemed used its T_max attempts (the last attempt's reason)",
   "not-injected": "the fault did not show after injection: the case was not evaluated",
   // causes of errors (errors.ts ErrorReason): the run failed, not the model; counted apart
-  timeout: "the playbook, the agent or a call ran past its time limit",
   "rate-limit": "the model provider kept answering 429 / rate limited",
   outage: "the model provider could not be reached or kept failing (5xx, overloaded, connection)",
   "empty-reply": "the model answered nothing",
@@ -47,6 +47,7 @@ export interface TaskFact {
   module?: string;
   status: string;
   message?: string;
+  durationMs?: number;
 }
 
 /** What a playbook's execution recorded (a subset of ansible/executor.ts's ExecutionResult). */

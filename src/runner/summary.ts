@@ -28,6 +28,21 @@ export interface RunSummary {
   referencePasses: number;
   healthPasses: number;
   perFailure: Record<string, TypeSummary>;
+  /** Cases that did not succeed, by reason code (runner/reasons.ts); "unknown" where none was recorded. */
+  reasons: Record<string, number>;
+  /** The same per failure type. */
+  reasonsPerFailure: Record<string, Record<string, number>>;
+}
+
+/** Counts of reason codes over the cases that did not succeed, most frequent first. */
+export function countReasons(recs: CaseRecord[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of recs) {
+    if (r.status === "success") continue;
+    const code = r.reason?.code ?? "unknown";
+    counts[code] = (counts[code] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
 }
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
@@ -48,6 +63,14 @@ export function summarize(
     if (r.success) t.successes++;
   }
   for (const t of Object.values(perFailure)) t.rate = round(t.successes / t.cases);
+  const byFailure = new Map<string, CaseRecord[]>();
+  for (const r of recs) byFailure.set(r.failure, [...(byFailure.get(r.failure) ?? []), r]);
+  const reasonsPerFailure = Object.fromEntries(
+    [...byFailure.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([f, rs]) => [f, countReasons(rs)] as const)
+      .filter(([, c]) => Object.keys(c).length > 0),
+  );
   const tokens = recs.reduce((u, r) => addUsage(u, r.tokens), emptyUsage());
   const times = evaluated.map((r) => r.remediationSeconds).filter((x): x is number => typeof x === "number");
   return {
@@ -71,6 +94,8 @@ export function summarize(
     referencePasses: evaluated.filter((r) => r.verdicts.reference?.pass).length,
     healthPasses: evaluated.filter((r) => r.verdicts.health?.pass).length,
     perFailure,
+    reasons: countReasons(recs),
+    reasonsPerFailure,
   };
 }
 
@@ -88,5 +113,14 @@ export function formatSummary(s: RunSummary): string {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([f, t]) => `    ${f.padEnd(18)} ${t.successes}/${t.cases} (${pct(t.rate)})`),
   ];
+  const counts = (c: Record<string, number>) =>
+    Object.entries(c)
+      .map(([code, n]) => `${code} ${n}`)
+      .join(", ");
+  if (Object.keys(s.reasons ?? {}).length) {
+    lines.push(`  why cases did not succeed: ${counts(s.reasons)}`);
+    for (const [f, c] of Object.entries(s.reasonsPerFailure ?? {}))
+      lines.push(`    ${f.padEnd(18)} ${counts(c)}`);
+  }
   return `${lines.join("\n")}\n`;
 }
