@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import type { KObj, KubeClient } from "../cluster/client.js";
 import type { ClusterTime } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
+import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureSpec } from "./catalog.js";
@@ -110,8 +111,12 @@ export async function inject(
     return { failure: f.id, namespace, service, params };
   }
   const obj = renderTemplate(f, { target_namespace: namespace, target_pod: service }, params);
-  // A leftover object of a case cut off earlier would make the create fail: clear it first.
-  await client.delete(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
+  // the label says the harness made it: removal touches nothing else (removeAllChaos)
+  obj.metadata.labels = { ...obj.metadata.labels, [MANAGED_LABEL]: MANAGED_VALUE };
+  // A leftover object of a case cut off earlier would make the create fail: clear it first (if ours).
+  const leftover = await client.tryGet(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
+  if (leftover?.metadata.labels?.[MANAGED_LABEL] === MANAGED_VALUE)
+    await client.delete(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
   await client.create(obj, namespace);
   return {
     failure: f.id,
@@ -162,7 +167,7 @@ export async function removeChaos(
   return { finalizerCleared: true };
 }
 
-/** Every chaos object MicroRemed may have left in a namespace (an interrupted run). */
+/** Every chaos object MicroRemed left in a namespace (an interrupted run): only those it labelled. */
 export async function removeAllChaos(
   client: KubeClient,
   time: ClusterTime,
@@ -171,7 +176,13 @@ export async function removeAllChaos(
   let n = 0;
   for (const kind of ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"]) {
     if (!(await client.serves("chaos-mesh.org/v1alpha1", kind))) continue;
-    for (const o of await client.list("chaos-mesh.org/v1alpha1", kind, namespace)) {
+    const ours = await client.list(
+      "chaos-mesh.org/v1alpha1",
+      kind,
+      namespace,
+      `${MANAGED_LABEL}=${MANAGED_VALUE}`,
+    );
+    for (const o of ours) {
       await removeChaos(client, time, {
         failure: "",
         namespace,
