@@ -162,6 +162,9 @@ describe("rendering", () => {
       "bySeries",
       "perSystem",
       "perFailure",
+      "reasonCodes",
+      "reasons",
+      "reasonsPerFailure",
     ]);
     expect(json.byTier).toHaveLength(8);
     expect(json.byTier[0]).toMatchObject({
@@ -188,6 +191,31 @@ describe("rendering", () => {
     const r = buildReport([smoke, ...runs]);
     expect(r.tiers).toEqual(["easy", "hard", "smoke"]);
     expect(render(r, "html").match(/>n\/a<\/text>/g)).toHaveLength(3);
+  });
+
+  it("counts why cases did not succeed, per model × method × tier and per failure type", () => {
+    // reasons derived from the fixtures' verdicts and statuses (no reason recorded on them)
+    const cell = (model: string, method: string, tier: string) =>
+      report.reasons.find((x) => x.model === model && x.method === method && x.tier === tier)?.counts;
+    expect(cell(MODEL_A, "SoloGen", "hard")).toEqual({ ineffective: 2, collateral: 1 });
+    expect(cell(MODEL_A, "ThinkRemed", "hard")).toEqual({ ineffective: 1, "not-injected": 1, harness: 1 });
+    expect(cell(MODEL_B, "ThinkRemed", "hard")).toEqual({ ineffective: 2, interrupted: 1 });
+    expect(report.reasonCodes).toEqual(["ineffective", "collateral", "not-injected", "interrupted", "harness"]);
+    const md = render(report, "md");
+    expect(md).toContain("## Why cases did not succeed");
+    expect(md).toContain("| gpt-4o | SoloGen | hard | 3 | 2 | 1 | 0 | 0 | 0 |");
+    expect(md).toContain("| collateral | the fault's check passed and the namespace-health check failed (what broke) |");
+  });
+
+  it("sets exactly two series side by side, case by case", () => {
+    // gpt-4o alone: SoloGen and ThinkRemed over the same experiment files and seed
+    const r = buildReport(loadRuns([logDirs[0]]));
+    expect(r.diff?.counts).toEqual({ both: 4, "a-only": 0, "b-only": 2, neither: 2 });
+    expect(r.diff?.unpaired).toBe(2);
+    const md = render(r, "md");
+    expect(md).toContain("## Side by side: A = gpt-4o / SoloGen, B = gpt-4o / ThinkRemed");
+    expect(md).toMatch(/\| simple-micro \| easy \| 4 \| pod-config-error \| time-service \| solved by B only \| ineffective: not ok \| solved \|/);
+    expect(report.diff).toBeUndefined(); // four series: no pairing
   });
 
   it("refuses an unknown format with E_USAGE", () => {
