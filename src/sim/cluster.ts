@@ -48,6 +48,7 @@ export class EmbeddedCluster {
   readonly exec: ContainerExec;
   private server?: ApiServer;
   private port?: number;
+  private metrics?: SimMetrics;
 
   constructor(opts: EmbeddedClusterOptions = {}) {
     const clock = opts.clock ?? new WallClock(opts.speed ?? 1);
@@ -86,7 +87,7 @@ export class EmbeddedCluster {
       clock,
       logs,
       exec,
-      metrics: new SimMetrics(this.ctx),
+      metrics: (this.metrics = new SimMetrics(this.ctx)),
       onUpgrade: execUpgrade({ registry, exec }),
     });
     this.port = await this.server.listen(port);
@@ -108,6 +109,7 @@ export class EmbeddedCluster {
 
   async stop(): Promise<void> {
     this.ctx.runtime.stop();
+    this.metrics?.stop();
     await this.server?.close();
   }
 }

@@ -27,9 +27,20 @@ function service(t: ChaosTest, name: string) {
   });
 }
 
+/** metrics-server of a test cluster: it scrapes from the start, its window needs the history. */
+const metricsServers = new WeakMap<ChaosTest, SimMetrics>();
+function withMetrics(): ChaosTest {
+  const t = chaosCluster();
+  metricsServers.set(t, new SimMetrics(t.ctx));
+  return t;
+}
+
 /** The container's usage as metrics-server reports it ({cpu: milli, mem: bytes}). */
 function top(t: ChaosTest, pod: string) {
-  const m = new SimMetrics(t.ctx).podMetrics(NS).find((x) => x.metadata.name === pod);
+  const m = metricsServers
+    .get(t)!
+    .podMetrics(NS)
+    .find((x) => x.metadata.name === pod);
   if (!m) return undefined;
   const cpu = (q: string) =>
     q.endsWith("n")
@@ -125,31 +136,34 @@ describe("PodChaos", () => {
 
 describe("StressChaos", () => {
   it("cpu: the target container sits at its CPU limit; back to baseline once deleted", () => {
-    const t = chaosCluster();
+    const t = withMetrics();
     const [pod] = t.deploy(app("web", { sidecar: true }));
-    t.run(20_000); // metrics-server's warm-up
+    t.run(30_000); // metrics-server's warm-up: two scrapes
     const before = top(t, pod.metadata.name!)!;
     expect(before.web.cpu).toBeLessThan(250);
     t.create(chaos("StressChaos", "cpu-stress", { stressors: { cpu: { workers: 10, load: 100 } } }));
     t.run(2_000);
+    // metrics-server still serves the window before the injection
+    expect(top(t, pod.metadata.name!)!.web.cpu).toBe(before.web.cpu);
+    t.run(30_000); // a whole window with the stressors
     const during = top(t, pod.metadata.name!)!;
     expect(during.web.cpu).toBe(500); // wants 10 cores, throttled at the 500m limit
     expect(during["sidecar-busybox"].cpu).toBeLessThan(50); // the sidecar is not stressed
     t.remove("StressChaos", "cpu-stress");
-    t.run(2_000);
-    // what the reference's check needs: below half the limit again
+    t.run(30_000);
+    // what the reference's check needs: below half the limit again, a window later
     expect(top(t, pod.metadata.name!)!.web.cpu).toBeLessThan(250);
   });
 
   it("memory: +1280Mi under a 2000Mi limit", () => {
-    const t = chaosCluster();
+    const t = withMetrics();
     const [pod] = t.deploy(app("web"));
-    t.run(20_000);
+    t.run(30_000);
     const before = top(t, pod.metadata.name!)!.web.mem;
     t.create(
       chaos("StressChaos", "memory-stress", { stressors: { memory: { workers: 1, size: "1280MiB" } } }),
     );
-    t.run(10_000);
+    t.run(16_000); // the working set of the next scrape
     // the stressor's 1280Mi on top of what the application holds (which may move a little)
     expect((top(t, pod.metadata.name!)!.web.mem - before) / MiB).toBeCloseTo(1280, -1);
     expect(ctrStatus(t.pod(pod.metadata.name!), "web").restartCount).toBe(0);

@@ -82,11 +82,14 @@ export class EffectsRun {
   readonly origin: number;
   readonly ns: string;
   private seen: { object: string; line: string }[] = [];
+  /** metrics-server, scraping from the start (its window needs the history). */
+  readonly metrics: SimMetrics;
 
   constructor(readonly golden: EffectGolden) {
     this.ns = golden.namespace ?? NS;
     this.cluster = new EmbeddedCluster({ clock: this.clock, autoDrain: false, seed: golden.seed ?? 42 });
     this.origin = this.clock.now();
+    this.metrics = new SimMetrics(this.cluster.ctx);
     const { registry, store } = this.cluster.ctx;
     store.subscribe((e) => {
       const o = e.object;
@@ -182,7 +185,7 @@ export class EffectsRun {
       diffs.push(...exactDiff(this.vars(raw), have, `faults ${pod}`));
     }
     if (s.metrics) {
-      const all = new SimMetrics(this.cluster.ctx).podMetrics(this.ns);
+      const all = this.metrics.podMetrics(this.ns);
       for (const [pod, want] of Object.entries(s.metrics)) {
         const m = all.find((x) => x.metadata.name === pod);
         const have = m ? Object.fromEntries(m.containers.map((c: J) => [c.name, c.usage])) : "none";

@@ -1,10 +1,17 @@
 // The Metrics API through kubectl top: which pods have metrics, throttling at the CPU limit,
-// per-container numbers and node totals. A manual clock makes the warm-up deterministic.
+// per-container numbers and node totals, and metrics-server's window: it scrapes every
+// --metric-resolution (15 s), serves the CPU rate between its last two points and the memory of
+// the last, with that `window` and the last point's `timestamp`, so a change shows in kubectl
+// top after a scrape, fully after a window. A fresh container counts from its start once it has
+// run 10 s (kubernetes-sigs/metrics-server pkg/storage/pod.go, freshContainerMinMetricsResolution;
+// pkg/storage/types.go resourceUsage; docs: https://github.com/kubernetes-sigs/metrics-server
+// FAQ "How often metrics are scraped?" and --metric-resolution). A manual clock makes it exact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/sim/clock.js";
 import { cpuQuantity, memoryQuantity } from "../../src/sim/metrics/source.js";
 import type { Behavior, ContainerRef } from "../../src/sim/model/behavior.js";
-import { podManifest, runningPod, startCluster, type TestCluster } from "./exec-helpers.js";
+import { R } from "../../src/sim/controllers/context.js";
+import { podManifest, runningPod, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 let t: TestCluster;
 let clock: ManualClock;
@@ -16,6 +23,33 @@ const table = (out: string) =>
     .trim()
     .split("\n")
     .map((l) => l.trim().split(/\s+/));
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+const raw = async (path: string): Promise<any> => {
+  const r = await t.kubectl(["get", "--raw", path]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+/** Advance to the next scrape (the PodMetrics timestamp moves). */
+async function nextScrape(ns: string, pod: string) {
+  const before = (await raw(`/apis/metrics.k8s.io/v1beta1/namespaces/${ns}/pods/${pod}`)).timestamp;
+  for (let i = 0; i < 8; i++) {
+    clock.advance(2500);
+    const m = await raw(`/apis/metrics.k8s.io/v1beta1/namespaces/${ns}/pods/${pod}`);
+    if (m.timestamp !== before) return m;
+  }
+  throw new Error("no scrape in 20 s of cluster time");
+}
+
+const appCpu = (m: { containers: { name: string; usage: { cpu: string } }[] }) =>
+  cpuMilli(m.containers.find((c) => c.name === "app")!.usage.cpu);
+const cpuMilli = (q: string) =>
+  q.endsWith("n")
+    ? Number(q.slice(0, -1)) / 1e6
+    : q.endsWith("m")
+      ? Number(q.slice(0, -1))
+      : Number(q) * 1000;
 
 beforeAll(async () => {
   clock = new ManualClock(Date.now());
@@ -41,7 +75,7 @@ beforeAll(async () => {
   const hot = podManifest("shop", "hot", [{ name: "app", image: "cart:1", resources }]);
   hot.metadata.labels = { ...hot.metadata.labels, stress: "true" };
   await runningPod(t.c, hot, clock);
-  clock.advance(20_000); // past metrics-server's warm-up
+  clock.advance(30_000); // two scrapes: every pod has a rate
 });
 
 afterAll(async () => {
@@ -88,13 +122,26 @@ describe("kubectl top", () => {
       ]),
       clock,
     );
+    const started = Date.parse(
+      t.c.ctx.registry.get(R("Pod"), "fresh", "new").status.containerStatuses[0].state.running.startedAt,
+    );
     const r = await t.kubectl(["top", "pod", "-n", "fresh"]);
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain("metrics not available yet");
-    clock.advance(15_000);
-    const later = await t.kubectl(["top", "pod", "-n", "fresh"]);
+    let later = r;
+    let waited = 0;
+    while (later.exitCode !== 0 && waited < 40_000) {
+      clock.advance(1000);
+      waited += 1000;
+      later = await t.kubectl(["top", "pod", "-n", "fresh"]);
+    }
     expect(later.exitCode).toBe(0);
     expect(table(later.stdout)[1]).toEqual(["new", "40m", "153Mi"]);
+    // the first scrape 10-15 s after the start, else the second one: within 10-25 s
+    const m = await raw("/apis/metrics.k8s.io/v1beta1/namespaces/fresh/pods/new");
+    const age = Date.parse(m.timestamp) - started;
+    expect(age).toBeGreaterThanOrEqual(10_000);
+    expect(age).toBeLessThan(25_000);
   });
 
   it("sums the node's pods plus the system's own use", async () => {
@@ -107,5 +154,65 @@ describe("kubectl top", () => {
     expect(row[1]).toBe("685m");
     expect(row[2]).toBe("2%");
     expect(row[3]).toBe("1745Mi");
+  });
+});
+
+describe("metrics-server's window", () => {
+  it("reports the window and the timestamp of the last scrape, not the moment of the request", async () => {
+    const m = await raw("/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods/cart");
+    expect(m.window).toBe("15s");
+    const age = clock.now() - Date.parse(m.timestamp);
+    expect(age).toBeGreaterThanOrEqual(0);
+    expect(age).toBeLessThan(15_000);
+    const n = await raw("/apis/metrics.k8s.io/v1beta1/nodes/microremed-server");
+    expect(n.window).toBe("15s");
+  });
+
+  it("shows a StressChaos after a scrape, partly, and fully after a whole window; the same after its removal", async () => {
+    const cart = () => raw("/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods/cart");
+    expect(appCpu(await cart())).toBe(40);
+    const ap = await t.kubectl(
+      ["apply", "-f", "-"],
+      `apiVersion: chaos-mesh.org/v1alpha1
+kind: StressChaos
+metadata: { name: cpu-stress, namespace: shop }
+spec:
+  mode: one
+  selector: { namespaces: [shop], labelSelectors: { app: cart } }
+  containerNames: [app]
+  stressors: { cpu: { workers: 10, load: 100 } }
+`,
+    );
+    expect(ap.exitCode, ap.stderr).toBe(0);
+    await waitFor(
+      "the stressors to run",
+      () => t.c.ctx.faults.forPod(t.c.ctx.registry.get(R("Pod"), "shop", "cart").metadata.uid).length > 0,
+      clock,
+    );
+    // injected: the stressors run, and yet kubectl top still shows the last window
+    const injectedAt = clock.now();
+    const same = await cart();
+    expect(appCpu(same)).toBe(40);
+    // the next scrape averages the part of its window the stressors ran (throttled at 500m)
+    const first = await nextScrape("shop", "cart");
+    const ran = Math.min(15_000, Date.parse(first.timestamp) - injectedAt);
+    expect(ran).toBeGreaterThan(0);
+    expect(appCpu(first)).toBeGreaterThan(40);
+    expect(Math.abs(appCpu(first) - (40 + ((500 - 40) * ran) / 15_000))).toBeLessThan(35);
+    const full = await nextScrape("shop", "cart");
+    expect(appCpu(full)).toBe(500);
+
+    const del = await t.kubectl(["delete", "stresschaos", "cpu-stress", "-n", "shop"]);
+    expect(del.exitCode, del.stderr).toBe(0);
+    await waitFor(
+      "the stressors to stop",
+      () => t.c.ctx.faults.forPod(t.c.ctx.registry.get(R("Pod"), "shop", "cart").metadata.uid).length === 0,
+      clock,
+    );
+    expect(appCpu(await cart())).toBe(500); // the fix is not in kubectl top at once
+    const a = await nextScrape("shop", "cart");
+    expect(appCpu(a)).toBeLessThan(500);
+    const b = await nextScrape("shop", "cart");
+    expect(appCpu(b)).toBe(40);
   });
 });

@@ -1,22 +1,23 @@
 // The Metrics API (metrics.k8s.io/v1beta1) as metrics-server serves it: PodMetrics for pods whose
-// containers all run and have run long enough for a rate (metrics-server needs two scrapes, so a
-// fresh pod has none and `kubectl top` says "metrics not available yet"), NodeMetrics summing the
-// node's pods plus what the system itself uses. Computed on read, never stored.
+// containers all run and have two scrape points (scraper.ts: a fresh pod has none and `kubectl
+// top` says "metrics not available yet"), the CPU averaged over the window between them (15 s,
+// --metric-resolution) and the memory of the last, with that `window` and `timestamp`;
+// NodeMetrics summing the node's containers over the same window plus what the system uses.
 import type { MetricsSource } from "../api/hooks.js";
 import { stamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
 import type { KObject } from "../types.js";
-import { containerUsage, nodeUsage, runningRefs } from "./usage.js";
+import { bytes, milliCpu } from "../../util/quantity.js";
+import { goDuration, Scraper } from "./scraper.js";
+import { runningRefs, SYSTEM_OVERHEAD } from "./usage.js";
 
 export interface MetricsOptions {
-  /** Cluster ms a container must have run before it has metrics. */
-  warmupMs?: number;
+  /** metrics-server's --metric-resolution in cluster ms (15 s by default). */
+  resolutionMs?: number;
 }
 
 const API_VERSION = "metrics.k8s.io/v1beta1";
-/** metrics-server's rate window over its 15 s scrapes: clients only display it. */
-const WINDOW = "10.5s";
 
 /** CPU in metrics-server's form: nanocores, in canonical decimal notation ("1234567n", "5m", "2"). */
 export function cpuQuantity(milli: number): string {
@@ -38,23 +39,38 @@ export function memoryQuantity(bytes: number): string {
 }
 
 export class SimMetrics implements MetricsSource {
-  private readonly warmupMs: number;
+  private readonly scraper: Scraper;
 
   constructor(
     private readonly ctx: SimContext,
     opts: MetricsOptions = {},
   ) {
-    this.warmupMs = opts.warmupMs ?? 15_000;
+    this.scraper = new Scraper(ctx, opts.resolutionMs ?? 15_000);
+  }
+
+  stop(): void {
+    this.scraper.stop();
+  }
+
+  /** A pod's containers as the last scrapes saw them, or undefined unless every one has a rate. */
+  private podUsage(pod: KObject) {
+    const refs = runningRefs(pod, this.ctx.clock);
+    if (!refs) return undefined;
+    const rows = refs.map((ref) => ({
+      name: ref.container.name,
+      u: this.scraper.usage(pod.metadata.uid, ref.container.name, ref.startedAt),
+    }));
+    if (rows.some((r) => !r.u)) return undefined;
+    return rows as { name: string; u: NonNullable<(typeof rows)[number]["u"]> }[];
   }
 
   podMetrics(ns: string | undefined): KObject[] {
-    const now = this.ctx.clock.now();
     const out: KObject[] = [];
     for (const pod of this.ctx.registry.list(R("Pod"), ns)) {
-      const refs = runningRefs(pod, this.ctx.clock);
-      if (!refs) continue;
-      // A container that (re)started within the warm-up has no rate yet, so neither has its pod.
-      if (refs.some((r) => now - r.startedAt < this.warmupMs)) continue;
+      const rows = this.podUsage(pod);
+      if (!rows) continue;
+      // the earliest point of the pod's containers, as metrics-server's GetMetrics takes it
+      const first = rows.reduce((a, b) => (b.u.timestamp < a.u.timestamp ? b : a));
       out.push({
         kind: "PodMetrics",
         apiVersion: API_VERSION,
@@ -62,17 +78,14 @@ export class SimMetrics implements MetricsSource {
           name: pod.metadata.name,
           namespace: pod.metadata.namespace,
           ...(pod.metadata.labels ? { labels: pod.metadata.labels } : {}),
-          creationTimestamp: stamp(this.ctx.clock, now),
+          creationTimestamp: stamp(this.ctx.clock, this.ctx.clock.now()),
         },
-        timestamp: stamp(this.ctx.clock, now),
-        window: WINDOW,
-        containers: refs.map((ref) => {
-          const u = containerUsage(this.ctx, ref, now);
-          return {
-            name: ref.container.name,
-            usage: { cpu: cpuQuantity(u.cpuMilli), memory: memoryQuantity(u.memoryBytes) },
-          };
-        }),
+        timestamp: stamp(this.ctx.clock, first.u.timestamp),
+        window: goDuration(first.u.windowMs),
+        containers: rows.map((r) => ({
+          name: r.name,
+          usage: { cpu: cpuQuantity(r.u.cpuMilli), memory: memoryQuantity(r.u.memoryBytes) },
+        })),
       });
     }
     return out;
@@ -88,7 +101,19 @@ export class SimMetrics implements MetricsSource {
         ),
       )
       .map((node) => {
-        const u = nodeUsage(this.ctx, node, now);
+        let cpu = SYSTEM_OVERHEAD.cpuMilli;
+        let mem = SYSTEM_OVERHEAD.memoryBytes;
+        let ts = now;
+        let windowMs = this.scraper.resolutionMs;
+        for (const s of this.scraper.samples.values()) {
+          if (s.node !== node.metadata.name || !s.prev) continue;
+          cpu += (s.last.cum - s.prev.cum) / (s.last.ts - s.prev.ts);
+          mem += s.last.memoryBytes;
+          ts = s.last.ts;
+          windowMs = s.last.ts - s.prev.ts;
+        }
+        const capCpu = milliCpu(node.status?.capacity?.cpu) || Number.POSITIVE_INFINITY;
+        const capMem = bytes(node.status?.capacity?.memory) || Number.POSITIVE_INFINITY;
         return {
           kind: "NodeMetrics",
           apiVersion: API_VERSION,
@@ -97,9 +122,9 @@ export class SimMetrics implements MetricsSource {
             ...(node.metadata.labels ? { labels: node.metadata.labels } : {}),
             creationTimestamp: stamp(this.ctx.clock, now),
           },
-          timestamp: stamp(this.ctx.clock, now),
-          window: WINDOW,
-          usage: { cpu: cpuQuantity(u.cpuMilli), memory: memoryQuantity(u.memoryBytes) },
+          timestamp: stamp(this.ctx.clock, ts),
+          window: goDuration(windowMs),
+          usage: { cpu: cpuQuantity(Math.min(cpu, capCpu)), memory: memoryQuantity(Math.min(mem, capMem)) },
         };
       });
   }

@@ -1,0 +1,150 @@
+// metrics-server's scrape loop on the cluster clock: every --metric-resolution (15 s) it takes
+// from each kubelet a point per running container (timestamp, cumulative CPU since the container
+// started, memory working set) and keeps the last two. The usage it serves is the CPU rate
+// between those two points and the memory of the last: a change shows after the next scrape,
+// fully after a whole window. A container's first point counts from its start when it started
+// 10-15 s before the scrape (metrics-server's freshContainerMinMetricsResolution); otherwise it
+// needs two scrapes. Cumulative CPU is integrated here between scrapes and at every change of the
+// pod's faults, so a stressor injected mid-window counts for the part of the window it ran.
+import type { SimContext } from "../controllers/context.js";
+import { R } from "../controllers/context.js";
+import type { ContainerRef } from "../model/behavior.js";
+import { containerUsage, runningRefs } from "./usage.js";
+
+const FRESH_MIN_MS = 10_000;
+
+interface Acc {
+  ref: ContainerRef;
+  /** Cumulative CPU in millicore-ms since the container started. */
+  cum: number;
+  /** When `cum` was last brought up to date, and the rate since then. */
+  at: number;
+  rate: number;
+  /** Working set at the last update. */
+  mem: number;
+}
+
+export interface Point {
+  ts: number;
+  startedAt: number;
+  cum: number;
+  memoryBytes: number;
+}
+
+export interface Sample {
+  last: Point;
+  prev?: Point;
+  node: string;
+}
+
+const key = (uid: string | undefined, name: string) => `${uid}/${name}`;
+
+export class Scraper {
+  private readonly accs = new Map<string, Acc>();
+  /** The two last points per container (metrics-server's podStorage). */
+  readonly samples = new Map<string, Sample>();
+  private cancel?: () => void;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly ctx: SimContext,
+    readonly resolutionMs: number,
+  ) {
+    this.unsubscribe = ctx.faults.onChange((uid) => this.checkpointPod(uid));
+    const tick = () => {
+      this.scrape();
+      this.cancel = ctx.clock.after(resolutionMs, tick);
+    };
+    tick();
+  }
+
+  stop(): void {
+    this.cancel?.();
+    this.unsubscribe();
+  }
+
+  /** Bring a container's cumulative CPU up to now, at the rate it had since the last update. */
+  private advance(ref: ContainerRef, now: number): Acc {
+    const k = key(ref.pod.metadata.uid, ref.container.name);
+    let a = this.accs.get(k);
+    if (!a || a.ref.startedAt !== ref.startedAt) {
+      // a new container instance: from its start at the rate it has now
+      const u = containerUsage(this.ctx, ref, now);
+      a = {
+        ref,
+        cum: u.cpuMilli * Math.max(0, now - ref.startedAt),
+        at: now,
+        rate: u.cpuMilli,
+        mem: u.memoryBytes,
+      };
+      this.accs.set(k, a);
+      return a;
+    }
+    a.cum += a.rate * Math.max(0, now - a.at);
+    a.at = now;
+    a.ref = ref;
+    const u = containerUsage(this.ctx, ref, now);
+    a.rate = u.cpuMilli;
+    a.mem = u.memoryBytes;
+    return a;
+  }
+
+  /** A pod's faults changed: what it used so far counts at the old rate, from now at the new. */
+  private checkpointPod(uid: string): void {
+    const now = this.ctx.clock.now();
+    for (const a of [...this.accs.values()]) if (a.ref.pod.metadata.uid === uid) this.advance(a.ref, now);
+  }
+
+  /** One scrape of every kubelet. */
+  scrape(): void {
+    const now = this.ctx.clock.now();
+    const seen = new Set<string>();
+    for (const pod of this.ctx.registry.list(R("Pod"), undefined)) {
+      const refs = runningRefs(pod, this.ctx.clock);
+      if (!refs) continue;
+      for (const ref of refs) {
+        const k = key(pod.metadata.uid, ref.container.name);
+        seen.add(k);
+        const a = this.advance(ref, now);
+        const point: Point = {
+          ts: now,
+          startedAt: ref.startedAt,
+          cum: a.cum,
+          memoryBytes: a.mem,
+        };
+        const old = this.samples.get(k);
+        const age = now - ref.startedAt;
+        let prev: Point | undefined;
+        if (age > 0 && age < this.resolutionMs && age >= FRESH_MIN_MS)
+          prev = { ts: ref.startedAt, startedAt: ref.startedAt, cum: 0, memoryBytes: 0 };
+        else if (old && old.last.startedAt === ref.startedAt && old.last.ts < now) prev = old.last;
+        this.samples.set(k, { last: point, prev, node: pod.spec?.nodeName ?? "" });
+      }
+    }
+    // metrics-server keeps only what the last scrape saw
+    for (const k of [...this.samples.keys()]) if (!seen.has(k)) this.samples.delete(k);
+    for (const k of [...this.accs.keys()]) if (!seen.has(k)) this.accs.delete(k);
+  }
+
+  /** The usage metrics-server serves for a container: rate over the window, last memory. */
+  usage(uid: string | undefined, container: string, startedAt: number) {
+    const s = this.samples.get(key(uid, container));
+    if (!s?.prev || s.last.startedAt !== startedAt) return undefined;
+    const window = s.last.ts - s.prev.ts;
+    if (!(window > 0)) return undefined;
+    return {
+      cpuMilli: (s.last.cum - s.prev.cum) / window,
+      memoryBytes: s.last.memoryBytes,
+      timestamp: s.last.ts,
+      windowMs: window,
+    };
+  }
+}
+
+/** A duration as Go's time.Duration prints it ("15s", "12.5s", "1m0s"). */
+export function goDuration(ms: number): string {
+  const s = Math.round(ms) / 1000;
+  if (s < 60) return `${Number(s.toFixed(3))}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m${Number((s - m * 60).toFixed(3))}s`;
+}
