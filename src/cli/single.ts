@@ -1,8 +1,13 @@
 // The single-step commands: deploy an env, inject one failure, verify it, restore a service.
 // Each works on the embedded cluster (started for the command) or on any cluster with
-// --cluster kube --kubeconfig F, e.g. one started by `microremed sim`.
+// --cluster kube --kubeconfig F, e.g. one started by `microremed sim`. Like `run`, they keep to
+// namespaces MicroRemed manages: deploy creates (and labels) a new one or reuses one it labelled;
+// inject, verify and restore need one it deployed. kube-system, chaos-mesh and every namespace
+// without MicroRemed's label are refused before anything changes.
 import type { Command } from "commander";
 import { failure } from "../chaos/catalog.js";
+import type { KubeClient } from "../cluster/client.js";
+import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { DEFAULT_TIMEOUTS } from "../verify/types.js";
@@ -33,13 +38,52 @@ const ops = async () => {
   return { ...chaos, ...deploy, ...health, ...verify };
 };
 
+/** Namespaces of the cluster itself and of Chaos Mesh: never MicroRemed's, whatever their labels. */
+const SYSTEM = /^(kube-.*|default|chaos-mesh|chaos-testing|local-path-storage|cert-manager)$/;
+
+const forbidden = (message: string, fix: string) =>
+  new MicroRemedError("E_FORBIDDEN_NAMESPACE", message, fix);
+const LIST_MANAGED = `kubectl get ns -l ${MANAGED_LABEL}=${MANAGED_VALUE}`;
+
+/** Refuse a system namespace by its name, before any cluster is opened. */
+function checkName(command: string, ns: string) {
+  if (SYSTEM.test(ns))
+    throw forbidden(
+      `microremed ${command} does not touch namespace "${ns}": it belongs to the cluster or to Chaos Mesh`,
+      `pass --namespace with a namespace MicroRemed deployed (${LIST_MANAGED}), or leave it out for the env's own`,
+    );
+}
+
+/** A namespace MicroRemed deployed: it exists and carries its label. */
+async function requireManaged(client: KubeClient, command: string, ns: string, env: string) {
+  const live = await client.tryGet("v1", "Namespace", undefined, ns);
+  if (!live)
+    throw forbidden(
+      `namespace "${ns}" does not exist, so MicroRemed has nothing there to ${command}`,
+      `deploy it first: microremed deploy ${env} --namespace ${ns}`,
+    );
+  if (live.metadata.labels?.[MANAGED_LABEL] !== MANAGED_VALUE)
+    throw forbidden(
+      `namespace "${ns}" was not deployed by MicroRemed (no ${MANAGED_LABEL}=${MANAGED_VALUE} label); microremed ${command} leaves it alone`,
+      `pass --namespace with one MicroRemed deployed (${LIST_MANAGED}), or label it if it is yours: kubectl label ns ${ns} ${MANAGED_LABEL}=${MANAGED_VALUE}`,
+    );
+}
+
+/**
+ * Open the cluster for a command on a namespace MicroRemed manages. deploy may create a new one
+ * (deployEnv's ensureNamespace creates and labels it, and refuses an unmanaged one).
+ */
 async function withCluster<T>(
+  command: string,
   o: Opts,
   fn: (c: Awaited<ReturnType<typeof openCluster>>, ns: string) => Promise<T>,
 ): Promise<T> {
+  const ns = o.namespace ?? loadEnv(o.env).defaultNamespace;
+  checkName(command, ns);
   const conn = await openCluster(o);
   try {
-    return await fn(conn, o.namespace ?? loadEnv(o.env).defaultNamespace);
+    if (command !== "deploy") await requireManaged(conn.client, command, ns, o.env);
+    return await fn(conn, ns);
   } finally {
     await conn.close();
   }
@@ -63,7 +107,7 @@ export function registerSingleSteps(program: Command) {
       .argument("<env>", "simple-micro, online-boutique or train-ticket"),
   ).action(async (env: string, o: Opts) => {
     const spec = loadEnv(env);
-    await withCluster({ ...o, env }, async (c, ns) => {
+    await withCluster("deploy", { ...o, env }, async (c, ns) => {
       const { deployEnv } = await ops();
       const s = await deployEnv(c.client, c.time, spec, ns);
       process.stdout.write(
@@ -81,7 +125,7 @@ export function registerSingleSteps(program: Command) {
   ).action(async (f: string, service: string, o: Opts) => {
     const spec = failure(f);
     checkTarget(o.env, f, service);
-    await withCluster(o, async (c, ns) => {
+    await withCluster("inject", o, async (c, ns) => {
       const { inject } = await ops();
       const inj = await inject(c.client, spec, ns, service);
       process.stdout.write(
@@ -103,7 +147,7 @@ export function registerSingleSteps(program: Command) {
   ).action(async (f: string, service: string, o: Opts & { confirm?: boolean }) => {
     const spec = failure(f);
     const env = loadEnv(o.env);
-    await withCluster(o, async (c, ns) => {
+    await withCluster("verify", o, async (c, ns) => {
       const { VERIFIERS } = await ops();
       const v = await VERIFIERS[spec.verifier].verify({
         client: c.client,
@@ -130,7 +174,7 @@ export function registerSingleSteps(program: Command) {
       .option("--manifest-path <file>", "original manifests (default: the env's source config)"),
   ).action(async (service: string, o: Opts & { manifestPath?: string }) => {
     const env = loadEnv(o.env);
-    await withCluster(o, async (c, ns) => {
+    await withCluster("restore", o, async (c, ns) => {
       const { removeAllChaos, restoreService, snapshot } = await ops();
       const removed = await removeAllChaos(c.client, c.time, ns);
       const r = await restoreService(
