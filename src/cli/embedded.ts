@@ -1,4 +1,5 @@
 // Starting the embedded cluster in-process: the only place outside src/sim that imports it.
+import { get } from "node:https";
 import { MicroRemedError } from "../errors.js";
 import { EmbeddedCluster } from "../sim/cluster.js";
 
@@ -36,12 +37,15 @@ export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<
     throw e;
   }
   // Answering, not only listening: the line printed afterwards is a promise that kubectl works.
-  const res = await fetch(`${cluster.url}/version`);
-  if (!res.ok)
-    throw new MicroRemedError(
-      "E_CLUSTER",
-      `the embedded cluster did not answer /version (HTTP ${res.status})`,
-    );
+  // over HTTPS, trusting the cluster's own CA as the kubeconfig it writes does
+  const status = await new Promise<number>((resolve, reject) => {
+    get(`${cluster.url}/version`, { ca: cluster.auth.pki.ca }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on("error", reject);
+  });
+  if (status !== 200)
+    throw new MicroRemedError("E_CLUSTER", `the embedded cluster did not answer /version (HTTP ${status})`);
   return {
     url: cluster.url,
     speed: opts.speed ?? 1,

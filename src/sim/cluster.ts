@@ -4,6 +4,7 @@
 import { Rng } from "../util/rng.js";
 import { Registry } from "./api/registry.js";
 import { ApiServer } from "./api/server.js";
+import { ClusterAuth } from "./auth/index.js";
 import { type Clock, WallClock } from "./clock.js";
 import { R, type SimContext } from "./controllers/context.js";
 import { EventRecorder } from "./controllers/events.js";
@@ -12,7 +13,7 @@ import { createNodes, followSpeedAnnotation, type NodeSpec } from "./controllers
 import { ControllerRuntime } from "./controllers/runtime.js";
 import { ContainerExec } from "./exec/handler.js";
 import { execUpgrade } from "./exec/websocket.js";
-import { kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
+import { type ClusterCredentials, kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 import { SimMetrics } from "./metrics/source.js";
 import { FaultedBehavior } from "./model/faulted.js";
 import { FaultBook } from "./model/faults.js";
@@ -46,6 +47,8 @@ export class EmbeddedCluster {
   readonly ctx: SimContext;
   /** Runs `kubectl exec` commands; its `commands` registry takes more commands. */
   readonly exec: ContainerExec;
+  /** The cluster's CA, certificates, token signer and RBAC authorizer. */
+  readonly auth: ClusterAuth;
   private server?: ApiServer;
   private port?: number;
   private metrics?: SimMetrics;
@@ -65,7 +68,8 @@ export class EmbeddedCluster {
     );
     this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior, faults };
     setEgress(this.ctx, opts.egress ?? "internet");
-    installControllers(this.ctx);
+    this.auth = new ClusterAuth(store, registry, clock);
+    installControllers(this.ctx, this.auth);
     for (const ns of SYSTEM_NAMESPACES)
       registry.create(R("Namespace"), undefined, {
         apiVersion: "v1",
@@ -89,6 +93,8 @@ export class EmbeddedCluster {
       exec,
       metrics: (this.metrics = new SimMetrics(this.ctx)),
       onUpgrade: execUpgrade({ registry, exec }),
+      tls: { ...this.auth.pki.serving, ca: this.auth.pki.ca },
+      auth: this.auth,
     });
     this.port = await this.server.listen(port);
     return this.url;
@@ -96,15 +102,21 @@ export class EmbeddedCluster {
 
   get url(): string {
     if (this.port === undefined) throw new Error("the embedded cluster is not listening yet");
-    return `http://127.0.0.1:${this.port}`;
+    return `https://127.0.0.1:${this.port}`;
   }
 
   kubeconfig(): string {
-    return kubeconfigYaml(this.url);
+    return kubeconfigYaml(this.url, this.credentials());
   }
 
   writeKubeconfig(path: string): string {
-    return writeKubeconfig(path, this.url);
+    return writeKubeconfig(path, this.url, this.credentials());
+  }
+
+  /** The admin's: the cluster CA to trust and a client certificate in system:masters. */
+  credentials(): ClusterCredentials {
+    const { ca, admin } = this.auth.pki;
+    return { ca, user: { clientCertificate: admin.cert, clientKey: admin.key } };
   }
 
   async stop(): Promise<void> {

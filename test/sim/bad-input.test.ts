@@ -2,17 +2,18 @@
 // corrupts its store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
+import { rawRequest } from "../helpers/https.js";
 
 let c: EmbeddedCluster;
-let url: string;
 
 async function call(method: string, path: string, body?: string, type = "application/json") {
-  const res = await fetch(url + path, {
+  // as the admin, over HTTPS (test/helpers/https.ts)
+  const res = await rawRequest(c, path, {
     method,
     body,
     headers: body === undefined ? {} : { "Content-Type": type },
   });
-  const text = await res.text();
+  const text = res.text;
   let json: Record<string, unknown> = {};
   try {
     json = JSON.parse(text);
@@ -27,7 +28,7 @@ const cm = (name: string, extra: Record<string, unknown> = {}) =>
 
 beforeAll(async () => {
   c = new EmbeddedCluster({ speed: 10, watchHistory: 50 });
-  url = await c.listen();
+  await c.listen();
   await call(
     "POST",
     "/api/v1/namespaces",

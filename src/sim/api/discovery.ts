@@ -64,9 +64,24 @@ export function resourceList(group: string, version: string) {
       name: `${r.resource}/${s}`,
       singularName: "",
       namespaced: r.namespaced,
-      kind: s === "scale" ? "Scale" : s === "log" || s === "exec" ? "PodExecOptions" : r.kind,
+      kind:
+        s === "scale"
+          ? "Scale"
+          : s === "log" || s === "exec"
+            ? "PodExecOptions"
+            : s === "token"
+              ? "TokenRequest"
+              : r.kind,
       ...(s === "scale" ? { group: "autoscaling", version: "v1" } : {}),
-      verbs: s === "exec" ? ["create", "get"] : s === "log" ? ["get"] : ["get", "patch", "update"],
+      ...(s === "token" ? { group: "authentication.k8s.io", version: "v1" } : {}),
+      verbs:
+        s === "exec"
+          ? ["create", "get"]
+          : s === "log"
+            ? ["get"]
+            : s === "token"
+              ? ["create"]
+              : ["get", "patch", "update"],
     })),
   ]);
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]), resources };

@@ -1,6 +1,7 @@
 // The embedded cluster's HTTP API server: routes each request to discovery, CRUD, watch or a
 // subresource. Every failure becomes a Status answer; nothing a client sends can crash it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Clock } from "../clock.js";
@@ -31,11 +32,28 @@ export interface ApiServerDeps {
   logs?: LogSource;
   exec?: ExecHandler;
   metrics?: MetricsSource;
+  /** Serve HTTPS with this certificate; clients may present one signed by `ca`. */
+  tls?: { key: string; cert: string; ca: string };
+  /** Authentication and authorization of every request, before it is routed. */
+  auth?: AccessGate;
   /** Upgrade requests (exec over WebSocket) are handed here. */
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, route: Route & { type: "object" }) => void;
 }
 
 type Obj = Extract<Route, { type: "object" }>;
+
+/** What the server asks of src/sim/auth: admit (or throw a 401/403 ApiError), and the reviews. */
+export interface AccessGate {
+  admit(req: IncomingMessage, url: URL, upgrade?: boolean): unknown;
+  handles(group: string, resource: string, subresource?: string): boolean;
+  serve(
+    req: IncomingMessage,
+    resource: string,
+    ns: string | undefined,
+    name: string | undefined,
+    body: unknown,
+  ): unknown;
+}
 
 export class ApiServer {
   private server?: Server;
@@ -44,9 +62,14 @@ export class ApiServer {
   constructor(private readonly deps: ApiServerDeps) {}
 
   async listen(port = 0, host = "127.0.0.1"): Promise<number> {
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((e) => sendError(res, e));
-    });
+    };
+    const tls = this.deps.tls;
+    // requestCert without rejectUnauthorized: a bad client certificate is a 401, as kube-apiserver answers
+    const server = tls
+      ? createTlsServer({ ...tls, requestCert: true, rejectUnauthorized: false }, handler)
+      : createServer(handler);
     server.on("upgrade", (req, socket, head) => this.upgrade(req, socket, head));
     server.on("connection", (s) => {
       this.sockets.add(s);
@@ -71,6 +94,7 @@ export class ApiServer {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     try {
       const url = new URL(req.url ?? "/", "http://x");
+      this.deps.auth?.admit(req, url, true);
       const route = parseRoute(url.pathname);
       if (route?.type === "object" && route.subresource === "exec" && this.deps.onUpgrade) {
         this.deps.onUpgrade(req, socket, head, route);
@@ -80,6 +104,14 @@ export class ApiServer {
         "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n\r\nupgrade is served only for pods/exec\n",
       );
     } catch (e) {
+      if (e instanceof ApiError && (e.code === 401 || e.code === 403)) {
+        const body = JSON.stringify(e.toStatus());
+        const status = e.code === 401 ? "Unauthorized" : "Forbidden";
+        socket.end(
+          `HTTP/1.1 ${e.code} ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        return;
+      }
       const msg = e instanceof ApiError ? e.message : "bad upgrade request";
       socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\n${msg}\n`);
     }
@@ -88,6 +120,7 @@ export class ApiServer {
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://x");
     const q = url.searchParams;
+    this.deps.auth?.admit(req, url);
     const route = parseRoute(url.pathname);
     if (!route) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     switch (route.type) {
@@ -124,6 +157,11 @@ export class ApiServer {
     const ns = r.namespace ?? (r.rt.kind === "Namespace" ? undefined : undefined);
     const dryRun = q.getAll("dryRun").includes("All");
     if (isMetrics(r.rt)) return this.metrics(res, r, q);
+    const auth = this.deps.auth;
+    if (auth?.handles(r.rt.group, r.rt.resource, r.subresource)) {
+      if (method !== "POST") throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported`);
+      return sendJson(res, 201, auth.serve(req, r.rt.resource, ns, r.name, parseJson(await readBody(req))));
+    }
     if (r.subresource === "log") return this.log(req, res, r, q);
     if (r.subresource === "exec")
       throw new ApiError(400, "BadRequest", "exec needs a WebSocket (v5.channel.k8s.io) upgrade");

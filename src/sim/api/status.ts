@@ -7,6 +7,7 @@ export type StatusReason =
   | "Conflict"
   | "Invalid"
   | "Forbidden"
+  | "Unauthorized"
   | "MethodNotAllowed"
   | "UnsupportedMediaType"
   | "NotAcceptable"

@@ -1,6 +1,7 @@
 // Validation the API server does before storing: names, required fields, immutable fields.
 
 import { parseQuantity } from "../../util/quantity.js";
+import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "../auth/validate.js";
 import type { KObject } from "../types.js";
 import { selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
@@ -24,6 +25,7 @@ export function validateName(kind: string, name: string | undefined): StatusCaus
         message: "Required value: name or generateName is required",
       },
     ];
+  if (RBAC_KINDS.has(kind)) return rbacNameCauses(name);
   const label = LABEL_NAMED.has(kind);
   const ok = label
     ? DNS1123_LABEL.test(name) && name.length <= 63
@@ -115,6 +117,7 @@ export function validate(obj: KObject): void {
     ...validateName(obj.kind, obj.metadata.name),
     ...validateLabels(obj.metadata.labels, "metadata.labels"),
     ...(VALIDATORS[obj.kind]?.(obj) ?? []),
+    ...validateRbac(obj),
   ];
   if (causes.length) throw invalid(obj.kind, obj.metadata.name ?? "", causes);
 }
@@ -146,6 +149,7 @@ export function validateUpdate(old: KObject, next: KObject): void {
       message:
         "Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
     });
+  causes.push(...validateRbacUpdate(old, next));
   if (causes.length) throw invalid(old.kind, old.metadata.name ?? "", causes);
 }
 

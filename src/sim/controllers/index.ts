@@ -1,5 +1,7 @@
 // Every controller of the embedded cluster, installed in one place.
 
+import { installAuthControllers } from "../auth/controllers.js";
+import type { ClusterAuth } from "../auth/index.js";
 import { installChaosControllers } from "../chaos/index.js";
 import { installNodeAgents } from "../kubelet/index.js";
 import type { SimContext } from "./context.js";
@@ -8,7 +10,9 @@ import { installGarbageCollector } from "./gc.js";
 import { installNamespaceController } from "./namespace.js";
 import { installWorkloadControllers } from "./workloads.js";
 
-export function installControllers(ctx: SimContext): void {
+export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
+  // the bootstrap RBAC policy, ClusterRole aggregation and the tokens controller
+  if (auth) installAuthControllers(ctx, auth.tokens, auth.pki.ca);
   installNamespaceController(ctx);
   installGarbageCollector(ctx);
   installEndpointsController(ctx);

@@ -22,6 +22,7 @@ import {
 import { crdPrinter, defaultConvertorPrinter, nameAgePrinter, type PrinterColumn } from "./columns-custom.js";
 import { eventPrinter, nodePrinter } from "./columns-events-nodes.js";
 import { hpaPrinter, metricsPrinter } from "./columns-other.js";
+import { bindingPrinter } from "../../auth/table.js";
 import { podPrinter } from "./pod-status.js";
 import type { Printer, Table, TableRow } from "./types.js";
 
@@ -59,6 +60,8 @@ const PRINTERS: Record<string, Printer> = {
   "autoscaling/horizontalpodautoscalers": hpaPrinter,
   "metrics.k8s.io/pods": metricsPrinter,
   "metrics.k8s.io/nodes": metricsPrinter,
+  "rbac.authorization.k8s.io/rolebindings": bindingPrinter,
+  "rbac.authorization.k8s.io/clusterrolebindings": bindingPrinter,
 };
 
 /** Built-in resources that really have no printer, so the server answers NAME, CREATED AT. */
