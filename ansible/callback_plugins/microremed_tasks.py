@@ -24,12 +24,18 @@ from ansible.plugins.callback import CallbackBase
 MAX_MESSAGE = 2000
 
 
+def text(value):
+    return (value if isinstance(value, str) else json.dumps(value, default=str)).strip()
+
+
 def message(result):
-    for key in ("msg", "stderr", "module_stderr", "exception"):
-        value = result.get(key)
-        if value:
-            text = value if isinstance(value, str) else json.dumps(value, default=str)
-            return text.strip()[:MAX_MESSAGE]
+    # a command's msg is only "non-zero return code"; what went wrong is in its stderr
+    parts = [text(result[k]) for k in ("msg", "stderr") if result.get(k)]
+    if parts:
+        return ": ".join(parts)[:MAX_MESSAGE]
+    for key in ("module_stderr", "exception"):
+        if result.get(key):
+            return text(result[key])[:MAX_MESSAGE]
     # a loop's message is the first failed item's
     for item in result.get("results", []) or []:
         if isinstance(item, dict) and item.get("failed"):

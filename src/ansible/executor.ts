@@ -3,10 +3,11 @@
 // what happened as data: how it ended (a named cause), each task's result (our callback plugin),
 // the plain output, and warnings. Nothing is refused here: the cluster's RBAC and the sandbox are
 // the guards; check.ts's findings are recorded as warnings only (issue 10, item 5).
-import { accessSync, constants, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { openSandbox, type Sandbox } from "../sandbox/session.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/support.js";
+import { findTool, toolFolders } from "../sandbox/tools.js";
 import { checkPlaybook } from "./check.js";
 import { type ProcessEnd, runCommand } from "./process.js";
 import { firstFailure, readTasks, type TaskResult } from "./tasks.js";
@@ -70,34 +71,6 @@ export interface AnsibleExecutorOptions {
   ansiblePlaybook?: string;
   /** bwrap (default) or none. */
   sandbox?: SandboxMode;
-}
-
-/** The executable `bin` names, as the runner's PATH finds it; undefined when there is none. */
-export function findTool(bin: string): string | undefined {
-  const candidates = bin.includes("/")
-    ? [resolve(bin)]
-    : (process.env.PATH ?? "")
-        .split(delimiter)
-        .filter(Boolean)
-        .map((d) => join(d, bin));
-  for (const c of candidates) {
-    try {
-      accessSync(c, constants.X_OK);
-      return c;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-/** Folders the sandbox must show for a tool installed outside /usr (a venv, ~/.local). */
-function toolFolders(path: string): string[] {
-  const real = realpathSync(path);
-  if (real.startsWith("/usr/")) return [];
-  const dir = dirname(real);
-  // a bin/ folder belongs to a prefix whose lib/ holds the tool's Python packages
-  return basename(dir) === "bin" ? [dirname(dir), dir] : [dir];
 }
 
 export class AnsibleExecutor implements Executor {

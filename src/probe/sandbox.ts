@@ -3,6 +3,8 @@
 // the cluster's kubeconfig, a wall-clock timeout and a bounded capture; pipes into grep, head,
 // tail and wc are applied to the captured output. A refusal is an observation, never an error.
 import { execa } from "execa";
+import type { SandboxMode } from "../sandbox/support.js";
+import { toolCommand } from "../sandbox/tool-command.js";
 import { parseFilter } from "./filters.js";
 import { ALLOWED, checkKubectl } from "./kubectl.js";
 import { type Segment, showArgv, splitCommandLine } from "./tokenize.js";
@@ -19,6 +21,11 @@ export interface ProbeOptions {
   maxCommands?: number;
   /** The kubectl to run (default: kubectl on PATH). */
   kubectl?: string;
+  /**
+   * bwrap: kubectl runs in bubblewrap (read-only system, empty HOME and /tmp, no writable path);
+   * none (default): unconfined. Both give it only the allowlisted environment, never the runner's.
+   */
+  sandbox?: SandboxMode;
 }
 
 export type Probe = (command: string) => Promise<string>;
@@ -43,9 +50,10 @@ async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<st
   if ("refusal" in checked) return refused(checked.refusal);
 
   const shown = [`kubectl ${showArgv(checked.argv)}`, ...filterArgvs.map(showArgv)].join(" | ");
-  const r = await execa(o.kubectl ?? "kubectl", checked.argv, {
-    env: { KUBECONFIG: o.kubeconfig },
-    extendEnv: true,
+  const cmd = toolCommand(o.sandbox ?? "none", o.kubeconfig, o.kubectl ?? "kubectl", checked.argv);
+  const r = await execa(cmd.file, cmd.args, {
+    env: cmd.env,
+    extendEnv: false,
     stdin: "ignore",
     reject: false,
     timeout: o.timeoutMs,

@@ -30,6 +30,7 @@ const ETC = new Set([
   "nsswitch.conf",
   "os-release",
   "passwd",
+  "resolv.conf",
   "ssl",
   "timezone",
 ]);
@@ -49,14 +50,16 @@ function rootArgs(): string[] {
 }
 
 export interface BwrapSpec {
-  /** The only writable folder, at the same path inside. */
-  workDir: string;
-  /** Host folder bound read-only at INSIDE.io. */
-  ioDir: string;
-  /** Host folder bound read-only at INSIDE.lib. */
-  libDir: string;
+  /** The only writable folder, at the same path inside; none: nothing outside /tmp is writable. */
+  workDir?: string;
+  /** Host paths bound read-only: [host, inside]. */
+  mounts: [string, string][];
   /** More host paths visible read-only at the same path (an inventory, a tool outside /usr). */
   readOnly: string[];
+  /** Share the host's network (the probe's kubectl); default: none but loopback. */
+  network?: boolean;
+  /** Have bwrap write its PID 1 to INFO_FD (the caller then passes a pipe as fd 3). */
+  info?: boolean;
   command: string[];
 }
 
@@ -64,10 +67,11 @@ export interface BwrapSpec {
 export const INFO_FD = 3;
 
 export function bwrapArgs(s: BwrapSpec): string[] {
+  const cwd = s.workDir ?? INSIDE.home;
   return [
-    "--info-fd",
-    String(INFO_FD),
+    ...(s.info ? ["--info-fd", String(INFO_FD)] : []),
     "--unshare-all",
+    ...(s.network ? ["--share-net"] : []),
     "--die-with-parent",
     "--new-session",
     ...rootArgs(),
@@ -79,19 +83,12 @@ export function bwrapArgs(s: BwrapSpec): string[] {
     "/tmp",
     "--dir",
     INSIDE.home,
-    "--ro-bind",
-    s.ioDir,
-    INSIDE.io,
-    "--ro-bind",
-    s.libDir,
-    INSIDE.lib,
+    ...s.mounts.flatMap(([host, inside]) => ["--ro-bind", host, inside]),
     // read-only paths first, so a workDir below one of them stays writable
     ...[...new Set(s.readOnly)].filter(existsSync).flatMap((p) => ["--ro-bind", p, p]),
-    "--bind",
-    s.workDir,
-    s.workDir,
+    ...(s.workDir ? ["--bind", s.workDir, s.workDir] : []),
     "--chdir",
-    s.workDir,
+    cwd,
     "--",
     ...s.command,
   ];

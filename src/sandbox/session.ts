@@ -113,8 +113,11 @@ export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
         file: "bwrap",
         args: bwrapArgs({
           workDir: o.workDir,
-          ioDir: io,
-          libDir,
+          info: true,
+          mounts: [
+            [io, INSIDE.io],
+            [libDir, INSIDE.lib],
+          ],
           readOnly: [...readOnly, ...pathFirst],
           command: launch,
         }),

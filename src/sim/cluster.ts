@@ -63,7 +63,7 @@ export class EmbeddedCluster {
     const faults = new FaultBook();
     // Chaos Mesh's effects (FaultedBehavior) over what the workloads do on their own
     const behavior = new FaultedBehavior(
-      new TopologyBehavior(() => this.ctx, new GenericBehavior(rng)),
+      new TopologyBehavior(() => this.ctx, new GenericBehavior(rng, () => this.ctx)),
       faults,
     );
     this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior, faults };

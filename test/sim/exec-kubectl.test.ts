@@ -49,6 +49,8 @@ beforeAll(async () => {
         {
           name: "sidecar",
           image: "busybox:1.36",
+          // busybox's default command is a shell, which exits at once without a terminal
+          command: ["sleep", "infinity"],
           env: [
             { name: "GREETING", value: "hello" },
             { name: "WHERE", value: "$(GREETING) from $(POD_NAME)" },

@@ -1,6 +1,7 @@
 // Defaulting, as the API server applies it on create and update, for the kinds whose defaults
 // clients read back (kubectl rollout, describe, and ansible's diffs).
 import type { KObject } from "../types.js";
+import { defaultCronJob, defaultJobSpec } from "./batch.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
 type J = any;
@@ -90,6 +91,12 @@ const DEFAULTERS: Record<string, (o: J) => void> = {
   DaemonSet(o) {
     o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } };
     defaultPodSpec(o.spec.template?.spec);
+  },
+  Job(o) {
+    defaultJobSpec(o.spec);
+  },
+  CronJob(o) {
+    defaultCronJob(o);
   },
   Service(o) {
     o.spec ??= {};

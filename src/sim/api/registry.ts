@@ -6,6 +6,7 @@ import type { Rng } from "../../util/rng.js";
 import { type Clock, stamp } from "../clock.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
+import { generateJobSelector } from "./batch.js";
 import { applyDefaults } from "./defaults.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
@@ -127,6 +128,7 @@ export class Registry {
     delete m.deletionGracePeriodSeconds;
     delete m.resourceVersion;
     if (obj.kind === "Service") this.allocateClusterIP(obj);
+    if (obj.kind === "Job") generateJobSelector(obj);
     if (opts.dryRun)
       return { ...obj, metadata: { ...m, resourceVersion: String(this.store.resourceVersion) } };
     return this.store.put(rt, obj);

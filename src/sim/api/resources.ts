@@ -66,6 +66,12 @@ export const RESOURCES: ResourceType[] = [
     categories: ["all"],
     subresources: ["status"],
   }),
+  rt("batch", "v1", "jobs", "Job", true, { categories: ["all"], subresources: ["status"] }),
+  rt("batch", "v1", "cronjobs", "CronJob", true, {
+    shortNames: ["cj"],
+    categories: ["all"],
+    subresources: ["status"],
+  }),
   ...["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"].map((kind) =>
     rt("rbac.authorization.k8s.io", "v1", `${kind.toLowerCase()}s`, kind, !kind.startsWith("Cluster")),
   ),
@@ -80,18 +86,6 @@ export const RESOURCES: ResourceType[] = [
   ].map(([g, r, k, n]) =>
     rt(g as string, "v1", r as string, k as string, n as boolean, { verbs: ["create"] }),
   ),
-  ...["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"].map((kind) =>
-    rt("rbac.authorization.k8s.io", "v1", `${kind.toLowerCase()}s`, kind, !kind.startsWith("Cluster")),
-  ),
-  // create-only reviews, answered from the caller's identity and never stored (src/sim/auth)
-  ...[
-    ["authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false],
-    ["authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false],
-    ["authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false],
-    ["authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true],
-    ["authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false],
-    ["authentication.k8s.io", "tokenreviews", "TokenReview", false],
-  ].map(([g, r, k, n]) => rt(g as string, "v1", r as string, k as string, n as boolean, { verbs: ["create"] })),
   rt("metrics.k8s.io", "v1beta1", "pods", "PodMetrics", true, { verbs: RO }),
   rt("metrics.k8s.io", "v1beta1", "nodes", "NodeMetrics", false, { verbs: RO }),
   ...["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"].map((kind) =>

@@ -354,7 +354,9 @@ export class ApiServer {
       throw badRequest(
         `a container name must be specified for pod ${r.name}, choose one of: [${containers.join(" ")}]`,
       );
-    if (!containers.includes(container))
+    // init containers have logs too (kubectl logs POD -c INIT)
+    const inits: string[] = (pod.spec?.initContainers ?? []).map((c: { name: string }) => c.name);
+    if (!containers.includes(container) && !inits.includes(container))
       throw badRequest(`container ${container} is not valid for pod ${r.name}`);
     const src = this.deps.logs;
     if (!src) return sendText(res, 200, "");

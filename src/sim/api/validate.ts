@@ -4,6 +4,7 @@ import { parseQuantity } from "../../util/quantity.js";
 import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "../auth/validate.js";
 import type { KObject } from "../types.js";
 import { selectorMatches } from "./selectors.js";
+import { batchCauses } from "./batch.js";
 import { invalid, type StatusCause } from "./status.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
@@ -112,6 +113,8 @@ const VALIDATORS: Record<string, (o: J) => StatusCause[]> = {
   DaemonSet: validateWorkload,
 };
 
+  Job: batchCauses,
+  CronJob: batchCauses,
 export function validate(obj: KObject): void {
   const causes = [
     ...validateName(obj.kind, obj.metadata.name),

@@ -4,6 +4,7 @@ import { installAuthControllers } from "../auth/controllers.js";
 import type { ClusterAuth } from "../auth/index.js";
 import { installChaosControllers } from "../chaos/index.js";
 import { installNodeAgents } from "../kubelet/index.js";
+import { installBatchControllers } from "./batch.js";
 import type { SimContext } from "./context.js";
 import { installEndpointsController } from "./endpoints.js";
 import { installGarbageCollector } from "./gc.js";
@@ -18,5 +19,6 @@ export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
   installEndpointsController(ctx);
   installNodeAgents(ctx);
   installWorkloadControllers(ctx);
+  installBatchControllers(ctx);
   installChaosControllers(ctx); // after the kubelet: it re-syncs pods whose faults change
 }

@@ -17,6 +17,13 @@ function terminal(write: (d: string | Buffer) => void): Output {
   return { write: (d) => write(Buffer.from(String(d).replace(/\r?\n/g, "\r\n"))) };
 }
 
+/** The cluster's exec handler, shared with the kubelet's main processes (one filesystem). */
+const SHARED = new WeakMap<SimContext, ContainerExec>();
+
+export function containerExecOf(ctx: SimContext): ContainerExec {
+  return SHARED.get(ctx) ?? new ContainerExec(ctx);
+}
+
 export class ContainerExec implements ExecHandler {
   readonly files: FsStore;
 
@@ -26,6 +33,7 @@ export class ContainerExec implements ExecHandler {
     readonly commands: CommandRegistry = defaultCommands(),
   ) {
     this.files = new FsStore(ctx);
+    SHARED.set(ctx, this);
   }
 
   async exec(req: ExecRequest, io: ExecIO): Promise<number> {

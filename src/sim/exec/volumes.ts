@@ -8,6 +8,7 @@ import type { SimContext } from "../controllers/context.js";
 import type { KObject } from "../types.js";
 import { sourceData } from "./env.js";
 import { ContainerFs, Layer, type Mount } from "./fs.js";
+import { imageBinaries } from "../model/topology/toolbox.js";
 import { systemFiles } from "./system-files.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
@@ -90,6 +91,8 @@ export class FsStore {
       },
     ];
     const generated = systemFiles(this.ctx, pod, container);
+    // the executables of the image's base distribution (/bin/sh, /usr/bin/env, ...)
+    for (const b of imageBinaries(String(container.image ?? ""))) generated[b] ??= () => "";
     const volumes = new Map<string, J>((pod.spec?.volumes ?? []).map((v: J) => [v.name, v]));
     for (const vm of container.volumeMounts ?? []) {
       const v = volumes.get(vm.name);

@@ -3,6 +3,7 @@
 import { stamp } from "../clock.js";
 import { R } from "../controllers/context.js";
 import type { KObject } from "../types.js";
+import { terminationOf } from "./command.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
 import type { Kubelet } from "./kubelet.js";
 import { internalIP } from "./network.js";
@@ -77,12 +78,15 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
     k.ctx.logs.restart(rec.uid, c.name);
     log(k, pod, rec, c, "start", now);
   },
-  terminate(k, _pod, _rec, c, now) {
+  terminate(k, pod, _rec, c, now) {
     const inst = c.inst!;
     inst.finishedAt = now;
+    // the termination message file (or log tail), and a process that could not start
+    const extra = terminationOf(k.ctx, refOf(pod, c, now), Number(c.exitCode ?? 0));
     inst.terminated = {
-      exitCode: Number(c.exitCode ?? 0),
-      reason: c.exitReason ?? "Completed",
+      exitCode: extra.exitCode ?? Number(c.exitCode ?? 0),
+      reason: extra.reason ?? c.exitReason ?? "Completed",
+      ...(extra.message ? { message: extra.message } : {}),
       startedAt: stamp(k.ctx.clock, inst.startedAt ?? now),
       finishedAt: stamp(k.ctx.clock, now),
       containerID: `containerd://${inst.id}`,

@@ -19,6 +19,7 @@ import {
   podFacts,
   podVars,
 } from "./facts.js";
+import { processesOf } from "./command.js";
 import { ImageCatalog } from "./images.js";
 import { podStages } from "./load.js";
 import { PodNetwork } from "./network.js";
@@ -80,6 +81,7 @@ export class Kubelet {
     this.crash.forget(`${rec.uid}_`);
     this.pull.forget(`${rec.uid}_`);
     this.ctx.logs.forget(rec.uid);
+    processesOf(this.ctx).forget(rec.uid);
   }
 
   reconcile(key: string): void {

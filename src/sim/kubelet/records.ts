@@ -11,6 +11,8 @@ export type J = any;
 export interface Termination {
   exitCode: number;
   reason: string;
+  /** From terminationMessagePath (or the log tail with FallbackToLogsOnError). */
+  message?: string;
   startedAt: string;
   finishedAt: string;
   containerID: string;

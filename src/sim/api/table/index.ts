@@ -9,6 +9,7 @@ import {
   replicaSetPrinter,
   statefulSetPrinter,
 } from "./columns-apps.js";
+import { cronJobPrinter, jobPrinter } from "./columns-batch.js";
 import {
   configMapPrinter,
   endpointsPrinter,
@@ -58,6 +59,8 @@ const PRINTERS: Record<string, Printer> = {
   "apps/daemonsets": daemonSetPrinter,
   "apps/controllerrevisions": controllerRevisionPrinter,
   "autoscaling/horizontalpodautoscalers": hpaPrinter,
+  "batch/jobs": jobPrinter,
+  "batch/cronjobs": cronJobPrinter,
   "metrics.k8s.io/pods": metricsPrinter,
   "metrics.k8s.io/nodes": metricsPrinter,
   "rbac.authorization.k8s.io/rolebindings": bindingPrinter,

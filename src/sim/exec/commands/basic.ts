@@ -2,6 +2,9 @@
 import { uidOf } from "../env.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { parseArgs } from "./args.js";
+import { date } from "./date.js";
+
+export { formatDate } from "./date.js";
 
 /** Backslash escapes of `echo -e` and printf. */
 export function unescapeText(s: string): { text: string; stop: boolean } {
@@ -179,42 +182,6 @@ function uname(args: string[], p: Proc): number {
     const keys = (["s", "n", "r", "v", "m", "o"] as const).filter((k) => f.has(k));
     p.out(`${(keys.length ? keys : ["s" as const]).map((k) => all[k]).join(" ")}\n`);
   }
-  return 0;
-}
-
-const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** Containers run in UTC. */
-export function formatDate(ms: number, fmt?: string): string {
-  const d = new Date(ms);
-  const z = (n: number, w = 2) => String(n).padStart(w, "0");
-  const f: Record<string, string> = {
-    Y: String(d.getUTCFullYear()),
-    m: z(d.getUTCMonth() + 1),
-    d: z(d.getUTCDate()),
-    e: String(d.getUTCDate()).padStart(2),
-    H: z(d.getUTCHours()),
-    M: z(d.getUTCMinutes()),
-    S: z(d.getUTCSeconds()),
-    s: String(Math.floor(ms / 1000)),
-    N: z((ms % 1000) * 1e6, 9),
-    a: DAYS[d.getUTCDay()],
-    b: MONTHS[d.getUTCMonth()],
-    Z: "UTC",
-    z: "+0000",
-    "%": "%",
-  };
-  f.F = `${f.Y}-${f.m}-${f.d}`;
-  f.T = `${f.H}:${f.M}:${f.S}`;
-  return (fmt ?? "%a %b %e %T %Z %Y").replace(/%([a-zA-Z%])/g, (m, c: string) => f[c] ?? m);
-}
-
-function date(args: string[], p: Proc): number {
-  const fmt = args.find((a) => a.startsWith("+"));
-  if (args.includes("-Iseconds") || args.includes("--iso-8601=seconds"))
-    p.out(`${formatDate(p.clock.toWall(p.clock.now()), "%FT%T")}+00:00\n`);
-  else p.out(`${formatDate(p.clock.toWall(p.clock.now()), fmt?.slice(1))}\n`);
   return 0;
 }
 

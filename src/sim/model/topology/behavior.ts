@@ -126,7 +126,8 @@ export class TopologyBehavior implements Behavior {
   exitCode(ref: ContainerRef, now: number): number | undefined {
     const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
     if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
-    return this.fallback.exitCode?.(ref, now);
+    // a modelled container exits only as the model says; any other runs its own command
+    return this.modelOf(ref) ? undefined : this.fallback.exitCode?.(ref, now);
   }
 
   logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[] {

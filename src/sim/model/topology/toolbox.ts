@@ -147,3 +147,75 @@ export function gated(cmd: string, fn: CommandHandler): CommandHandler {
     return 127;
   };
 }
+
+/** What every image with a userland has (coreutils or BusyBox applets, a POSIX shell). */
+const CORE = [
+  "sh",
+  "echo",
+  "printf",
+  "true",
+  "false",
+  "sleep",
+  "env",
+  "printenv",
+  "hostname",
+  "pwd",
+  "id",
+  "whoami",
+  "uname",
+  "date",
+  "cat",
+  "ls",
+  "mkdir",
+  "touch",
+  "rm",
+  "df",
+  "seq",
+  "grep",
+  "head",
+  "tail",
+  "wc",
+  "sort",
+  "test",
+  "[",
+  "which",
+];
+/** BusyBox (and so Alpine) puts these applets in /usr/bin; the rest in /bin. */
+const BUSYBOX_USR = new Set(
+  ["env", "printenv", "id", "whoami", "seq", "head", "tail", "wc", "sort", "test", "[", "which"].concat([
+    "wget",
+    "nslookup",
+    "top",
+    "pkill",
+    "getent",
+    "curl",
+  ]),
+);
+
+/**
+ * The executables an image's base distribution has, by absolute path: Debian, Ubuntu, CentOS
+ * and Oracle Linux merge /usr (/bin is a link to /usr/bin, so both paths exist; bash and dash
+ * too); BusyBox and Alpine link their applets into /bin and /usr/bin; distroless and pause hold
+ * none. A file here is what `ls /bin`, `test -x /bin/date` and `command -v` see.
+ */
+export function imageBinaries(image: string): string[] {
+  const t = imageTools(image);
+  if (t.toolset === "none") return [];
+  const tools = Object.entries(t.tools)
+    .filter(([, impl]) => impl)
+    .map(([cmd]) => cmd);
+  const busybox = t.tools.ps === "busybox" || t.toolset.startsWith("alpine") || t.toolset === "busybox";
+  if (busybox) {
+    const names = [...CORE, "ash", ...tools];
+    return names.map((n) => (BUSYBOX_USR.has(n) ? `/usr/bin/${n}` : `/bin/${n}`));
+  }
+  const names = [...CORE, "bash", "dash", ...tools];
+  return [...names.map((n) => `/usr/bin/${n}`), ...names.map((n) => `/bin/${n}`)];
+}
+
+/** Whether the image has the executable a command line names (a path, or a name on PATH). */
+export function imageHas(image: string, argv0: string): boolean {
+  const bins = imageBinaries(image);
+  if (argv0.includes("/")) return bins.includes(argv0);
+  return bins.some((b) => b.endsWith(`/${argv0}`));
+}

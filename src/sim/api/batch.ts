@@ -1,0 +1,95 @@
+// batch/v1 as the API server stores it: defaults (pkg/apis/batch/v1/defaults.go), the generated
+// selector and pod labels (pkg/registry/batch/job/strategy.go, generateSelector) and the
+// validation a client meets first (pkg/apis/batch/validation: a Job's pods restart Never or
+// OnFailure; an Indexed Job needs completions; a CronJob needs a parseable schedule).
+import type { KObject } from "../types.js";
+import { parseCron } from "./cron.js";
+import { defaultPodSpec } from "./defaults.js";
+import type { StatusCause } from "./status.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+export const CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
+export const JOB_NAME = "batch.kubernetes.io/job-name";
+export const COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+
+export function defaultJobSpec(spec: J): void {
+  if (!spec) return;
+  if (spec.completions === undefined && spec.parallelism === undefined) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= spec.backoffLimitPerIndex !== undefined ? 2147483647 : 6;
+  spec.completionMode ??= "NonIndexed";
+  spec.suspend ??= false;
+  for (const r of spec.podFailurePolicy?.rules ?? [])
+    for (const c of r.onPodConditions ?? []) c.status ??= "True";
+  spec.podReplacementPolicy ??= spec.podFailurePolicy ? "Failed" : "TerminatingOrFailed";
+  defaultPodSpec(spec.template?.spec);
+}
+
+export function defaultCronJob(o: J): void {
+  o.spec ??= {};
+  o.spec.concurrencyPolicy ??= "Allow";
+  o.spec.suspend ??= false;
+  o.spec.successfulJobsHistoryLimit ??= 3;
+  o.spec.failedJobsHistoryLimit ??= 1;
+  defaultPodSpec(o.spec.jobTemplate?.spec?.template?.spec);
+}
+
+/**
+ * The selector and pod labels the API server generates for a Job without manualSelector: its
+ * uid and name, under the batch.kubernetes.io/ keys and the legacy ones. Needs the uid, so it
+ * runs once the object has one.
+ */
+export function generateJobSelector(job: KObject): void {
+  const spec = job.spec;
+  if (!spec || spec.manualSelector === true) return;
+  const uid = job.metadata.uid!;
+  const name = job.metadata.name!;
+  const labels = { [CONTROLLER_UID]: uid, [JOB_NAME]: name, "controller-uid": uid, "job-name": name };
+  spec.template ??= {};
+  spec.template.metadata ??= {};
+  spec.template.metadata.labels = { ...(spec.template.metadata.labels ?? {}), ...labels };
+  spec.selector ??= { matchLabels: { [CONTROLLER_UID]: uid } };
+}
+
+function jobSpecCauses(spec: J, field: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const policy = spec?.template?.spec?.restartPolicy;
+  if (policy !== "OnFailure" && policy !== "Never")
+    causes.push({
+      field: `${field}.template.spec.restartPolicy`,
+      reason: "FieldValueRequired",
+      message: 'Required value: valid values: "OnFailure", "Never"',
+    });
+  if (spec?.completionMode === "Indexed" && spec.completions === undefined)
+    causes.push({
+      field: `${field}.completions`,
+      reason: "FieldValueRequired",
+      message: "Required value: when completion mode is Indexed",
+    });
+  for (const k of ["parallelism", "completions", "backoffLimit", "activeDeadlineSeconds"])
+    if (spec?.[k] !== undefined && (typeof spec[k] !== "number" || spec[k] < 0))
+      causes.push({
+        field: `${field}.${k}`,
+        message: `Invalid value: ${JSON.stringify(spec[k])}: must be greater than or equal to 0`,
+      });
+  return causes;
+}
+
+/** What the API server finds wrong with a Job or CronJob (a 422 Invalid through validate.ts). */
+export function batchCauses(o: KObject): StatusCause[] {
+  if (o.kind === "Job") return jobSpecCauses(o.spec, "spec");
+  const causes: StatusCause[] = [];
+  const schedule = o.spec?.schedule;
+  if (!schedule)
+    causes.push({ field: "spec.schedule", reason: "FieldValueRequired", message: "Required value" });
+  else {
+    const err = parseCron(String(schedule)).error;
+    if (err) causes.push({ field: "spec.schedule", message: `Invalid value: "${schedule}": ${err}` });
+  }
+  return [...causes, ...jobSpecCauses(o.spec?.jobTemplate?.spec, "spec.jobTemplate.spec")];
+}

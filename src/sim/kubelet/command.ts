@@ -1,0 +1,267 @@
+// The main process of a container that no topology describes: its `command` and `args` (or the
+// image's default shell) run in the simulated POSIX shell, on the cluster clock, as the container
+// runtime would run them. What it writes to stdout and stderr goes into the pod log line by line
+// (kubectl logs); when it exits the kubelet is told, and the exit code decides Completed or Error
+// and whether restartPolicy restarts it (the kubelet's stages do the rest: back-off included).
+//
+// Only command lines the simulation can run are run: a shell, a command of the exec registry, or
+// a script file in the container. Anything else (python app.py, nginx, a Go binary) is a server
+// the generic model keeps running. A command the image does not have (/bin/sh in a distroless
+// image) fails to start as runc says: StartError, exit code 128.
+import type { SimContext } from "../controllers/context.js";
+import { containerEnv } from "../exec/env.js";
+import { containerExecOf } from "../exec/handler.js";
+import { Proc, runHandler } from "../exec/process.js";
+import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/stream.js";
+import type { ContainerRef } from "../model/behavior.js";
+import { imageHas, imageTools, isPause } from "../model/topology/toolbox.js";
+import type { KObject } from "../types.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+/** Instances whose exit is remembered (oldest dropped first). */
+const MAX_PROCS = 20_000;
+/** What containerd reports when runc cannot start the process (then the exec error). */
+const START_FAILED =
+  "failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process:";
+const SHELLS = new Set(["sh", "/bin/sh", "bash", "/bin/bash", "ash", "/bin/ash"]);
+
+export interface Exit {
+  code: number;
+  /** Cluster ms. */
+  at: number;
+  /** Why it never ran (runc's message), for the terminated state. */
+  startError?: string;
+}
+
+interface Running {
+  abort: AbortController;
+  exit?: Exit;
+}
+
+/** The argv the runtime runs: command + args, else args alone, else the image's own shell. */
+export function mainArgv(spec: J): string[] | undefined {
+  const cmd: string[] = (spec?.command ?? []).map(String);
+  const args: string[] = (spec?.args ?? []).map(String);
+  if (cmd.length) return [...cmd, ...args];
+  const dflt = imageTools(String(spec?.image ?? "")).process;
+  // an image whose default process is a shell (busybox, alpine, centos) runs it with the args
+  if (dflt && SHELLS.has(dflt)) return [dflt, ...args];
+  return undefined;
+}
+
+const instanceKey = (ref: ContainerRef) =>
+  `${ref.pod.metadata.uid}/${ref.container.name}/${ref.restartCount}`;
+
+/** One line-buffered stream into the pod log. */
+function logSink(ctx: SimContext, pod: KObject, container: string): Output & { flush(): void } {
+  let partial = "";
+  return {
+    write(d) {
+      const text = partial + String(d);
+      const cut = text.lastIndexOf("\n");
+      if (cut < 0) {
+        partial = text;
+        return;
+      }
+      partial = text.slice(cut + 1);
+      ctx.logs.append(pod.metadata.uid!, container, text.slice(0, cut));
+    },
+    flush() {
+      if (partial) ctx.logs.append(pod.metadata.uid!, container, partial);
+      partial = "";
+    },
+  };
+}
+
+export class MainProcesses {
+  private readonly procs = new Map<string, Running>();
+  private readonly decided = new Map<string, boolean>();
+
+  constructor(private readonly ctxOf: () => SimContext) {}
+
+  /** Whether the simulation runs this container's command (else it is a generic server). */
+  runs(ref: ContainerRef): boolean {
+    const key = instanceKey(ref);
+    if (this.procs.has(key)) return true;
+    let known = this.decided.get(key);
+    if (known === undefined) {
+      known = this.decide(ref);
+      if (this.decided.size >= MAX_PROCS) this.decided.delete(this.decided.keys().next().value!);
+      this.decided.set(key, known);
+    }
+    return known;
+  }
+
+  private decide(ref: ContainerRef): boolean {
+    // Chaos Mesh's pod-failure swaps the image for pause, which runs pause whatever the command
+    if (isPause(ref.container)) return false;
+    const argv = mainArgv(ref.container);
+    if (!argv) return false;
+    const exec = containerExecOf(this.ctxOf());
+    if (exec.commands.get(argv[0])) return true;
+    // a script the container holds (a ConfigMap mounted with a run script)
+    if (!argv[0].startsWith("/")) return false;
+    const fs = exec.files.forContainer(ref.pod, ref.container, ref.restartCount);
+    const st = fs.stat(argv[0]);
+    return !!st && !st.dir;
+  }
+
+  /** The instance's exit, once it happened (starting the process on first sight). */
+  exit(ref: ContainerRef, now: number): Exit | undefined {
+    const exit = this.ensure(ref).exit;
+    return exit && now >= exit.at ? exit : undefined;
+  }
+
+  /** How an instance ended, if it ran here and ended. */
+  exitOf(ref: ContainerRef): Exit | undefined {
+    return this.procs.get(instanceKey(ref))?.exit;
+  }
+
+  /** The container stopped (killed, or its pod is going): end the process. */
+  stop(ref: ContainerRef): void {
+    const p = this.procs.get(instanceKey(ref));
+    if (p && !p.exit) p.abort.abort();
+  }
+
+  /** Forget every instance of a pod (it left the cluster). */
+  forget(podUid: string): void {
+    for (const [k, p] of this.procs)
+      if (k.startsWith(`${podUid}/`)) {
+        p.abort.abort();
+        this.procs.delete(k);
+      }
+    for (const k of [...this.decided.keys()]) if (k.startsWith(`${podUid}/`)) this.decided.delete(k);
+  }
+
+  ensure(ref: ContainerRef): Running {
+    const key = instanceKey(ref);
+    let p = this.procs.get(key);
+    if (p) return p;
+    if (this.procs.size >= MAX_PROCS) {
+      const [oldKey, old] = this.procs.entries().next().value!;
+      old.abort.abort();
+      this.procs.delete(oldKey);
+    }
+    // an earlier instance of the same container has ended: the runtime killed it
+    const prev = `${ref.pod.metadata.uid}/${ref.container.name}/${ref.restartCount - 1}`;
+    this.procs.get(prev)?.abort.abort();
+    p = { abort: new AbortController() };
+    this.procs.set(key, p);
+    this.start(ref, p);
+    return p;
+  }
+
+  private start(ref: ContainerRef, p: Running): void {
+    const ctx = this.ctxOf();
+    const { pod, container: spec } = ref;
+    const argv = mainArgv(spec)!;
+    const image = String(spec.image ?? "");
+    const exited = (code: number, startError?: string) => {
+      if (p.exit) return;
+      p.exit = { code, at: ctx.clock.now(), startError };
+      // the kubelet looks at the pod again (pod key as its controller queue keys them)
+      ctx.runtime.enqueue("kubelet", `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`);
+    };
+    // an image without a userland (distroless, pause) has no shell or coreutils to run
+    if (!imageHas(image, argv[0]) && imageTools(image).toolset === "none") {
+      const why = argv[0].includes("/")
+        ? `stat ${argv[0]}: no such file or directory`
+        : "executable file not found in $PATH";
+      exited(128, `${START_FAILED} exec: "${argv[0]}": ${why}: unknown`);
+      return;
+    }
+    const exec = containerExecOf(ctx);
+    const fs = exec.files.forContainer(pod, spec, ref.restartCount);
+    const cwd = spec.workingDir ? String(spec.workingDir) : "/";
+    if (!fs.stat(cwd)) fs.mkdir(cwd, true);
+    const out = logSink(ctx, pod, spec.name);
+    // `stdin: true` keeps the shell's input open (kubectl run -i); otherwise it reads EOF at once
+    const stdin: Input = spec.stdin ? new Pipe() : EMPTY_INPUT;
+    const proc = new Proc({
+      pod,
+      container: spec,
+      restartCount: ref.restartCount,
+      ctx,
+      fs,
+      env: containerEnv(ctx, pod, spec),
+      cwd,
+      tty: !!spec.tty,
+      stdin,
+      stdout: out,
+      stderr: out,
+      signal: p.abort.signal,
+      commands: exec.commands,
+    });
+    const fn = proc.resolve(argv[0]);
+    if (!fn) {
+      exited(128, `${START_FAILED} exec: "${argv[0]}": executable file not found in $PATH: unknown`);
+      return;
+    }
+    proc.name = argv[0].slice(argv[0].lastIndexOf("/") + 1);
+    // run after the kubelet's start: the process's first output follows the Started event
+    queueMicrotask(() => {
+      runHandler(fn, argv.slice(1), proc)
+        .then((code) => {
+          out.flush();
+          // a process the kubelet stopped ends as the stage that stopped it says
+          if (!p.abort.signal.aborted) exited(code);
+        })
+        .catch((e: unknown) => {
+          out.flush();
+          ctx.logs.append(pod.metadata.uid!, spec.name, String((e as Error)?.message ?? e));
+          exited(1);
+        });
+    });
+  }
+}
+
+const REGISTRY = new WeakMap<SimContext, MainProcesses>();
+
+/** The cluster's main processes (one table per cluster, shared by the behavior and the kubelet). */
+export function processesOf(ctx: SimContext): MainProcesses {
+  let p = REGISTRY.get(ctx);
+  if (!p) {
+    p = new MainProcesses(() => ctx);
+    REGISTRY.set(ctx, p);
+  }
+  return p;
+}
+
+/** kubecontainer's limits: the file is read up to 4 KiB; the log fallback is 80 lines, 2 KiB. */
+const MAX_MESSAGE = 4096;
+const LOG_LINES = 80;
+const LOG_BYTES = 2048;
+
+/**
+ * What the kubelet puts in `state.terminated` besides the exit code, as
+ * pkg/kubelet/kuberuntime/kuberuntime_container.go (getTerminationMessage) does: the file at
+ * terminationMessagePath, else, with FallbackToLogsOnError and a failed exit, the tail of the log;
+ * a process that never started says why (StartError).
+ */
+export function terminationOf(
+  ctx: SimContext,
+  ref: ContainerRef,
+  exitCode: number,
+): { reason?: string; exitCode?: number; message?: string } {
+  const spec = ref.container;
+  const exit = REGISTRY.get(ctx)?.exitOf(ref);
+  if (exit?.startError) return { reason: "StartError", exitCode: 128, message: exit.startError };
+  let message = "";
+  try {
+    const fs = containerExecOf(ctx).files.forContainer(ref.pod, spec, ref.restartCount);
+    const path = String(spec.terminationMessagePath ?? "/dev/termination-log");
+    if (fs.stat(path)) message = fs.read(path).subarray(0, MAX_MESSAGE).toString("utf8");
+  } catch {
+    // no file, or a directory there: no message, as the kubelet logs and moves on
+  }
+  if (!message && spec.terminationMessagePolicy === "FallbackToLogsOnError" && exitCode !== 0) {
+    const lines = ctx.logs.logs({ pod: ref.pod, container: spec.name, tailLines: LOG_LINES }).lines;
+    const text = lines.length ? `${lines.join("\n")}\n` : "";
+    message = Buffer.from(text)
+      .subarray(Math.max(0, Buffer.byteLength(text) - LOG_BYTES))
+      .toString("utf8");
+  }
+  return message ? { message } : {};
+}
