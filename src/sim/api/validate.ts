@@ -111,10 +111,10 @@ const VALIDATORS: Record<string, (o: J) => StatusCause[]> = {
   ReplicaSet: validateWorkload,
   StatefulSet: validateWorkload,
   DaemonSet: validateWorkload,
-};
-
   Job: batchCauses,
   CronJob: batchCauses,
+};
+
 export function validate(obj: KObject): void {
   const causes = [
     ...validateName(obj.kind, obj.metadata.name),
