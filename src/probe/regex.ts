@@ -81,8 +81,9 @@ class Parser {
   private altSep() {
     return this.extended ? this.at("|") : this.at("\\|");
   }
+  // a stray `)` is a literal in ERE (GNU), a stray `\)` an error in BRE
   private close(depth: number) {
-    return depth > 0 && (this.extended ? this.at(")") : this.at("\\)"));
+    return this.extended ? depth > 0 && this.at(")") : this.at("\\)");
   }
 
   private alt(depth: number): Node {

@@ -1,4 +1,5 @@
 // Discovery documents: /version, /api, /apis and each group-version's resource list.
+import type { ResourceType } from "../types.js";
 import { apiVersionOf, groupVersions, RESOURCES } from "./resources.js";
 
 export const KUBE_VERSION = { major: "1", minor: "31", gitVersion: "v1.31.6+k3s1" };
@@ -25,9 +26,10 @@ export function coreVersions() {
   };
 }
 
-export function apiGroupList() {
+/** `extra`: the custom resources CRDs have registered, served beside the built-in ones. */
+export function apiGroupList(extra: ResourceType[] = []) {
   const groups = new Map<string, string[]>();
-  for (const gv of groupVersions()) {
+  for (const gv of groupVersions(extra)) {
     if (!gv.group) continue;
     groups.set(gv.group, [...(groups.get(gv.group) ?? []), gv.version]);
   }
@@ -42,13 +44,13 @@ export function apiGroupList() {
   };
 }
 
-export function apiGroup(group: string) {
-  const list = apiGroupList().groups.find((g) => g.name === group);
+export function apiGroup(group: string, extra: ResourceType[] = []) {
+  const list = apiGroupList(extra).groups.find((g) => g.name === group);
   return list ? { kind: "APIGroup", apiVersion: "v1", ...list } : undefined;
 }
 
-export function resourceList(group: string, version: string) {
-  const rs = RESOURCES.filter((r) => r.group === group && r.version === version);
+export function resourceList(group: string, version: string, extra: ResourceType[] = []) {
+  const rs = [...RESOURCES, ...extra].filter((r) => r.group === group && r.version === version);
   if (!rs.length) return undefined;
   const resources = rs.flatMap((r) => [
     {
@@ -64,25 +66,30 @@ export function resourceList(group: string, version: string) {
       name: `${r.resource}/${s}`,
       singularName: "",
       namespaced: r.namespaced,
-      kind:
-        s === "scale"
-          ? "Scale"
-          : s === "log" || s === "exec"
-            ? "PodExecOptions"
-            : s === "token"
-              ? "TokenRequest"
-              : r.kind,
+      kind: SUBRESOURCE_KINDS[s] ?? r.kind,
+      // kubectl drain evicts only when pods/eviction names policy/v1 (CheckEvictionSupport)
       ...(s === "scale" ? { group: "autoscaling", version: "v1" } : {}),
+      ...(s === "eviction" ? { group: "policy", version: "v1" } : {}),
       ...(s === "token" ? { group: "authentication.k8s.io", version: "v1" } : {}),
       verbs:
         s === "exec"
           ? ["create", "get"]
           : s === "log"
             ? ["get"]
-            : s === "token"
+            : CREATE_ONLY.has(s)
               ? ["create"]
               : ["get", "patch", "update"],
     })),
   ]);
   return { kind: "APIResourceList", apiVersion: "v1", groupVersion: apiVersionOf(rs[0]), resources };
 }
+
+const SUBRESOURCE_KINDS: Record<string, string> = {
+  scale: "Scale",
+  log: "Pod",
+  exec: "PodExecOptions",
+  eviction: "Eviction",
+  binding: "Binding",
+  token: "TokenRequest",
+};
+const CREATE_ONLY = new Set(["eviction", "binding", "token"]);

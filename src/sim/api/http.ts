@@ -48,6 +48,8 @@ export function sendError(res: ServerResponse, err: unknown) {
           `Internal error occurred: ${(err as Error)?.message ?? String(err)}`,
         );
   if (!(err instanceof ApiError)) console.error("embedded cluster: internal error:", err);
+  // as the API server does for a Status that suggests when to retry (429, 504)
+  if (e.details?.retryAfterSeconds) res.setHeader("Retry-After", String(e.details.retryAfterSeconds));
   sendJson(res, e.code, e.toStatus());
 }
 

@@ -6,6 +6,8 @@ import type { Rng } from "../../util/rng.js";
 import { type Clock, stamp } from "../clock.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
+import { CustomCatalog } from "./crd/catalog.js";
+import { defaultOnRead } from "./crd/schema.js";
 import { generateJobSelector } from "./batch.js";
 import { applyDefaults } from "./defaults.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
@@ -34,6 +36,19 @@ export interface DeleteOptions {
 
 const NS = (rt: ResourceType) => rt.kind === "Namespace";
 
+/** What an admission plugin is shown: it may change `obj` or refuse the write by throwing. */
+export interface AdmissionRequest {
+  operation: "CREATE" | "UPDATE";
+  rt: ResourceType;
+  obj: KObject;
+  old?: KObject;
+  subresource?: string;
+  dryRun: boolean;
+}
+
+/** Mutating and validating admission in one: plugins run in order, after defaulting. */
+export type AdmissionPlugin = (req: AdmissionRequest) => void;
+
 /** Everything but metadata and status: a change here bumps metadata.generation. */
 function specOf(o: KObject): Record<string, unknown> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
@@ -41,6 +56,10 @@ function specOf(o: KObject): Record<string, unknown> {
 }
 
 export class Registry {
+  /** The custom resources that CRDs serve in this cluster. */
+  readonly custom = new CustomCatalog();
+  readonly admission: AdmissionPlugin[] = [];
+
   constructor(
     readonly store: Store,
     readonly clock: Clock,
@@ -54,11 +73,22 @@ export class Registry {
   get(rt: ResourceType, ns: string | undefined, name: string): KObject {
     const o = this.store.get(rt, ns, name);
     if (!o) throw notFound(rt.resource, rt.group, name);
-    return o;
+    return this.read(rt, o);
   }
 
   tryGet(rt: ResourceType, ns: string | undefined, name: string): KObject | undefined {
-    return this.store.get(rt, ns, name);
+    const o = this.store.get(rt, ns, name);
+    return o && this.read(rt, o);
+  }
+
+  /** Custom resources get their schema's defaults on every read, as apiextensions decodes them. */
+  read(rt: ResourceType, o: KObject): KObject {
+    if (!rt.custom) return o;
+    return defaultOnRead(o, this.custom.served(rt)?.schema);
+  }
+
+  private admit(req: AdmissionRequest): void {
+    for (const plugin of this.admission) plugin(req);
   }
 
   list(rt: ResourceType, ns: string | undefined, opts: ListOptions = {}): KObject[] {
@@ -66,6 +96,7 @@ export class Registry {
     const fields = parseFieldSelector(opts.fieldSelector);
     return this.store
       .list(rt, ns)
+      .map((o) => this.read(rt, o))
       .filter((o) => matches(labels, o.metadata.labels) && fieldMatches(fields, o))
       .sort(
         (a, b) =>
@@ -116,7 +147,11 @@ export class Registry {
       throw e;
     }
     applyDefaults(obj);
+    this.admit({ operation: "CREATE", rt, obj, dryRun: !!opts.dryRun });
     validate(obj);
+    // etcd3's store.Create refuses it with a plain error, which the server answers as 500
+    if (input.metadata?.resourceVersion && !opts.dryRun)
+      throw new ApiError(500, "", "resourceVersion should not be set on objects to be created");
     if (this.store.get(rt, ns, obj.metadata.name!))
       throw alreadyExists(rt.resource, rt.group, obj.metadata.name!);
     const m = obj.metadata;
@@ -178,6 +213,14 @@ export class Registry {
     for (const k of Object.keys(next.metadata) as (keyof typeof next.metadata)[])
       if (next.metadata[k] === undefined) delete next.metadata[k];
     applyDefaults(next);
+    this.admit({
+      operation: "UPDATE",
+      rt,
+      obj: next,
+      old,
+      subresource: opts.subresource,
+      dryRun: !!opts.dryRun,
+    });
     if (opts.subresource !== "status") {
       validate(next);
       validateUpdate(old, next);

@@ -72,6 +72,15 @@ export const RESOURCES: ResourceType[] = [
     categories: ["all"],
     subresources: ["status"],
   }),
+  rt("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, {
+    shortNames: ["pdb"],
+    subresources: ["status"],
+  }),
+  rt("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", false, {
+    shortNames: ["crd", "crds"],
+    categories: ["api-extensions"],
+    subresources: ["status"],
+  }),
   ...["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"].map((kind) =>
     rt("rbac.authorization.k8s.io", "v1", `${kind.toLowerCase()}s`, kind, !kind.startsWith("Cluster")),
   ),
@@ -127,9 +136,9 @@ export interface GroupVersion {
   version: string;
 }
 
-export function groupVersions(): GroupVersion[] {
+export function groupVersions(extra: ResourceType[] = []): GroupVersion[] {
   const seen = new Map<string, GroupVersion>();
-  for (const r of RESOURCES) seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
+  for (const r of [...RESOURCES, ...extra]) seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
   return [...seen.values()];
 }
 

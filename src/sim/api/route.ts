@@ -22,7 +22,10 @@ export type Route =
 
 const NS_SUBRESOURCES = new Set(["status", "finalize"]);
 
-export function parseRoute(pathname: string): Route | undefined {
+export type ResourceLookup = (group: string, version: string, resource: string) => ResourceType | undefined;
+
+/** `lookup` finds what a path names; the server passes one that also knows the CRDs' resources. */
+export function parseRoute(pathname: string, lookup: ResourceLookup = resourceByPath): Route | undefined {
   const p = pathname.replace(/\/+$/, "") || "/";
   if (p === "/version") return { type: "version" };
   if (p === "/api") return { type: "core-versions" };
@@ -56,7 +59,7 @@ export function parseRoute(pathname: string): Route | undefined {
   }
   const [resource, name, subresource, ...extra] = rest;
   if (extra.length) return undefined;
-  const rt = resourceByPath(group, version, resource);
+  const rt = lookup(group, version, resource);
   if (!rt) {
     throw new ApiError(
       404,

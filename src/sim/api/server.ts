@@ -8,11 +8,12 @@ import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
 import { apiGroup, apiGroupList, coreVersions, resourceList, versionInfo } from "./discovery.js";
+import { evict } from "./eviction.js";
 import type { ExecHandler, LogSource, MetricsSource } from "./hooks.js";
 import { parseJson, readBody, sendError, sendJson, sendText } from "./http.js";
 import { applyPatch, parsePatchBody, patchTypeOf } from "./patch/index.js";
 import type { DeleteOptions, Registry } from "./registry.js";
-import { apiVersionOf, isMetrics } from "./resources.js";
+import { apiVersionOf, isMetrics, resourceByPath } from "./resources.js";
 import { parseRoute, type Route } from "./route.js";
 import {
   fieldMatches,
@@ -91,6 +92,10 @@ export class ApiServer {
     await new Promise<void>((r) => s.close(() => r()));
   }
 
+  /** Built-in resources first, then those the CRDs serve. */
+  private readonly lookup = (g: string, v: string, r: string) =>
+    resourceByPath(g, v, r) ?? this.deps.registry.custom.byPath(g, v, r);
+
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     try {
       const url = new URL(req.url ?? "/", "http://x");
@@ -121,22 +126,23 @@ export class ApiServer {
     const url = new URL(req.url ?? "/", "http://x");
     const q = url.searchParams;
     this.deps.auth?.admit(req, url);
-    const route = parseRoute(url.pathname);
+    const route = parseRoute(url.pathname, this.lookup);
     if (!route) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    const custom = this.deps.registry.custom.resources();
     switch (route.type) {
       case "version":
         return sendJson(res, 200, versionInfo(this.deps.clock.speed));
       case "core-versions":
         return sendJson(res, 200, coreVersions());
       case "groups":
-        return sendJson(res, 200, apiGroupList());
+        return sendJson(res, 200, apiGroupList(custom));
       case "group": {
-        const g = apiGroup(route.group);
+        const g = apiGroup(route.group, custom);
         if (!g) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         return sendJson(res, 200, g);
       }
       case "resources": {
-        const list = resourceList(route.group, route.version);
+        const list = resourceList(route.group, route.version, custom);
         if (!list) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         return sendJson(res, 200, list);
       }
@@ -166,6 +172,11 @@ export class ApiServer {
     if (r.subresource === "exec")
       throw new ApiError(400, "BadRequest", "exec needs a WebSocket (v5.channel.k8s.io) upgrade");
     if (r.subresource === "scale") return this.scale(req, res, r);
+    if (r.subresource === "eviction") {
+      if (method !== "POST")
+        throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported on eviction`);
+      return sendJson(res, 201, evict(registry, ns!, r.name!, parseJson(await readBody(req)), dryRun));
+    }
 
     if (method === "GET") {
       if (r.watchPath || q.get("watch") === "true" || q.get("watch") === "1") {
@@ -409,6 +420,7 @@ export class ApiServer {
       now: this.deps.clock.toWall(this.deps.clock.now()),
       includeObject: (q.get("includeObject") as "None" | "Metadata" | "Object" | null) ?? "Metadata",
       resourceVersion: String(this.deps.store.resourceVersion),
+      printerColumns: this.deps.registry.custom.served(rt)?.columns,
     });
     return withColumns ? t : { ...t, columnDefinitions: [] };
   }

@@ -14,9 +14,13 @@ export type StatusReason =
   | "Gone"
   | "Expired"
   | "InternalError"
-  | "Timeout";
+  | "Timeout"
+  | "TooManyRequests"
+  /** StatusReasonUnknown: errors the API server did not type (the reason field is left out). */
+  | "";
 
 export interface StatusCause {
+  /** Go's StatusCause.Type, serialized as "reason". */
   reason?: string;
   message: string;
   field?: string;
@@ -26,7 +30,9 @@ export interface StatusDetails {
   name?: string;
   group?: string;
   kind?: string;
+  uid?: string;
   causes?: StatusCause[];
+  retryAfterSeconds?: number;
 }
 
 /** An error the API server returns to the client as a Status object. Never crashes the server. */
@@ -48,7 +54,7 @@ export class ApiError extends Error {
       metadata: {},
       status: "Failure",
       message: this.message,
-      reason: this.reason,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

@@ -33,7 +33,7 @@ export function installNamespaceController(ctx: SimContext) {
       return;
     }
     let left = 0;
-    for (const rt of RESOURCES) {
+    for (const rt of [...RESOURCES, ...registry.custom.preferred()]) {
       if (!rt.namespaced || isMetrics(rt)) continue;
       for (const o of store.list(rt, name)) {
         left++;

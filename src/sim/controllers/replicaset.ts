@@ -3,6 +3,7 @@
 // releasing pods it no longer matches; delete surplus pods least useful first; report replicas,
 // fully labeled, ready and available (ready for minReadySeconds) counts.
 import { selectorMatches } from "../api/selectors.js";
+import { ApiError } from "../api/status.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { omitZero, Requeuer, writeStatus } from "./workload-status.js";
@@ -54,7 +55,17 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
   if (!rs) return;
   const candidates = store.list(R("Pod"), ns).filter(isActive);
   let pods = claim(ctx, R("Pod"), rs, candidates);
-  if (!rs.metadata.deletionTimestamp && namespaceActive(ctx, ns)) pods = manageReplicas(ctx, rs, pods);
+  let failure: string | undefined;
+  if (!rs.metadata.deletionTimestamp && namespaceActive(ctx, ns))
+    ({ pods, failure } = manageReplicas(ctx, rs, pods));
+  // a refused create is retried with the workqueue's exponential back-off (5 ms doubling, 1000 s cap)
+  const failures = failuresOf.get(ctx) ?? new Map<string, number>();
+  failuresOf.set(ctx, failures);
+  const fails = failure ? (failures.get(key) ?? 0) + 1 : 0;
+  if (fails) {
+    failures.set(key, fails);
+    requeue.after(key, Math.min(1_000_000, 5 * 2 ** fails));
+  } else failures.delete(key);
 
   const now = clock.now();
   const minReady = rs.spec?.minReadySeconds ?? 0;
@@ -83,13 +94,40 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
     },
     ["replicas"],
   );
-  if (rs.status?.conditions?.length) status.conditions = rs.status.conditions;
+  // ReplicaFailure while creates are refused (replica_set_utils.go calculateStatus)
+  const others = (rs.status?.conditions ?? []).filter((c: J) => c.type !== "ReplicaFailure");
+  const prevFailure = (rs.status?.conditions ?? []).find((c: J) => c.type === "ReplicaFailure");
+  const conditions = failure
+    ? [
+        ...others,
+        prevFailure?.message === failure
+          ? prevFailure
+          : {
+              type: "ReplicaFailure",
+              status: "True",
+              lastTransitionTime: ctx.registry.now(),
+              reason: "FailedCreate",
+              message: failure,
+            },
+      ]
+    : others;
+  if (conditions.length) status.conditions = conditions;
   rs = registry.get(R("ReplicaSet"), ns, name);
   writeStatus(ctx, R("ReplicaSet"), rs, status);
 }
 
-/** Create or delete pods so that `pods` (the active ones the set controls) number spec.replicas. */
-function manageReplicas(ctx: SimContext, rs: KObject, pods: KObject[]): KObject[] {
+/** Refused creates in a row, per cluster and set. */
+const failuresOf = new WeakMap<SimContext, Map<string, number>>();
+
+/**
+ * Create or delete pods so that `pods` (the active ones the set controls) number spec.replicas.
+ * A create the API refuses (admission) stops this round with a FailedCreate event.
+ */
+function manageReplicas(
+  ctx: SimContext,
+  rs: KObject,
+  pods: KObject[],
+): { pods: KObject[]; failure?: string } {
   const { registry, events } = ctx;
   const ns = rs.metadata.namespace;
   const want = rs.spec?.replicas ?? 1;
@@ -99,10 +137,16 @@ function manageReplicas(ctx: SimContext, rs: KObject, pods: KObject[]): KObject[
     for (let i = 0; i < Math.min(-diff, BURST); i++) {
       const prefix = `${rs.metadata.name}-`;
       const pod = podFromTemplate(rs, rs.spec.template, freshName(ctx, R("Pod"), ns, prefix), prefix);
-      created.push(registry.create(R("Pod"), ns, pod));
+      try {
+        created.push(registry.create(R("Pod"), ns, pod));
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.code === 409) throw e;
+        events.record(rs, "Warning", "FailedCreate", `Error creating: ${e.message}`, SOURCE);
+        return { pods: [...pods, ...created], failure: e.message };
+      }
       events.record(rs, "Normal", "SuccessfulCreate", `Created pod: ${pod.metadata.name}`, SOURCE);
     }
-    return [...pods, ...created];
+    return { pods: [...pods, ...created] };
   }
   if (diff > 0) {
     const doomed = [...pods].sort(deletionOrder).slice(0, diff);
@@ -111,7 +155,7 @@ function manageReplicas(ctx: SimContext, rs: KObject, pods: KObject[]): KObject[
       events.record(rs, "Normal", "SuccessfulDelete", `Deleted pod: ${p.metadata.name}`, SOURCE);
     }
     const gone = new Set(doomed.map((p) => p.metadata.name));
-    return pods.filter((p) => !gone.has(p.metadata.name));
+    return { pods: pods.filter((p) => !gone.has(p.metadata.name)) };
   }
-  return pods;
+  return { pods };
 }

@@ -23,6 +23,7 @@ import {
 import { crdPrinter, defaultConvertorPrinter, nameAgePrinter, type PrinterColumn } from "./columns-custom.js";
 import { eventPrinter, nodePrinter } from "./columns-events-nodes.js";
 import { hpaPrinter, metricsPrinter } from "./columns-other.js";
+import { pdbPrinter } from "./columns-policy.js";
 import { bindingPrinter } from "../../auth/table.js";
 import { podPrinter } from "./pod-status.js";
 import type { Printer, Table, TableRow } from "./types.js";
@@ -59,6 +60,7 @@ const PRINTERS: Record<string, Printer> = {
   "apps/daemonsets": daemonSetPrinter,
   "apps/controllerrevisions": controllerRevisionPrinter,
   "autoscaling/horizontalpodautoscalers": hpaPrinter,
+  "policy/poddisruptionbudgets": pdbPrinter,
   "batch/jobs": jobPrinter,
   "batch/cronjobs": cronJobPrinter,
   "metrics.k8s.io/pods": metricsPrinter,

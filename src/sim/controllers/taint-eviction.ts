@@ -1,0 +1,121 @@
+// Taint-based eviction, as kube-controller-manager's taint eviction controller does it
+// (pkg/controller/tainteviction/taint_eviction.go): a pod on a node with NoExecute taints it
+// does not all tolerate is deleted at once; one that tolerates them for a while
+// (tolerationSeconds) is deleted when the shortest of those runs out on the cluster clock,
+// counted from when the taint was seen; removing the taint or adding a toleration cancels it.
+// Before deleting, the pod gets the DisruptionTarget condition.
+import { isDeepStrictEqual } from "node:util";
+import type { KObject } from "../types.js";
+import { keyOf, R, type SimContext, splitKey } from "./context.js";
+
+const NAME = "taint-eviction";
+const SOURCE = { component: "taint-eviction-controller" };
+
+// biome-ignore lint/suspicious/noExplicitAny: open JSON
+type J = any;
+
+/** v1.Toleration.ToleratesTaint */
+function tolerates(t: J, taint: J): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  if (t.operator === "Exists") return true;
+  return (t.operator ?? "Equal") === "Equal" && (t.value ?? "") === (taint.value ?? "");
+}
+
+/** -1: tolerated forever; otherwise the ms after which the pod must go (0: now). */
+function tolerationTime(pod: KObject, taints: J[]): number {
+  const used: J[] = [];
+  for (const taint of taints) {
+    const t = (pod.spec?.tolerations ?? []).find((x: J) => tolerates(x, taint));
+    if (!t) return 0;
+    used.push(t);
+  }
+  let min = Number.POSITIVE_INFINITY;
+  for (const t of used) {
+    if (typeof t.tolerationSeconds !== "number") continue;
+    if (t.tolerationSeconds <= 0) return 0;
+    min = Math.min(min, t.tolerationSeconds * 1000);
+  }
+  return min === Number.POSITIVE_INFINITY ? -1 : min;
+}
+
+export function installTaintEvictionController(ctx: SimContext): void {
+  const { store, registry, runtime, events, clock } = ctx;
+  /** pod key -> when its eviction was scheduled and when it fires (cluster ms) */
+  const scheduled = new Map<string, { created: number; fire: number; cancel: () => void }>();
+  const podRef = (key: string, uid?: string): KObject => {
+    const [ns, name] = splitKey(key);
+    return { apiVersion: "v1", kind: "Pod", metadata: { namespace: ns, name, uid } };
+  };
+  const cancel = (key: string) => {
+    const s = scheduled.get(key);
+    if (!s) return;
+    s.cancel();
+    scheduled.delete(key);
+    events.record(podRef(key), "Normal", "TaintManagerEviction", `Cancelling deletion of Pod ${key}`, SOURCE);
+  };
+  const fire = (key: string) => {
+    scheduled.delete(key);
+    const [ns, name] = splitKey(key);
+    const pod = registry.tryGet(R("Pod"), ns, name);
+    if (!pod || pod.metadata.deletionTimestamp) return;
+    events.record(pod, "Normal", "TaintManagerEviction", `Marking for deletion Pod ${key}`, SOURCE);
+    const cond = {
+      type: "DisruptionTarget",
+      status: "True",
+      lastProbeTime: null,
+      lastTransitionTime: registry.now(),
+      reason: "DeletionByTaintManager",
+      message: "Taint manager: deleting due to NoExecute taint",
+    };
+    const conditions = [...(pod.status?.conditions ?? []).filter((c: J) => c.type !== cond.type), cond];
+    registry.update(
+      R("Pod"),
+      ns,
+      name,
+      { ...pod, status: { ...pod.status, conditions } },
+      { subresource: "status", force: true },
+    );
+    registry.delete(R("Pod"), ns, name);
+  };
+
+  runtime.register(NAME, (key) => {
+    const [ns, name] = splitKey(key);
+    const pod = registry.tryGet(R("Pod"), ns, name);
+    const node = pod?.spec?.nodeName && registry.tryGet(R("Node"), undefined, pod.spec.nodeName);
+    const taints: J[] = node ? (node.spec?.taints ?? []).filter((t: J) => t.effect === "NoExecute") : [];
+    if (!pod || pod.metadata.deletionTimestamp || taints.length === 0) return cancel(key);
+    const wait = tolerationTime(pod, taints);
+    if (wait < 0) return cancel(key);
+    const now = clock.now();
+    const prev = scheduled.get(key);
+    const created = prev?.created ?? now;
+    if (prev && prev.fire <= created + wait) return; // already due no later
+    if (prev) cancel(key);
+    if (created + wait <= now) return fire(key);
+    const stop = clock.after(created + wait - now, () => fire(key));
+    scheduled.set(key, { created, fire: created + wait, cancel: stop });
+  });
+
+  const noExecute = (n?: KObject) => (n?.spec?.taints ?? []).filter((t: J) => t.effect === "NoExecute");
+  store.subscribe((e) => {
+    if (e.rt.kind === "Node") {
+      if (e.type !== "DELETED" && isDeepStrictEqual(noExecute(e.old), noExecute(e.object))) return;
+      for (const p of store.list(R("Pod")))
+        if (p.spec?.nodeName === e.object.metadata.name) runtime.enqueue(NAME, keyOf(p));
+    } else if (e.rt.kind === "Pod") {
+      const o = e.object;
+      if (e.type === "DELETED") {
+        const s = scheduled.get(keyOf(o));
+        s?.cancel();
+        scheduled.delete(keyOf(o));
+        return;
+      }
+      const same =
+        e.old &&
+        isDeepStrictEqual(e.old.spec?.tolerations, o.spec?.tolerations) &&
+        e.old.spec?.nodeName === o.spec?.nodeName;
+      if (!same && o.spec?.nodeName) runtime.enqueue(NAME, keyOf(o));
+    }
+  });
+}
