@@ -1,9 +1,9 @@
 // Every controller of the embedded cluster, installed in one place.
 
+import { installAdmission } from "../api/admission/index.js";
 import { installAuthControllers } from "../auth/controllers.js";
 import type { ClusterAuth } from "../auth/index.js";
-import { installAdmission } from "../api/admission/index.js";
-import { installAuthControllers } from "../chaos/index.js";
+import { installChaosControllers } from "../chaos/index.js";
 import { installNodeAgents } from "../kubelet/index.js";
 import { installBatchControllers } from "./batch.js";
 import type { SimContext } from "./context.js";
@@ -27,8 +27,8 @@ export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
   installEndpointsController(ctx);
   installNodeAgents(ctx);
   installWorkloadControllers(ctx);
+  installBatchControllers(ctx);
   installDisruptionController(ctx);
   installTaintEvictionController(ctx);
-  installBatchControllers(ctx);
   installChaosControllers(ctx); // after the kubelet: it re-syncs pods whose faults change
 }
