@@ -4,6 +4,7 @@
 import type { ExecHandler, ExecIO, ExecRequest } from "../api/hooks.js";
 import type { SimContext } from "../controllers/context.js";
 import { defaultCommands } from "./commands/index.js";
+import { imageTools } from "../model/topology/toolbox.js";
 import { containerEnv } from "./env.js";
 import { type CommandRegistry, Proc, runHandler } from "./process.js";
 import { EMPTY_INPUT, iterableInput, type Output } from "./stream.js";
@@ -66,7 +67,9 @@ export class ContainerExec implements ExecHandler {
       commands: this.commands,
     });
     const [name = ""] = req.command;
-    const fn = p.resolve(name);
+    // an image without a userland (distroless, pause) has none of the simulated commands
+    const bare = imageTools(String(spec.image ?? "")).toolset === "none" && this.commands.get(name);
+    const fn = bare ? undefined : p.resolve(name);
     if (!fn) {
       const why = name.includes("/")
         ? `stat ${name}: no such file or directory`
