@@ -126,8 +126,12 @@ describe("Chaos Mesh templates through kubectl", () => {
 
     const del = await t.kubectl(["delete", "stresschaos", "cpu-stress", "-n", NS]);
     expect(del.stdout).toContain('stresschaos.chaos-mesh.org "cpu-stress" deleted');
+    // metrics-server averages over its 15 s window: the fix shows after a scrape or two
     const after = cpuByContainer(
-      await t.kubectl(["top", "pod", "--containers", "-n", NS]).then((r) => r.stdout),
+      await eventually(
+        ["top", "pod", "--containers", "-n", NS],
+        (o) => cpuByContainer(o)["time-service"] < 250,
+      ),
     );
     expect(after["time-service"]).toBeLessThan(250); // below half the limit: the reference's check passes
   });
