@@ -1,6 +1,7 @@
 // Issue 2's API benchmark: a namespace of 1000 running pods; latency of GET pods as Table, of a
 // strategic patch, and from an update to its watch event; and the server's memory.
 import { EmbeddedCluster } from "../src/sim/cluster.js";
+import { adminFetch } from "./https.js";
 import { line, mb, ms, percentile } from "./stats.js";
 
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
@@ -20,6 +21,8 @@ export async function benchApi(): Promise<void> {
   }));
   const c = new EmbeddedCluster({ speed: 60, nodes });
   const url = await c.listen();
+  // HTTPS with the cluster CA, as its admin (bench/https.ts)
+  const fetch = adminFetch(c);
   const post = (path: string, body: unknown) =>
     fetch(url + path, {
       method: "POST",
