@@ -26,7 +26,9 @@ beforeAll(() => {
   chmodSync(join(dir, "kubectl"), 0o755);
   oldPath = process.env.PATH;
   process.env.PATH = `${dir}:${oldPath}`;
+  // named by path: the probe's kubectl gets the allowlisted PATH, not this process's
   probe = createProbe({
+    kubectl: join(dir, "kubectl"),
     kubeconfig: "/tmp/probe-test.kubeconfig",
     namespace: "shop",
     timeoutMs: 3000,
@@ -147,7 +149,13 @@ describe("allowed commands run as argv, without a shell", () => {
   });
 
   it("stops a command at the timeout", async () => {
-    const p = createProbe({ kubeconfig: "/k", namespace: "shop", timeoutMs: 300, maxOutput: 4000 });
+    const p = createProbe({
+      kubectl: join(dir, "kubectl"),
+      kubeconfig: "/k",
+      namespace: "shop",
+      timeoutMs: 300,
+      maxOutput: 4000,
+    });
     expect(await p("kubectl get pods sleepy")).toContain("[timed out after 0 s and was stopped]");
   });
 });
