@@ -3,6 +3,10 @@
 // (kubernetes/kubectl pkg/cmd/cmd.go: SetGlobalNormalizationFunc), which makes `_` and `-` the
 // same in flag names; pflag has no prefix abbreviations. GNU tools: getopt_long, which accepts
 // unique prefixes of long options (`--foll` is `--follow`).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { checkExec } from "../../src/probe/exec-rules.js";
 import { parseFlags, parsePflag } from "../../src/probe/flags.js";
@@ -61,6 +65,39 @@ describe("pflag, as kubectl parses flags", () => {
     expect(pflag(["-f", "x.yaml"], "get")).toMatchObject({
       flags: [{ name: "--filename", value: "x.yaml" }],
     });
+  });
+});
+
+describe("the real kubectl agrees on what is a flag", () => {
+  // kubectl parses flags before it connects: an unknown flag ends it with "unknown flag", a
+  // known one lets it go on to the (closed) server
+  const home = mkdtempSync(join(tmpdir(), "pflag-agree-"));
+  it.each([
+    "--all-name",
+    "--all_namespaces",
+    "--show_labels",
+    "-nshop",
+    "-n=shop",
+    "-Aowide",
+    "-A=false",
+    "--Namespace=x",
+    "-Z",
+    "---x",
+    "--selector=app=a",
+  ])("kubectl get pods %s", async (arg) => {
+    const ours = pflag([arg]);
+    const r = await execa(
+      "kubectl",
+      ["get", "pods", arg, "--server=http://127.0.0.1:9", "--request-timeout=2s"],
+      {
+        env: { KUBECONFIG: "/dev/null", HOME: home },
+        extendEnv: false,
+        reject: false,
+        timeout: 20_000,
+      },
+    );
+    const kubectlRefused = /unknown (shorthand )?flag|bad flag syntax/.test(String(r.stderr));
+    expect(kubectlRefused, String(r.stderr)).toBe("error" in ours);
   });
 });
 
