@@ -1,5 +1,6 @@
 // Issue 2's API benchmark: a namespace of 1000 running pods; latency of GET pods as Table, of a
 // strategic patch, and from an update to its watch event; and the server's memory.
+import { simData } from "../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../src/sim/cluster.js";
 import { adminFetch } from "./https.js";
 import { line, mb, ms, percentile } from "./stats.js";
@@ -19,7 +20,7 @@ export async function benchApi(): Promise<void> {
     memory: "256Gi",
     pods: 250,
   }));
-  const c = new EmbeddedCluster({ speed: 60, nodes });
+  const c = new EmbeddedCluster({ ...simData(), speed: 60, nodes });
   const url = await c.listen();
   // HTTPS with the cluster CA, as its admin (bench/https.ts)
   const fetch = adminFetch(c);

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { simData } from "../src/cli/sim-data.js";
 import { KubeClient } from "../src/cluster/client.js";
 import { loadKubeConfig } from "../src/cluster/connect.js";
 import { ClusterTime } from "../src/cluster/time.js";
@@ -18,10 +19,10 @@ const SPEED = 60;
 const COPIES = 10;
 
 async function withCluster<T>(
-  opts: EmbeddedClusterOptions,
+  opts: Omit<EmbeddedClusterOptions, "topology" | "stages">,
   fn: (client: KubeClient, time: ClusterTime, c: EmbeddedCluster) => Promise<T>,
 ): Promise<T> {
-  const c = new EmbeddedCluster(opts);
+  const c = new EmbeddedCluster({ ...simData(), ...opts });
   await c.listen();
   const dir = mkdtempSync(join(tmpdir(), "microremed-bench-"));
   try {

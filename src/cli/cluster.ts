@@ -12,6 +12,8 @@ export interface ClusterFlags {
   context?: string;
   speed: number;
   seed?: number | string;
+  /** The system the embedded cluster models (a built-in name or a folder); default: the built-in ones. */
+  env?: string;
   egress?: "internet" | "none";
 }
 
@@ -49,7 +51,12 @@ export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
       `--cluster must be sim or kube, got "${f.cluster}"`,
       "use --cluster sim (embedded, default) or --cluster kube --kubeconfig FILE",
     );
-  const running = await startEmbeddedCluster({ speed: f.speed, seed: f.seed, egress: f.egress });
+  const running = await startEmbeddedCluster({
+    speed: f.speed,
+    seed: f.seed,
+    egress: f.egress,
+    envs: f.env ? [f.env] : undefined,
+  });
   const dir = mkdtempSync(join(tmpdir(), "microremed-sim-"));
   const path = running.writeKubeconfig(join(dir, "kubeconfig"));
   const { kc } = loadKubeConfig({ kubeconfig: path });

@@ -2,11 +2,14 @@
 import { get } from "node:https";
 import { MicroRemedError } from "../errors.js";
 import { EmbeddedCluster } from "../sim/cluster.js";
+import { simData } from "./sim-data.js";
 
 export interface EmbeddedOptions {
   port?: number;
   speed?: number;
   seed?: number | string;
+  /** The systems to model: env names or folders (default: the built-in envs). */
+  envs?: string[];
   /** Outside addresses: "internet" (default) or "none" (air-gapped). */
   egress?: "internet" | "none";
 }
@@ -20,6 +23,7 @@ export interface RunningCluster {
 
 export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<RunningCluster> {
   const cluster = new EmbeddedCluster({
+    ...simData(opts.envs),
     speed: opts.speed ?? 1,
     seed: opts.seed ?? 42,
     egress: opts.egress ?? "internet",

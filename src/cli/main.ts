@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { isMicroRemedError } from "../errors.js";
 import { registerDiff } from "./diff.js";
 import { registerDoctor } from "./doctor.js";
+import { registerEnv } from "./env.js";
 import { registerModels } from "./models.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerShow(program);
   registerDiff(program);
+  registerEnv(program);
   return program;
 }
 

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { isEnvPath, loadEnv } from "../envs/env.js";
 import { usageError } from "../errors.js";
 import type { RunConfig } from "../runner/config.js";
 import { parseShard, type Shard } from "../runner/trials.js";
@@ -75,9 +76,9 @@ export const RUN_FLAGS: Flag[] = [
     default: 30,
   },
   {
-    flags: "--env <name>",
+    flags: "--env <name|dir>",
     key: "env",
-    help: "system: simple-micro, online-boutique or train-ticket",
+    help: "system: simple-micro, online-boutique, train-ticket, or a folder with an env.yaml (microremed env init DIR)",
     default: "train-ticket",
   },
   { flags: "--save-path <dir>", key: "savePath", help: "folder for run records", default: "conversations" },
@@ -232,11 +233,12 @@ export function addRunOptions(cmd: Command, skip: (keyof RunConfig)[] = []): Com
 
 /** Commander's camelCase names → RunConfig, with the defaults that depend on other values. */
 export function toRunConfig(o: Record<string, unknown>): RunConfig {
-  const env = String(o.env);
+  // a folder is recorded by its absolute path; its namespace is the one its env.yaml names
+  const env = isEnvPath(String(o.env)) ? resolve(String(o.env)) : String(o.env);
   const inventory = String(o.inventory ?? "inventory.ini");
   return {
     env,
-    namespace: (o.namespace as string | undefined) ?? env,
+    namespace: (o.namespace as string | undefined) ?? (isEnvPath(env) ? loadEnv(env).defaultNamespace : env),
     experimentPath: resolveData(String(o.experimentPath)),
     experiments: o.experiments as number | undefined,
     method: String(o.remediateMethod ?? o.method),

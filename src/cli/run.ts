@@ -35,6 +35,7 @@ export async function runWithSignals(
     speed: first.speed,
     seed: first.seed,
     egress: first.egress,
+    env: first.env,
   });
   try {
     const out: RunSummary[] = [];

@@ -1,11 +1,16 @@
-// A microservice system as data: envs/<name>/env.yaml with its manifests and source config.
+// A microservice system as data: a folder (the package's envs/<name>, or a user's) with env.yaml,
+// the manifests, the source config and the topology the embedded cluster models, each checked
+// against its schema (schema-env.ts, schema-topology.ts) with errors that name file, line and fix.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import { join, resolve } from "node:path";
+import { parseAllDocuments } from "yaml";
 import type { KObj } from "../cluster/client.js";
 import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
-import { validateWith } from "../util/schema.js";
+import { checkConsistent } from "./consistency.js";
+import { ENV_SCHEMA, type EnvFile } from "./schema-env.js";
+import { TOPOLOGY_SCHEMA, type TopologyDoc } from "./schema-topology.js";
+import { checkYaml, readYaml } from "./yaml-schema.js";
 
 export interface EnvSpec {
   name: string;
@@ -18,29 +23,9 @@ export interface EnvSpec {
   manifests: KObj[];
   /** The original manifests of the fault targets, for restore. */
   sourceConfig: KObj[];
+  /** What the embedded cluster models per workload (topology.yaml). */
+  topology: TopologyDoc;
 }
-
-const SCHEMA = {
-  type: "object",
-  required: ["name", "defaultNamespace", "manifests", "sourceConfig", "faultTargets", "pingTarget"],
-  properties: {
-    name: { type: "string" },
-    defaultNamespace: { type: "string", pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" },
-    manifests: { type: "string" },
-    sourceConfig: { type: "string" },
-    topology: { type: "string" },
-    readyTimeoutSeconds: { type: "number", minimum: 1, default: 300 },
-    faultTargets: {
-      type: "object",
-      additionalProperties: { type: "array", items: { type: "string" }, minItems: 1 },
-    },
-    pingTarget: {
-      type: "object",
-      required: ["apps"],
-      properties: { apps: { type: "array", items: { type: "string" }, minItems: 1 } },
-    },
-  },
-};
 
 export function envsDir(): string {
   return join(packageRoot(), "envs");
@@ -50,6 +35,17 @@ export function listEnvs(): string[] {
   return readdirSync(envsDir())
     .filter((d) => existsSync(join(envsDir(), d, "env.yaml")))
     .sort();
+}
+
+/** A folder (a path, or a name that is not built in but is a folder here) rather than a built-in name. */
+export function isEnvPath(nameOrPath: string): boolean {
+  if (/[/\\]/.test(nameOrPath) || nameOrPath.startsWith(".")) return true;
+  return !existsSync(join(envsDir(), nameOrPath, "env.yaml")) && existsSync(join(nameOrPath, "env.yaml"));
+}
+
+/** The folder of an env: envs/<name> of the package, or the user's folder (absolute). */
+export function envDir(nameOrPath: string): string {
+  return isEnvPath(nameOrPath) ? resolve(nameOrPath) : join(envsDir(), nameOrPath);
 }
 
 export function readManifests(file: string): KObj[] {
@@ -78,25 +74,21 @@ export function readManifests(file: string): KObj[] {
   return out;
 }
 
-export function loadEnv(name: string): EnvSpec {
-  const dir = join(envsDir(), name);
+/** A system from its folder: env.yaml, its manifests, source config and topology, all checked. */
+export function loadEnv(nameOrPath: string): EnvSpec {
+  const dir = envDir(nameOrPath);
   const file = join(dir, "env.yaml");
   if (!existsSync(file))
     throw new MicroRemedError(
       "E_UNKNOWN_ENV",
-      `unknown env "${name}"`,
-      `use one of: ${listEnvs().join(", ")}`,
+      isEnvPath(nameOrPath) ? `${dir} has no env.yaml` : `unknown env "${nameOrPath}"`,
+      `use one of: ${listEnvs().join(", ")}, or a folder with an env.yaml (microremed env init DIR writes one)`,
     );
-  const raw = validateWith<{
-    name: string;
-    defaultNamespace: string;
-    manifests: string;
-    sourceConfig: string;
-    readyTimeoutSeconds: number;
-    faultTargets: Record<string, string[]>;
-    pingTarget: { apps: string[] };
-  }>(SCHEMA, parse(readFileSync(file, "utf8")), file, "E_CONFIG", "fix the env file");
-  return {
+  const y = readYaml(file, "E_CONFIG", "env file");
+  const raw = checkYaml<EnvFile>(y, ENV_SCHEMA, "E_CONFIG");
+  const top = readYaml(join(dir, raw.topology), "E_CONFIG", "topology file");
+  const topology = checkYaml<TopologyDoc>(top, TOPOLOGY_SCHEMA, "E_CONFIG");
+  const env: EnvSpec = {
     name: raw.name,
     dir,
     defaultNamespace: raw.defaultNamespace,
@@ -105,7 +97,10 @@ export function loadEnv(name: string): EnvSpec {
     pingTarget: raw.pingTarget,
     manifests: readManifests(join(dir, raw.manifests)),
     sourceConfig: readManifests(join(dir, raw.sourceConfig)),
+    topology,
   };
+  checkConsistent(env, y, top);
+  return env;
 }
 
 /** The original manifest of a service, from --manifest-path or the env's source config. */

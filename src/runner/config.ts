@@ -49,6 +49,10 @@ export interface RunConfig {
   agentAccess?: "namespace" | "cluster-admin";
   /** How playbooks are confined on this machine: bubblewrap (default) or not at all. */
   sandbox?: "bwrap" | "none";
+  /** Runs of each case (a fresh injection each, the same target). */
+  trials?: number;
+  /** Run only this slice of the cases (--shard i/n). */
+  shard?: Shard;
 }
 
 /** What must match for a run to be resumed (issue 6) and what is recorded with each run. */

@@ -195,6 +195,9 @@ export function loadExperimentFile(file: string): ExperimentFile {
     : parseExperimentText(text, file);
 }
 
+const isUserFailure = (id: string) => id.startsWith("template:");
+const allTargets = (env: EnvSpec) => [...new Set(Object.values(env.faultTargets).flat())].sort();
+
 /**
  * The cases to run: the first `count` cases of the file (cycling when count is larger), each
  * fault's target drawn with the seed from the env's list for that failure, unless given.
@@ -208,7 +211,8 @@ export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count
     const used = new Set<string>();
     const faults = c.faults.map((f) => {
       failure(f.failure);
-      const pool = env.faultTargets[f.failure];
+      // a user's template may hit any fault target of the env
+      const pool = env.faultTargets[f.failure] ?? (isUserFailure(f.failure) ? allTargets(env) : undefined);
       if (!pool?.length)
         throw new MicroRemedError(
           "E_EXPERIMENT_FILE",

@@ -33,7 +33,7 @@ export interface RunHooks {
 
 export function defaultRunName(cfg: RunConfig): string {
   const exp = basename(cfg.experimentPath, extname(cfg.experimentPath));
-  return `${cfg.env}_${cfg.method}_${exp}_${cfg.model.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+  return `${basename(cfg.env)}_${cfg.method}_${exp}_${cfg.model.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
 }
 
 export interface PreparedRun {

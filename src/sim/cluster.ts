@@ -13,6 +13,7 @@ import { createNodes, followSpeedAnnotation, type NodeSpec } from "./controllers
 import { ControllerRuntime } from "./controllers/runtime.js";
 import { ContainerExec } from "./exec/handler.js";
 import { execUpgrade } from "./exec/websocket.js";
+import type { StageDocs } from "./kubelet/load.js";
 import { type ClusterCredentials, kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 import { SimMetrics } from "./metrics/source.js";
 import { FaultedBehavior } from "./model/faulted.js";
@@ -20,10 +21,16 @@ import { FaultBook } from "./model/faults.js";
 import { GenericBehavior } from "./model/generic.js";
 import { LogBook } from "./model/logbook.js";
 import { TopologyBehavior } from "./model/topology/behavior.js";
+import { buildCatalog, type TopologyInput } from "./model/topology/catalog.js";
 import { type EgressMode, setEgress } from "./model/topology/outside.js";
+import { installToolboxes } from "./model/topology/toolbox.js";
 import { Store } from "./store/store.js";
 
 export interface EmbeddedClusterOptions {
+  /** The systems the cluster models: each env's topology (the CLI loads them from env folders). */
+  topology: TopologyInput[];
+  /** The simulator's data: the stage files (the CLI loads the package's src/sim/stages). */
+  stages: StageDocs;
   /** Clock speed factor: 60 runs a minute of cluster time in a second. */
   speed?: number;
   seed?: number | string;
@@ -53,7 +60,7 @@ export class EmbeddedCluster {
   private port?: number;
   private metrics?: SimMetrics;
 
-  constructor(opts: EmbeddedClusterOptions = {}) {
+  constructor(opts: EmbeddedClusterOptions) {
     const clock = opts.clock ?? new WallClock(opts.speed ?? 1);
     const store = new Store(opts.watchHistory);
     const rng = new Rng(opts.seed ?? 42);
@@ -66,7 +73,21 @@ export class EmbeddedCluster {
       new TopologyBehavior(() => this.ctx, new GenericBehavior(rng, () => this.ctx)),
       faults,
     );
-    this.ctx = { store, registry, clock, rng, runtime, events, logs: new LogBook(clock), behavior, faults };
+    const catalog = buildCatalog(opts.topology);
+    installToolboxes(opts.stages.toolboxes);
+    this.ctx = {
+      store,
+      registry,
+      clock,
+      rng,
+      runtime,
+      events,
+      logs: new LogBook(clock),
+      behavior,
+      faults,
+      catalog,
+      stages: opts.stages,
+    };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
     installControllers(this.ctx, this.auth);

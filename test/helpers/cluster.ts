@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import { simData } from "../../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 
 export interface TestCluster {
@@ -18,7 +19,7 @@ export interface TestCluster {
 }
 
 export async function startTestCluster(speed = 30, seed = 42): Promise<TestCluster> {
-  const cluster = new EmbeddedCluster({ speed, seed });
+  const cluster = new EmbeddedCluster({ ...simData(), speed, seed });
   await cluster.listen();
   const dir = mkdtempSync(join(tmpdir(), "mr-test-"));
   const kubeconfig = cluster.writeKubeconfig(join(dir, "kubeconfig"));

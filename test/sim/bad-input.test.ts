@@ -1,6 +1,7 @@
 // Issue 2, done-when 4: bad input answers with a Status error and never crashes the server or
 // corrupts its store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simData } from "../../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { rawRequest } from "../helpers/https.js";
 
@@ -27,7 +28,7 @@ const cm = (name: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, ...extra }, data: { a: "1" } });
 
 beforeAll(async () => {
-  c = new EmbeddedCluster({ speed: 10, watchHistory: 50 });
+  c = new EmbeddedCluster({ ...simData(), speed: 10, watchHistory: 50 });
   await c.listen();
   await call(
     "POST",

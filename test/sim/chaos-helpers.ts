@@ -1,5 +1,7 @@
 // A pinned-clock cluster for the Chaos Mesh tests: real kubelet, Deployments and Services, queues
 // drained by hand while cluster time moves in small steps.
+
+import { simData } from "../../src/cli/sim-data.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
@@ -69,7 +71,7 @@ export const isReady = (p: KObject | undefined) =>
 
 export function chaosCluster(seed: number | string = 42) {
   const clock = new ManualClock();
-  const cluster = new EmbeddedCluster({ clock, autoDrain: false, seed });
+  const cluster = new EmbeddedCluster({ ...simData(), clock, autoDrain: false, seed });
   const { registry, runtime, faults } = cluster.ctx;
   runtime.drain();
   registry.create(R("Namespace"), undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });

@@ -9,6 +9,7 @@
 // Strings may hold {{*}} (any text) and {{uid:<pod>}} (that pod's uid); null means absent.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { simData } from "../../src/cli/sim-data.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { R } from "../../src/sim/controllers/context.js";
@@ -87,7 +88,12 @@ export class EffectsRun {
 
   constructor(readonly golden: EffectGolden) {
     this.ns = golden.namespace ?? NS;
-    this.cluster = new EmbeddedCluster({ clock: this.clock, autoDrain: false, seed: golden.seed ?? 42 });
+    this.cluster = new EmbeddedCluster({
+      ...simData(),
+      clock: this.clock,
+      autoDrain: false,
+      seed: golden.seed ?? 42,
+    });
     this.origin = this.clock.now();
     this.metrics = new SimMetrics(this.cluster.ctx);
     const { registry, store } = this.cluster.ctx;

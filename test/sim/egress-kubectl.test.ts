@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simData } from "../../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { publicAddress } from "../../src/sim/model/topology/outside.js";
 import { parsePing } from "./failure-helpers.js";
@@ -59,7 +60,7 @@ interface Sim {
 }
 
 async function start(egress: "internet" | "none"): Promise<Sim> {
-  const c = new EmbeddedCluster({ speed: 60, seed: 7, egress });
+  const c = new EmbeddedCluster({ ...simData(), speed: 60, seed: 7, egress });
   await c.listen();
   const dir = mkdtempSync(join(tmpdir(), "microremed-egress-"));
   const kubeconfig = c.writeKubeconfig(join(dir, "kubeconfig"));

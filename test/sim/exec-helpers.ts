@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import { simData } from "../../src/cli/sim-data.js";
 import type { Clock, ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { R } from "../../src/sim/controllers/context.js";
@@ -18,7 +19,7 @@ export interface TestCluster {
 
 export async function startCluster(speed = 20, clock?: Clock): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), "microremed-exec-"));
-  const c = new EmbeddedCluster({ speed, clock });
+  const c = new EmbeddedCluster({ ...simData(), speed, clock });
   await c.listen();
   const kubeconfig = join(dir, "kubeconfig");
   c.writeKubeconfig(kubeconfig);

@@ -3,6 +3,7 @@
 // action, and compares the pods and the events recorded since the previous step.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { simData } from "../../src/cli/sim-data.js";
 import { podStatus } from "../../src/sim/api/table/pod-status.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
@@ -140,6 +141,7 @@ export class GoldenRun {
 
   constructor(readonly golden: Golden) {
     this.cluster = new EmbeddedCluster({
+      ...simData(),
       clock: this.clock,
       autoDrain: false,
       ...(golden.nodes ? { nodes: golden.nodes } : {}),

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simData } from "../../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 
 const POD = `
@@ -27,7 +28,7 @@ describe("pods through kubectl", () => {
     execa("kubectl", ["--kubeconfig", kubeconfig, ...args], { input, timeout: 90_000 });
 
   beforeAll(async () => {
-    cluster = new EmbeddedCluster({ speed: 20 });
+    cluster = new EmbeddedCluster({ ...simData(), speed: 20 });
     await cluster.listen();
     dir = mkdtempSync(join(tmpdir(), "kubelet-e2e-"));
     kubeconfig = cluster.writeKubeconfig(join(dir, "kubeconfig"));

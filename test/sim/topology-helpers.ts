@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { simData } from "../../src/cli/sim-data.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { R } from "../../src/sim/controllers/context.js";
@@ -39,7 +40,7 @@ export interface Sim {
 
 export function deploy(system: string, ns = system, opts: { create?: (o: KObject) => KObject } = {}): Sim {
   const clock = new ManualClock();
-  const cluster = new EmbeddedCluster({ clock, autoDrain: false });
+  const cluster = new EmbeddedCluster({ ...simData(), clock, autoDrain: false });
   const { registry, runtime } = cluster.ctx;
   registry.create(R("Namespace"), undefined, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
   for (const o of manifests(system)) registry.create(R(o.kind), ns, opts.create ? opts.create(o) : o);

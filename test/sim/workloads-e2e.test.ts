@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simData } from "../../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 
 const DEPLOYMENT = `apiVersion: apps/v1
@@ -66,7 +67,7 @@ describe("workloads through kubectl", () => {
     rows((await kubectl("rollout", "history", what)).split("\n").slice(1).join("\n")).map((r) => r[0]);
 
   beforeAll(async () => {
-    cluster = new EmbeddedCluster({ speed: 20 });
+    cluster = new EmbeddedCluster({ ...simData(), speed: 20 });
     await cluster.listen();
     dir = mkdtempSync(join(tmpdir(), "microremed-workloads-"));
     kubeconfig = cluster.writeKubeconfig(join(dir, "kubeconfig"));

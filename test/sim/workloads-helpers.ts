@@ -1,5 +1,7 @@
 // A cluster for workload-controller tests: pinned clock, hand-drained queues and no nodes, so
 // no scheduler or kubelet touches the pods; tests decide when a pod is Running and Ready.
+
+import { simData } from "../../src/cli/sim-data.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
@@ -12,7 +14,7 @@ export const NS = "default";
 
 export function testCluster(nodes: { name: string; cpu: string; memory: string; pods: number }[] = []) {
   const clock = new ManualClock();
-  const cluster = new EmbeddedCluster({ clock, autoDrain: false, nodes });
+  const cluster = new EmbeddedCluster({ ...simData(), clock, autoDrain: false, nodes });
   const { registry, runtime, store } = cluster.ctx;
   runtime.drain();
   let ip = 0;

@@ -4,9 +4,11 @@ import type { Rng } from "../../util/rng.js";
 import type { Registry } from "../api/registry.js";
 import { resourceOfKind } from "../api/resources.js";
 import type { Clock } from "../clock.js";
+import type { StageDocs } from "../kubelet/load.js";
 import type { Behavior } from "../model/behavior.js";
 import type { FaultBook } from "../model/faults.js";
 import type { LogBook } from "../model/logbook.js";
+import type { Catalog } from "../model/topology/catalog.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
 import type { EventRecorder } from "./events.js";
@@ -25,6 +27,10 @@ export interface SimContext {
   behavior: Behavior;
   /** What Chaos Mesh has injected where (written by src/sim/chaos, read by behavior and exec). */
   faults: FaultBook;
+  /** The systems modelled (their topologies), given to the cluster when it is built. */
+  catalog: Catalog;
+  /** The kubelet's stages, the image registry and the images' contents, given likewise. */
+  stages: StageDocs;
 }
 
 const cache = new Map<string, ResourceType>();

@@ -21,7 +21,7 @@ import {
 } from "./facts.js";
 import { processesOf } from "./command.js";
 import { ImageCatalog } from "./images.js";
-import { podStages } from "./load.js";
+import type { PodStagesDoc } from "./load.js";
 import { PodNetwork } from "./network.js";
 import { nextProbeAt, runProbes } from "./probes.js";
 import {
@@ -41,21 +41,28 @@ export const KUBELET = "kubelet";
 const MAX_STEPS = 200;
 
 export class Kubelet {
-  readonly cfg = podStages();
-  readonly engine = new StageEngine(this.cfg.stages, {
-    facts: { pod: POD_FACTS, container: CTR_FACTS },
-    fields: { pod: POD_FIELDS, container: CTR_FIELDS },
-    actions: { pod: Object.keys(POD_ACTIONS), container: Object.keys(CTR_ACTIONS) },
-    delays: DELAYS,
-  });
-  readonly images = new ImageCatalog();
-  readonly crash = new Backoff(this.cfg.backoff.crash);
-  readonly pull = new Backoff(this.cfg.backoff.pull);
+  readonly cfg: PodStagesDoc;
+  readonly engine: StageEngine;
+  readonly images: ImageCatalog;
+  readonly crash: Backoff;
+  readonly pull: Backoff;
   readonly net = new PodNetwork();
   private readonly recs = new Map<string, PodRec>();
   private readonly nodeImages = new Map<string, Set<string>>();
 
-  constructor(readonly ctx: SimContext) {}
+  constructor(readonly ctx: SimContext) {
+    // the stages the cluster was built with
+    this.cfg = ctx.stages.pod;
+    this.engine = new StageEngine(this.cfg.stages, {
+      facts: { pod: POD_FACTS, container: CTR_FACTS },
+      fields: { pod: POD_FIELDS, container: CTR_FIELDS },
+      actions: { pod: Object.keys(POD_ACTIONS), container: Object.keys(CTR_ACTIONS) },
+      delays: DELAYS,
+    });
+    this.images = new ImageCatalog(ctx.stages.images);
+    this.crash = new Backoff(this.cfg.backoff.crash);
+    this.pull = new Backoff(this.cfg.backoff.pull);
+  }
 
   imageCached(node: string, canonical: string): boolean {
     return this.nodeImages.get(node)?.has(canonical) ?? false;

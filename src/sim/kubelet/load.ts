@@ -98,6 +98,32 @@ function load<T>(name: string, required: string[]): T {
   return doc as T;
 }
 
+/** The simulator's data, given to the embedded cluster by whoever starts it (the CLI). */
+export interface StageDocs {
+  pod: PodStagesDoc;
+  images: ImagesDoc;
+  /** What is inside images and what their HTTP servers answer (src/sim/model/topology/toolbox.ts). */
+  toolboxes: Record<string, unknown>;
+}
+
+const REQUIRED: Record<string, string[]> = {
+  "pod.yaml": ["timings", "backoff", "probes", "scheduling", "stages"],
+  "images.yaml": ["broken", "sizes", "errors", "repositories"],
+  "toolboxes.yaml": ["toolsets", "images", "runtimes", "signals", "default", "http"],
+};
+
+/** The stage files of a folder (the package's: the folder of stagesPath("pod.yaml")). */
+export function loadStages(dir: string): StageDocs {
+  const read = <T>(name: string): T => {
+    const path = join(dir, name);
+    const doc = parse(readFileSync(path, "utf8")) as Record<string, unknown> | null;
+    const missing = REQUIRED[name].filter((k) => doc?.[k] === undefined);
+    if (missing.length) throw new Error(`${path}: missing ${missing.join(", ")}`);
+    return doc as T;
+  };
+  return { pod: read("pod.yaml"), images: read("images.yaml"), toolboxes: read("toolboxes.yaml") };
+}
+
 export const podStages = () =>
   load<PodStagesDoc>("pod.yaml", ["timings", "backoff", "probes", "scheduling", "stages"]);
 export const imagesDoc = () => load<ImagesDoc>("images.yaml", ["broken", "sizes", "errors", "repositories"]);

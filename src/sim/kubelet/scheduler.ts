@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
 import type { KObject } from "../types.js";
 import { isTerminated, type Misfit, misfits, score } from "./fit.js";
-import { podStages, type SchedulingDoc } from "./load.js";
+import type { SchedulingDoc } from "./load.js";
 import { render } from "./stages.js";
 
 export const SCHEDULER = "scheduler";
@@ -37,7 +37,7 @@ export function failureSummary(cfg: SchedulingDoc, perNode: Misfit[][]): string 
 
 export function installScheduler(ctx: SimContext): void {
   const { store, registry, runtime, events, clock } = ctx;
-  const cfg = podStages().scheduling;
+  const cfg = ctx.stages.pod.scheduling;
   const waiting = new Set<string>(); // unschedulable pods
   const retryAt = new Map<string, number>(); // one periodic retry pending per pod
 

@@ -5,7 +5,7 @@
 // the application to the dependencies that have a Ready endpoint (to the Service's ClusterIP,
 // which is what the socket sees before kube-proxy's DNAT).
 import { R } from "../../controllers/context.js";
-import { loadCatalog, systemOf } from "../../model/topology/catalog.js";
+import { systemOf } from "../../model/topology/catalog.js";
 import { type Listener, listeners } from "../../model/topology/listeners.js";
 import { gated } from "../../model/topology/toolbox.js";
 import { trafficOf } from "../../model/topology/traffic.js";
@@ -33,7 +33,7 @@ function sockets(p: Proc): Sock[] {
     proc: own(l),
   }));
   const app = p.pod.metadata.labels?.app;
-  const m = app ? loadCatalog().byApp.get(app) : undefined;
+  const m = app ? p.ctx.catalog.byApp.get(app) : undefined;
   const main = m && ls.find((l) => l.container === m.container);
   if (!m || !main || /^python/.test(m.lang)) return out;
   const st = trafficOf(p.ctx).state(p.pod.metadata.namespace ?? "");

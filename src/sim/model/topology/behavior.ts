@@ -19,7 +19,7 @@ import { bytes, milliCpu } from "../../../util/quantity.js";
 import { hashString, Rng } from "../../../util/rng.js";
 import type { SimContext } from "../../controllers/context.js";
 import type { Behavior, ContainerRef, Usage } from "../behavior.js";
-import { loadCatalog, type Runtime, type ServiceModel, type SidecarModel } from "./catalog.js";
+import type { Runtime, ServiceModel, SidecarModel } from "./catalog.js";
 import { baseVars, render, sample } from "./logs.js";
 import { instanceKey, processBook } from "./processes.js";
 import { type Traffic, trafficOf } from "./traffic.js";
@@ -62,7 +62,7 @@ export class TopologyBehavior implements Behavior {
   }
 
   modelOf(ref: ContainerRef): Model | undefined {
-    const cat = loadCatalog();
+    const cat = this.ctx.catalog;
     const app = ref.pod.metadata.labels?.app;
     const m = app ? cat.byApp.get(app) : undefined;
     if (m && m.container === ref.container.name) return { kind: "service", m, rt: m.runtime };

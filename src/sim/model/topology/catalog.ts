@@ -1,12 +1,9 @@
-// The systems' topologies as data (envs/*/topology.yaml, schema in each file's header), loaded
-// once and indexed the way the simulation asks: a container is known by its pod's `app` label
+// The systems' topologies as data (an env folder's topology.yaml; its schema: src/envs/topology.ts),
+// given to the embedded cluster by whoever starts it (the CLI loads the env, built-in or a user's
+// folder) and indexed the way the simulation asks: a container is known by its pod's `app` label
 // and its name, whatever the namespace; a sidecar by its container name alone. Each system's
 // call graph is flattened to edges (calls and stores) with a callees-first order, so the traffic
 // model can walk it without recursion (a cycle's closing edge is marked `back` and skipped).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
-import { packageRoot } from "../../../util/paths.js";
 
 export interface Runtime {
   cpuIdle: number;
@@ -87,13 +84,45 @@ export interface Catalog {
 /** Stores that every request touches; registries and brokers are background traffic. */
 const REQUEST_STORES = new Set(["mysql", "redis"]);
 
-// biome-ignore lint/suspicious/noExplicitAny: the YAML document, checked field by field below
-type J = any;
+/** One system's topology document, as validated by the env loader (src/envs/topology.ts). */
+export interface TopologyInput {
+  system: string;
+  entry?: Entry[];
+  sidecars?: Record<string, { runtime: Runtime; logs?: Partial<Logs> }>;
+  services: Record<
+    string,
+    {
+      container: string;
+      services?: string[];
+      port?: number | null;
+      protocol?: string;
+      lang?: string;
+      calls?: string[];
+      fanout?: number;
+      stores?: Record<string, string>;
+      runtime: Runtime;
+      logs?: Partial<Logs>;
+    }
+  >;
+}
 
-function buildSystem(doc: J): SystemModel {
+/** Every log situation, empty unless the document gives lines for it. */
+function logsOf(raw: Partial<Logs> | undefined): Logs {
+  return {
+    startup: [],
+    ready: [],
+    request: [],
+    dependencyTimeout: [],
+    dependencyError: [],
+    oom: [],
+    ...raw,
+  };
+}
+
+function buildSystem(doc: TopologyInput): SystemModel {
   const services = new Map<string, ServiceModel>();
   const bySvcName = new Map<string, string>();
-  for (const [key, raw] of Object.entries<J>(doc.services ?? {})) {
+  for (const [key, raw] of Object.entries(doc.services ?? {})) {
     const m: ServiceModel = {
       key,
       system: doc.system,
@@ -106,7 +135,7 @@ function buildSystem(doc: J): SystemModel {
       fanout: raw.fanout,
       stores: raw.stores ?? {},
       runtime: raw.runtime,
-      logs: raw.logs ?? {},
+      logs: logsOf(raw.logs),
     };
     services.set(key, m);
     for (const s of m.services) bySvcName.set(s, key);
@@ -153,31 +182,28 @@ function calleesFirst(services: Map<string, ServiceModel>, edges: Map<string, Ed
   return order;
 }
 
-let cached: Catalog | undefined;
+const systemOfModel = new WeakMap<ServiceModel, SystemModel>();
 
-/** Every envs/<system>/topology.yaml under the package root (read once). */
-export function loadCatalog(): Catalog {
-  if (cached) return cached;
-  const dir = join(packageRoot(), "envs");
+/** The catalog of the given systems (the first system to name an app wins). */
+export function buildCatalog(docs: TopologyInput[]): Catalog {
   const systems: SystemModel[] = [];
   const byApp = new Map<string, ServiceModel>();
   const sidecars = new Map<string, SidecarModel>();
-  const names = existsSync(dir) ? readdirSync(dir).sort() : [];
-  for (const name of names) {
-    const file = join(dir, name, "topology.yaml");
-    if (!existsSync(file)) continue;
-    const doc = parse(readFileSync(file, "utf8"));
+  for (const doc of docs) {
     const sys = buildSystem(doc);
     systems.push(sys);
-    // the first system to name an app wins (the three systems' names do not overlap)
-    for (const m of sys.services.values()) if (!byApp.has(m.key)) byApp.set(m.key, m);
-    for (const [n, raw] of Object.entries<J>(doc.sidecars ?? {}))
-      if (!sidecars.has(n)) sidecars.set(n, { name: n, runtime: raw.runtime, logs: raw.logs ?? {} });
+    for (const m of sys.services.values()) {
+      systemOfModel.set(m, sys);
+      if (!byApp.has(m.key)) byApp.set(m.key, m);
+    }
+    for (const [n, raw] of Object.entries(doc.sidecars ?? {}))
+      if (!sidecars.has(n)) sidecars.set(n, { name: n, runtime: raw.runtime, logs: logsOf(raw.logs) });
   }
-  cached = { systems, byApp, sidecars };
-  return cached;
+  return { systems, byApp, sidecars };
 }
 
 export function systemOf(m: ServiceModel): SystemModel {
-  return loadCatalog().systems.find((s) => s.name === m.system)!;
+  const sys = systemOfModel.get(m);
+  if (!sys) throw new Error(`service model ${m.key} belongs to no catalog`);
+  return sys;
 }

@@ -5,11 +5,8 @@
 // answer comes from the page table (toolboxes.yaml `http`) with the service's time and failure
 // rate from the traffic model. netem delay/loss apply to the handshake (lost SYNs retried after
 // 1, 2, 4... s, giving up after ~127 s as Linux does) and to the exchange (RTO from 200 ms).
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { R, type SimContext } from "../../controllers/context.js";
 import { podReady } from "../../controllers/endpoints.js";
-import { stagesPath } from "../../kubelet/load.js";
 import type { KObject } from "../../types.js";
 import { POD_RTT_MS } from "./calls.js";
 import { draw, type Impairment, NONE, oneWay } from "./impairments.js";
@@ -34,9 +31,8 @@ interface HttpDoc {
   server: { match: string; version: string; header?: string }[];
 }
 
-let doc: HttpDoc | undefined;
-const httpDoc = () =>
-  (doc ??= (parse(readFileSync(stagesPath("toolboxes.yaml"), "utf8")) as { http: HttpDoc }).http);
+/** The page table of the cluster's stages (toolboxes.yaml `http`). */
+const httpDoc = (ctx: SimContext) => ctx.stages.toolboxes.http as HttpDoc;
 
 export type Route =
   | { pod: KObject; port: number }
@@ -125,7 +121,7 @@ export function answer(
   const spec = (pod.spec?.containers ?? []).find((c: { name: string }) => c.name === l.container);
   const process = imageTools(String(spec?.image ?? "")).runtime;
   const lang = m?.lang ?? process;
-  const page = httpDoc().pages.find(
+  const page = httpDoc(ctx).pages.find(
     (pg) =>
       (!pg.app || pg.app === m?.key) &&
       (!pg.lang || (m && new RegExp(pg.lang).test(m.lang))) &&
@@ -149,7 +145,7 @@ export function answer(
     /\{(time|path|app)\}/g,
     (_a, k: string) => vars[k],
   );
-  const server = httpDoc().server.find((s) => new RegExp(s.match).test(lang))!;
+  const server = httpDoc(ctx).server.find((s) => new RegExp(s.match).test(lang))!;
   const headers: [string, string][] = [
     ...(server.header ? ([["Server", server.header]] as [string, string][]) : []),
     ["Date", wall.toUTCString()],

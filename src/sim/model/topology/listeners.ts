@@ -6,7 +6,7 @@
 import type { SimContext } from "../../controllers/context.js";
 import { containerRef } from "../../metrics/usage.js";
 import type { KObject } from "../../types.js";
-import { loadCatalog, type ServiceModel } from "./catalog.js";
+import type { ServiceModel } from "./catalog.js";
 import { commandLine, imageTools, isPause, runtimeOf } from "./toolbox.js";
 
 export interface Listener {
@@ -29,7 +29,7 @@ const PROTOCOL_BY_RUNTIME: Record<string, string> = { mysqld: "mysql", redis: "r
 type Spec = any;
 
 export function listeners(ctx: SimContext, pod: KObject, now: number): Listener[] {
-  const cat = loadCatalog();
+  const cat = ctx.catalog;
   const out: Listener[] = [];
   for (const spec of (pod.spec?.containers ?? []) as Spec[]) {
     if (isPause(spec) || cat.sidecars.has(spec.name)) continue;

@@ -5,11 +5,8 @@
 // exercised). Whether a command runs inside a shell is tracked with AsyncLocalStorage, since a
 // shell's message for a missing command differs from the runtime's and `kill` is a builtin there.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import type { CommandHandler, Proc } from "../../exec/process.js";
 import { parseImage } from "../../kubelet/images.js";
-import { stagesPath } from "../../kubelet/load.js";
 
 interface ImageRule {
   name: string;
@@ -38,8 +35,18 @@ export interface ImageTools {
 let doc: ToolboxDoc | undefined;
 const memo = new Map<string, ImageTools>();
 
+/**
+ * The images' contents, from the stages the embedded cluster is built with. What an image holds
+ * does not depend on the system, so it is kept per process (the helpers that ask take no cluster).
+ */
+export function installToolboxes(d: Record<string, unknown>): void {
+  if ((doc as unknown) === d) return;
+  doc = d as unknown as ToolboxDoc;
+  memo.clear();
+}
+
 function load(): ToolboxDoc {
-  doc ??= parse(readFileSync(stagesPath("toolboxes.yaml"), "utf8")) as ToolboxDoc;
+  if (!doc) throw new Error("no toolboxes: build an EmbeddedCluster with its stages first");
   return doc;
 }
 

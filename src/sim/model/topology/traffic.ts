@@ -10,7 +10,7 @@ import { R, type SimContext } from "../../controllers/context.js";
 import { podReady } from "../../controllers/endpoints.js";
 import type { KObject } from "../../types.js";
 import { edgeView } from "./calls.js";
-import { type Edge, loadCatalog, type ServiceModel, type SystemModel } from "./catalog.js";
+import type { Edge, ServiceModel, SystemModel } from "./catalog.js";
 import { ioFaultsOnMounts, podFailed, stressOf } from "./impairments.js";
 import { isPause } from "./toolbox.js";
 
@@ -69,7 +69,7 @@ export class Traffic {
   }
 
   private compute(ns: string): NsState {
-    const cat = loadCatalog();
+    const cat = this.ctx.catalog;
     const byApp = new Map<string, KObject[]>();
     for (const p of this.ctx.store.list(R("Pod"), ns)) {
       const app = p.metadata.labels?.app;
