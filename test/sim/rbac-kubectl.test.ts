@@ -184,6 +184,54 @@ describe("a ServiceAccount with edit in one namespace, through kubectl", () => {
     expect(tiny.stderr).toContain("may not specify a duration less than 10 minutes");
   });
 
+  it("refuses a namespace admin a binding that grants more than it holds (no escalation)", async () => {
+    // pkg/registry/rbac/validation/rule.go ConfirmNoEscalation
+    await t.kubectl(["create", "serviceaccount", "ns-admin", "-n", NS]);
+    await t.kubectl([
+      "create",
+      "rolebinding",
+      "ns-admin",
+      "-n",
+      NS,
+      "--clusterrole=admin",
+      `--serviceaccount=${NS}:ns-admin`,
+    ]);
+    const tok = (await t.kubectl(["create", "token", "ns-admin", "-n", NS])).stdout.trim();
+    const adminKc = t.file(
+      "ns-admin.kubeconfig",
+      (await import("node:fs")).readFileSync(agent, "utf8").replace(token, tok),
+    );
+    const view = await as(adminKc, [
+      "create",
+      "rolebinding",
+      "also-view",
+      "--clusterrole=view",
+      `--serviceaccount=${NS}:default`,
+    ]);
+    expect(view.exitCode, view.stderr).toBe(0);
+    const up = await as(adminKc, [
+      "create",
+      "rolebinding",
+      "up",
+      "--clusterrole=cluster-admin",
+      `--serviceaccount=${NS}:ns-admin`,
+    ]);
+    expect(up.exitCode).toBe(1);
+    expect(up.stderr).toContain(
+      `rolebindings.rbac.authorization.k8s.io "up" is forbidden: user "system:serviceaccount:${NS}:ns-admin" (groups=["system:serviceaccounts" "system:serviceaccounts:${NS}" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:["*"], Resources:["*"], Verbs:["*"]}`,
+    );
+    const role = await as(adminKc, [
+      "create",
+      "role",
+      "chaos",
+      "--verb=create",
+      "--resource=stresschaos.chaos-mesh.org",
+    ]);
+    expect(role.stderr).toContain(
+      'is attempting to grant RBAC permissions not currently held:\n{APIGroups:["chaos-mesh.org"], Resources:["stresschaos"], Verbs:["create"]}',
+    );
+  });
+
   it("lists RoleBindings with their role and subjects", async () => {
     const rb = await t.kubectl(["get", "rolebindings", "-n", NS, "-o", "wide"]);
     expect(rb.stdout).toMatch(/^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS$/m);

@@ -10,6 +10,7 @@ import type { Store } from "../store/store.js";
 import { forbidden, unauthorized } from "./forbidden.js";
 import { impersonate } from "./impersonation.js";
 import { TokenSigner } from "./jwt.js";
+import { escalationAdmission, requester as currentUser } from "./escalation.js";
 import { certificateUser, ClusterPki } from "./pki.js";
 import { type Decision, RbacAuthorizer } from "./rbac.js";
 import { type Attributes, requestAttributes } from "./request-info.js";
@@ -42,6 +43,13 @@ export class ClusterAuth {
     const k = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
     this.tokens = new TokenAuthority(new TokenSigner(k.privateKey, k.publicKey), store, clock);
     this.rbac = new RbacAuthorizer(store);
+    registry.admission.push(
+      escalationAdmission({
+        store,
+        authorize: (a) => this.authorize(a),
+        rulesFor: (u, ns) => this.rulesFor(u, ns),
+      }),
+    );
   }
 
   /** The x509 authenticator, then the bearer token one; nothing at all is system:anonymous. */
@@ -80,6 +88,8 @@ export class ClusterAuth {
     if (upgrade && a.resourceRequest && STREAMING.has(a.subresource) && a.verb === "get")
       this.require({ ...a, verb: "create" });
     this.users.set(req, user);
+    // the rest of this request runs as `user`: the escalation check reads it at admission
+    currentUser.enterWith(user);
     return user;
   }
 
