@@ -20,7 +20,7 @@ export const ALLOWED = `allowed: kubectl ${READ_VERBS.join(", ")}`;
 
 const WRITE = new Set(
   `delete apply patch scale edit set annotate label create replace run expose autoscale cordon uncordon
-    drain taint cp debug attach port-forward proxy certificate wait kustomize diff plugin config`
+    drain taint cp debug attach port-forward proxy certificate wait kustomize diff plugin`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -47,8 +47,11 @@ function flagRefusal(f: Flag, verb: string, sub: string | undefined): string | u
     return "a probe reads the rollout's state now; wait for rollouts in the playbook (drop -w)";
   if (f.name === "--output") {
     const format = (f.value ?? "").split("=")[0];
+    const use = `use -o ${OUTPUT_FORMATS.slice(0, 10).join("|")}, with templates inline (-o jsonpath='{...}')`;
+    if (/-file$|^templatefile$/.test(format))
+      return `-o ${format} is not allowed: templates from files read this machine's files; ${use}`;
     if (!OUTPUT_FORMATS.includes(format))
-      return `-o ${format} is not allowed (templates from files read this machine's files); use -o ${OUTPUT_FORMATS.slice(0, 10).join("|")}, with templates inline (-o jsonpath='{...}')`;
+      return `-o ${format} is not an output format a probe may use; ${use}`;
   }
   return undefined;
 }
@@ -79,6 +82,11 @@ export function checkKubectl(args: string[], ns: string): Checked {
       refusal: why || "put flags after the command (kubectl get pods -o wide); only -n may come before it",
     };
   }
+  if (verb === "config")
+    return {
+      refusal:
+        "kubectl config reads and changes this machine's kubeconfig; the connection is the benchmark's",
+    };
   if (WRITE.has(verb))
     return {
       refusal: `kubectl ${verb} is not read-only; probes only look (${ALLOWED}); write changes into the playbook`,

@@ -128,6 +128,9 @@ describe("checkKubectl", () => {
 
   it("refuses the file, identity and logging flags however they are spelled", () => {
     expect(no(["get", "ns", "-o", "templatefile=/proc/self/environ"])).toContain("templates from files");
+    expect(no(["get", "ns", "-o", "TemplateFile=/proc/self/environ"])).toContain("not an output format");
+    expect(no(["config", "view", "--raw"])).toContain("this machine's kubeconfig");
+    expect(no(["cluster-info", "dump", "--output-directory=/tmp/x"])).toContain("not allowed");
     expect(no(["get", "pods", "--cache_dir", "/tmp/x"])).toContain("--cache-dir writes files");
     expect(no(["get", "pods", "-s=https://x"])).toContain("--server changes who kubectl is");
     expect(no(["get", "pods", "--as_uid=0"])).toContain("--as-uid changes who kubectl is");
