@@ -1,11 +1,13 @@
 // `npm run bench [-- name...]`: performance figures, printed. Targets are printed beside them;
 // benchmarks measure, they do not fail.
 import { benchApi } from "./api.js";
+import { benchClock } from "./clock.js";
 import { benchDeploy } from "./deploy.js";
 import { benchParallel, benchPhases, benchTiers } from "./runs.js";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
+  clock: benchClock,
   deploy: benchDeploy,
   phases: benchPhases,
   tiers: benchTiers,

@@ -25,75 +25,218 @@ interface Segment {
 
 interface Timer {
   due: number;
+  seq: number;
   fn: () => void;
-  handle?: NodeJS.Timeout;
+  cancelled: boolean;
+}
+
+/** Lateness (wall ms) past which the engine counts as behind and cluster time is slowed. */
+const BEHIND_WALL_MS = 20;
+
+/** How far the engine fell behind the wall clock: what `npm run bench -- clock` prints. */
+export interface ClockStats {
+  /** Timers run. */
+  fired: number;
+  /** The most a timer ran after its due instant on the wall clock's pace (cluster ms). */
+  maxBehindMs: number;
+  /** Cluster ms the clock gave up so as not to run ahead of the work (its slowdown so far). */
+  slowedMs: number;
+  /** How far cluster time is behind the wall clock's pace now: the slowdown plus any backlog. */
+  lagMs: number;
+  /** Times now() was asked while a timer was overdue: it answered that timer's instant. */
+  heldAtWork: number;
 }
 
 /**
- * The wall clock, sped up. The speed may change while it runs (the runner slows the cluster to
- * real time while a model or playbook acts): time is piecewise linear, and pending timers are
- * re-armed at the new pace so every delay stays a delay of cluster time.
+ * The wall clock, sped up, that never runs ahead of the work. The speed may change while it runs
+ * (the runner slows the cluster to real time while a model or playbook acts): time is piecewise
+ * linear in the wall clock. Timers run one per macrotask in (due, creation) order, and `now()`
+ * never passes the earliest timer that has not yet run, and stays at a timer's instant while the
+ * callbacks it woke run. When the event loop is too busy to run timers on time, cluster time
+ * waits for them, and once they ran it continues from there rather than jumping to where the
+ * wall clock would have it: the cluster slows down instead of skipping what it did not simulate,
+ * so the same seed does the same work on a loaded machine as on an idle one.
  */
 export class WallClock implements Clock {
   private readonly segments: Segment[];
-  private readonly timers = new Set<Timer>();
+  private readonly heap: Timer[] = [];
+  private seq = 0;
+  /** Cluster time the engine has reached: the latest instant now() answered or a timer ran at. */
+  private floor: number;
+  /** Between a timer's callback and the next dispatch: time stays at that timer's instant. */
+  private holding = false;
+  /** A timer ran later than BEHIND_WALL_MS: once caught up, cluster time continues from the work. */
+  private behind = false;
+  private handle?: NodeJS.Timeout;
+  private immediate?: NodeJS.Immediate;
+  private readonly st: ClockStats = { fired: 0, maxBehindMs: 0, slowedMs: 0, lagMs: 0, heldAtWork: 0 };
 
   constructor(speed = 1) {
     if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
     const t = Date.now();
     this.segments = [{ cluster: t, wall: t, speed }];
+    this.floor = t;
   }
 
   get speed(): number {
     return this.segments[this.segments.length - 1].speed;
   }
 
+  stats(): ClockStats {
+    const lagMs = this.st.slowedMs + Math.max(0, this.fromWall(Date.now()) - this.now());
+    return { ...this.st, lagMs };
+  }
+
+  /** The earliest timer that has not run (cluster ms), if any. */
+  pendingDue(): number | undefined {
+    return this.peek()?.due;
+  }
+
   setSpeed(speed: number): void {
     if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
     if (speed === this.speed) return;
-    const wall = Date.now();
-    this.segments.push({ cluster: this.fromWall(wall), wall, speed });
-    for (const t of this.timers) this.arm(t);
+    this.rebase(this.now(), speed);
+    this.arm();
   }
 
   now(): number {
-    return Math.round(this.fromWall(Date.now()));
+    if (this.holding) return this.floor;
+    let t = Math.round(this.fromWall(Date.now()));
+    const head = this.peek();
+    if (head && head.due < t) {
+      t = head.due;
+      this.st.heldAtWork++;
+    }
+    if (t > this.floor) this.floor = t;
+    return this.floor;
   }
 
   toWall(ms: number): number {
-    let seg = this.segments[0];
-    for (const s of this.segments) if (s.cluster <= ms) seg = s;
+    const seg = this.segments[this.last((s) => s.cluster <= ms)];
     return seg.wall + (ms - seg.cluster) / seg.speed;
   }
 
   fromWall(ms: number): number {
-    let seg = this.segments[0];
-    for (const s of this.segments) if (s.wall <= ms) seg = s;
+    const seg = this.segments[this.last((s) => s.wall <= ms)];
     return seg.cluster + (ms - seg.wall) * seg.speed;
   }
 
   after(ms: number, fn: () => void): () => void {
-    const timer: Timer = { due: this.now() + Math.max(0, ms), fn };
-    this.timers.add(timer);
-    this.arm(timer);
+    const timer: Timer = { due: this.now() + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    this.push(timer);
+    if (this.peek() === timer) this.arm();
     return () => {
-      clearTimeout(timer.handle);
-      this.timers.delete(timer);
+      timer.cancelled = true;
     };
   }
 
-  private arm(t: Timer) {
-    clearTimeout(t.handle);
-    t.handle = setTimeout(
-      () => {
-        this.timers.delete(t);
-        t.fn();
-      },
-      Math.max(0, (t.due - this.now()) / this.speed),
-    );
-    t.handle.unref?.();
+  /** Index of the last segment satisfying `ok` (segments are ordered in both times). */
+  private last(ok: (s: Segment) => boolean): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ok(this.segments[mid])) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** From now on, wall time maps onto cluster time from `cluster`. */
+  private rebase(cluster: number, speed: number) {
+    const wall = Date.now();
+    const top = this.segments[this.segments.length - 1];
+    if (top.wall === wall) this.segments.pop();
+    this.segments.push({ cluster, wall, speed });
+  }
+
+  /** Wait on the wall clock for the earliest timer (unless a dispatch is already queued). */
+  private arm() {
+    if (this.holding || this.immediate) return;
+    clearTimeout(this.handle);
+    this.handle = undefined;
+    const head = this.peek();
+    if (!head) return;
+    const wait = Math.max(0, (head.due - this.fromWall(Date.now())) / this.speed);
+    this.handle = setTimeout(() => this.dispatch(), wait);
+    this.handle.unref?.();
+  }
+
+  /** Run the earliest due timer, then come back in a later macrotask for the next one. */
+  private dispatch() {
+    this.handle = undefined;
+    this.immediate = undefined;
+    this.holding = false;
+    const head = this.peek();
+    const nominal = this.fromWall(Date.now());
+    if (!head || head.due > nominal) {
+      // caught up: if the engine was behind, continue from where it is, not where the wall is
+      if (this.behind) {
+        this.behind = false;
+        this.st.slowedMs += Math.max(0, nominal - this.floor);
+        this.rebase(this.floor, this.speed);
+      }
+      this.arm();
+      return;
+    }
+    this.pop();
+    this.st.fired++;
+    this.st.maxBehindMs = Math.max(this.st.maxBehindMs, nominal - head.due);
+    if ((nominal - head.due) / this.speed > BEHIND_WALL_MS) this.behind = true;
+    if (head.due > this.floor) this.floor = head.due;
+    this.holding = true;
+    try {
+      head.fn();
+    } finally {
+      // after whatever the callback queued (setImmediate drains, promise continuations)
+      clearTimeout(this.handle);
+      this.handle = undefined;
+      const im = setImmediate(() => this.dispatch());
+      im.unref?.();
+      this.immediate = im;
+    }
+  }
+
+  private peek(): Timer | undefined {
+    while (this.heap.length && this.heap[0].cancelled) this.pop();
+    return this.heap[0];
+  }
+
+  private push(t: Timer) {
+    const h = this.heap;
+    h.push(t);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+
+  private pop(): Timer | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const end = h.pop();
+    if (h.length && end) {
+      h[0] = end;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && before(h[l], h[m])) m = l;
+        if (r < h.length && before(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
   }
 }
+
+const before = (a: Timer, b: Timer) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
 
 /** A clock that moves only when told to: for golden tests with pinned time. */
 export class ManualClock implements Clock {
