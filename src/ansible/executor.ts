@@ -80,8 +80,10 @@ export class AnsibleExecutor implements Executor {
     return this.o.sandbox ?? "bwrap";
   }
 
-  async run(playbook: string, opts: ExecuteOptions): Promise<ExecutionResult> {
+  async run(playbook: string, given: ExecuteOptions): Promise<ExecutionResult> {
     const started = Date.now();
+    // bwrap binds by absolute path, and the playbook's working folder must not depend on ours
+    const opts = { ...given, caseDir: resolve(given.caseDir) };
     const playbookPath = join(opts.caseDir, `${opts.name}.yml`);
     writeFileSync(playbookPath, playbook);
     const check = checkPlaybook(playbook, opts.namespace);

@@ -108,6 +108,8 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
         const up = transport.request(opts, (ur) => {
           audit(req, ur.statusCode ?? 502);
           res.writeHead(ur.statusCode ?? 502, ur.statusMessage, ur.headers);
+          // a watch with nothing to tell yet must still answer now: client-go waits for the headers
+          res.flushHeaders();
           ur.pipe(res);
         });
         up.on("error", (e) => fail(req, res, e));

@@ -3,7 +3,7 @@
 // inside bubblewrap (mode bwrap) or directly with the allowlisted environment (mode none).
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { packageRoot } from "../util/paths.js";
 import { type ApiProxy, startApiProxy } from "./api-proxy.js";
@@ -58,7 +58,8 @@ function kubeconfigFor(server: string): string {
   });
 }
 
-export async function openSandbox(o: SandboxOptions): Promise<Sandbox> {
+export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
+  const o = { ...given, workDir: resolve(given.workDir) };
   const auditLog = o.auditLog ?? join(o.workDir, "api-audit.jsonl");
   // private to the runner: the socket and the kubeconfig the tools read
   const io = mkdtempSync(join(tmpdir(), "microremed-sandbox-"));

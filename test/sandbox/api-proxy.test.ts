@@ -5,7 +5,7 @@
 // kubectl's exec upgrade (WebSocket v5, SPDY fallback):
 // https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, get, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,6 +146,37 @@ describe("the API proxy", () => {
       await proxy.close();
     }
   }, 180_000);
+
+  it("answers a watch at once even with nothing to report yet (client-go waits for the headers)", async () => {
+    const proxy = await startApiProxy({ kubeconfig: tc.kubeconfig });
+    try {
+      const rv = JSON.parse((await tc.kubectl(["-n", "px", "get", "configmaps", "-o", "json"])).stdout)
+        .metadata.resourceVersion as string;
+      const url = `${proxy.url}/api/v1/namespaces/px/configmaps?watch=true&resourceVersion=${rv}`;
+      const events: string[] = [];
+      // without the headers passed on at once, the response only starts with the first event,
+      // which this test creates only after the response has started
+      const res = await new Promise<IncomingMessage>((resolve) => get(url, resolve));
+      expect(res.statusCode).toBe(200);
+      const got = new Promise<void>((resolve) =>
+        res.on("data", (d: Buffer) => {
+          events.push(...String(d).split("\n").filter(Boolean));
+          if (events.some((e) => e.includes('"watched"'))) resolve();
+        }),
+      );
+      await tc.kubectl(["-n", "px", "create", "configmap", "watched"]);
+      await got;
+      res.destroy();
+      expect(events.map((e) => JSON.parse(e))).toContainEqual(
+        expect.objectContaining({
+          type: "ADDED",
+          object: expect.objectContaining({ metadata: expect.objectContaining({ name: "watched" }) }),
+        }),
+      );
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 
   it("forwards to a plain-HTTP server as well", async () => {
     const seen: string[] = [];
