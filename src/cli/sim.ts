@@ -21,6 +21,10 @@ export function registerSim(program: Command) {
     )
     .option("--seed <seed>", "seed for names and random choices", "42")
     .option(
+      "--env <name|dir...>",
+      "systems to model: built-in names or folders with an env.yaml (default: every built-in system)",
+    )
+    .option(
       "--egress <mode>",
       "outside addresses: internet (they answer, as from a k3s node with Internet access) or none (air-gapped)",
       parseEgress,
@@ -33,12 +37,14 @@ export function registerSim(program: Command) {
         speed: number;
         seed: string;
         egress: "internet" | "none";
+        env?: string[];
       }) => {
         const cluster = await startEmbeddedCluster({
           port: opts.port,
           speed: opts.speed,
           seed: opts.seed,
           egress: opts.egress,
+          envs: opts.env,
         });
         const path = cluster.writeKubeconfig(resolve(opts.kubeconfig));
         process.stdout.write(

@@ -5,8 +5,9 @@
 // experiment params that would retarget a fault are refused before anything starts.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkBuilt, cli, lastLine, readCases, readJson, tmp, write } from "./cli-helpers.js";
+import { CLI, checkBuilt, cli, lastLine, ROOT, readCases, readJson, tmp, write } from "./cli-helpers.js";
 
 beforeAll(checkBuilt);
 
@@ -73,6 +74,56 @@ describe("a system from a folder", () => {
     expect(lastLine(again.stderr)).toMatch(
       /already holds an env\.yaml \(fix: pick an empty folder, or pass --force/,
     );
+  });
+});
+
+describe("the embedded cluster models the folder's system", () => {
+  it("`sim --env DIR` runs the pods as the folder's topology.yaml says (its log lines)", async () => {
+    const dir = tmp("mr-env-sim-");
+    const sys = join(dir, "shop");
+    await cli(["env", "init", sys]);
+    const topo = join(sys, "topology.yaml");
+    writeFileSync(
+      topo,
+      readFileSync(topo, "utf8").replace(
+        "hello-service: hello-service ready, listening on 0.0.0.0:{port}",
+        "shop front door open on {port}",
+      ),
+    );
+    const kubeconfig = join(dir, "kubeconfig");
+    const sim = execa(
+      process.execPath,
+      [CLI, "sim", "--env", sys, "--kubeconfig", kubeconfig, "--speed", "60"],
+      {
+        cwd: ROOT,
+        reject: false,
+        timeout: 300_000,
+      },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = "";
+        sim.stdout?.on("data", (b: Buffer) => {
+          out += b.toString();
+          if (out.includes("embedded cluster ready")) resolve();
+        });
+        sim.once("exit", () => reject(new Error(`microremed sim exited: ${out}`)));
+      });
+      const deployed = await cli(["deploy", sys, "--cluster", "kube", "--kubeconfig", kubeconfig]);
+      expect(deployed.exitCode, deployed.stderr).toBe(0);
+      expect(deployed.stdout).toMatch(/is Ready in namespace shop: /);
+      const logs = await execa(
+        "kubectl",
+        ["logs", "-n", "shop", "deploy/hello-service", "-c", "hello-service"],
+        {
+          env: { KUBECONFIG: kubeconfig },
+        },
+      );
+      expect(String(logs.stdout)).toContain("shop front door open on 5000");
+    } finally {
+      sim.kill("SIGTERM");
+      await sim;
+    }
   });
 });
 
