@@ -6,8 +6,8 @@ import { dirname, extname } from "node:path";
 import { catalog, type FailureSpec, failure } from "../chaos/catalog.js";
 import { PARAMS_SCHEMAS, retargetingField } from "../chaos/params.js";
 import { CHECKS, loadUserTemplate } from "../chaos/user-template.js";
-import { checkYaml, lineOf, parseYaml, type YamlFile } from "../envs/yaml-schema.js";
 import type { EnvSpec } from "../envs/env.js";
+import { checkYaml, lineOf, parseYaml, type YamlFile } from "../envs/yaml-schema.js";
 import { MicroRemedError } from "../errors.js";
 import { Rng } from "../util/rng.js";
 
