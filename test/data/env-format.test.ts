@@ -54,7 +54,11 @@ describe("env folders", () => {
     [
       "a typo in the topology",
       "topology.yaml",
-      (t: string) => t.replace("    protocol: http\n    lang: python\n    calls: [time-service]", "    protocol: http\n    lang: python\n    cals: [time-service]"),
+      (t: string) =>
+        t.replace(
+          "    protocol: http\n    lang: python\n    calls: [time-service]",
+          "    protocol: http\n    lang: python\n    cals: [time-service]",
+        ),
       "cals: [time-service]",
       /services\.hello-service: unknown field "cals"/,
       /remove "cals"; allowed here: kind, container, services, port, protocol, lang, calls/,
@@ -78,7 +82,8 @@ describe("env folders", () => {
     [
       "a fault target the manifests do not deploy",
       "env.yaml",
-      (t: string) => t.replace("pod-fail: [hello-service, time-service]", "pod-fail: [hello-service, tme-service]"),
+      (t: string) =>
+        t.replace("pod-fail: [hello-service, time-service]", "pod-fail: [hello-service, tme-service]"),
       "pod-fail: [hello-service, tme-service]",
       /faultTargets\.pod-fail: "tme-service" is not a Deployment of the manifests/,
       /use one of: time-service, hello-service/,
