@@ -39,11 +39,16 @@ const URL_CHARS = /^[A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]*$/;
 export function urlRefusal(raw: string, ns: string): string | undefined {
   if (!URL_CHARS.test(raw))
     return `write the URL plainly (letters, digits, -._~:/?#&=%; no spaces, backslashes or [] {}): ${raw}`;
+  // a scheme takes exactly two slashes: curl reads `http:/x` and `http:///x` as host x, and a
+  // reading that took `http` for the host would then agree with nothing
+  if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(raw) && !/^[a-z][a-z0-9+.-]*:\/\/(?!\/)/i.test(raw))
+    return `write the URL as http://<service>:<port>/<path>, not ${raw}`;
   const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)/i.exec(raw) as RegExpExecArray;
   const scheme = (m[1] ?? "http").toLowerCase();
   if (scheme !== "http" && scheme !== "https") return `only http(s) URLs may be fetched, not ${scheme}:`;
   const authority = m[2];
-  if (authority.includes("@")) return "URLs with a user@ part are not allowed; use http://<service>:<port>/";
+  // anywhere, not only in the authority: old curls read `http://a?@b/` as user "a?" at host b
+  if (raw.includes("@")) return "URLs with an @ are not allowed (user@host); use http://<service>:<port>/";
   if (authority.includes("%")) return `write the host of ${raw} without %-escapes`;
   const host = authority.replace(/:\d*$/, "").toLowerCase();
   let u: URL;

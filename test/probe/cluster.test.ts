@@ -162,6 +162,12 @@ describe("exec URLs: curl and the rule read the same host", () => {
     "kubectl exec web -- curl -s http://checkout%2ekube-system/",
     "kubectl exec web -- curl -s 'http://checkout /'",
     "kubectl exec web -- curl -s http://api.kube-system.svc/",
+    "kubectl exec web -- curl -s http:/169.254.169.254/",
+    "kubectl exec web -- curl -s http:///169.254.169.254/",
+    "kubectl exec web -- wget -qO- http:169.254.169.254",
+    "kubectl exec web -- curl -s gopher://checkout/",
+    "kubectl exec web -- curl -s file:///etc/passwd",
+    "kubectl exec web -- curl -s 'http://checkout?@169.254.169.254/'",
   ])("%s", async (command) => {
     await refusal(command);
   });
