@@ -4,6 +4,7 @@
 // clock that followed the wall would have run that far ahead of the work), the lag cluster time
 // took instead (the slowdown), and how often now() was seen past a timer that had not yet run
 // (must be 0: cluster time never ahead of the engine).
+import { simData } from "../src/cli/sim-data.js";
 import { WallClock } from "../src/sim/clock.js";
 import { EmbeddedCluster } from "../src/sim/cluster.js";
 import { R } from "../src/sim/controllers/context.js";
@@ -48,7 +49,7 @@ async function one(pods: number): Promise<void> {
     pods: 250,
   }));
   const clock = new WallClock(SPEED);
-  const c = new EmbeddedCluster({ clock, seed: 1, nodes });
+  const c = new EmbeddedCluster({ ...simData(), clock, seed: 1, nodes });
   await c.listen();
   try {
     const { registry } = c.ctx;

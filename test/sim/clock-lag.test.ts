@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { simData } from "../../src/cli/sim-data.js";
 import { WallClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 
@@ -116,7 +117,7 @@ describe("the speed through the API", () => {
   });
 
   it("reports the speed in /version and follows the Node annotation", async () => {
-    c = new EmbeddedCluster({ speed: 60 });
+    c = new EmbeddedCluster({ ...simData(), speed: 60 });
     await c.listen();
     dir = mkdtempSync(join(tmpdir(), "microremed-clock-"));
     const kubeconfig = c.writeKubeconfig(join(dir, "kubeconfig"));
