@@ -3,7 +3,7 @@
 // over each line (the Pike VM), so no pattern backtracks and `(a+)+$` costs what `a+$` costs.
 // Backreferences, the one feature no automaton can match, are refused. A program-size cap and a
 // work budget bound what one probe may cost however large the output is.
-import { type Assert, isWord, literal, type Node, PatternError, Parser, type Test } from "./regex-parse.js";
+import { type Assert, isWord, literal, type Node, Parser, PatternError, type Test } from "./regex-parse.js";
 
 export { PatternError };
 

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { print, probe } from "../methods/thinkremed-helpers.js";
 import { CLI, checkBuilt } from "../cli/cli-helpers.js";
+import { print, probe } from "../methods/thinkremed-helpers.js";
 
 const KEY = "sk-run-probe-test-must-not-leak";
 const FIX = `- hosts: localhost
