@@ -142,9 +142,13 @@ describe("container commands", () => {
   });
 
   it("runs busybox's default shell, which exits at once without a terminal", async () => {
+    // busybox has CMD ["sh"] and no ENTRYPOINT: args alone are the command line
+    create("argsonly", { image: "busybox:1.36", args: ["sh", "-c", "echo from args; sleep 3600"] });
     create("bare", { image: "busybox:1.36" });
     await waitFor("a restart", () => (status("bare")?.restartCount ?? 0) >= 1, clock);
     expect(status("bare")?.lastState?.terminated).toMatchObject({ exitCode: 0, reason: "Completed" });
+    expect(status("argsonly")?.state?.running).toBeTruthy();
+    expect((await t.kubectl(["logs", "argsonly", "-n", NS])).stdout).toBe("from args");
   });
 
   it("keeps a server image without a command running, and a command it cannot run", async () => {

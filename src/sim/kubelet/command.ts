@@ -40,15 +40,16 @@ interface Running {
   exit?: Exit;
 }
 
-/** The argv the runtime runs: command + args, else args alone, else the image's own shell. */
+/** The argv the runtime runs: command + args, else (for a shell image) args or the shell. */
 export function mainArgv(spec: J): string[] | undefined {
   const cmd: string[] = (spec?.command ?? []).map(String);
   const args: string[] = (spec?.args ?? []).map(String);
   if (cmd.length) return [...cmd, ...args];
   const dflt = imageTools(String(spec?.image ?? "")).process;
-  // an image whose default process is a shell (busybox, alpine, centos) runs it with the args
-  if (dflt && SHELLS.has(dflt)) return [dflt, ...args];
-  return undefined;
+  // an image whose default process is a shell (busybox, alpine, centos) has it as CMD with no
+  // ENTRYPOINT: args replace it (`args: [sleep, "3600"]` runs sleep), else the shell runs
+  if (!dflt || !SHELLS.has(dflt)) return undefined;
+  return args.length ? args : [dflt];
 }
 
 const instanceKey = (ref: ContainerRef) =>
