@@ -128,6 +128,7 @@ export class AnsibleExecutor implements Executor {
       return finish({
         ...(await this.execute(sandbox, tool, playbookPath, tasksFile, opts)),
         auditLog: sandbox.auditLog,
+        warnings: sandbox.warning ? [...base.warnings, sandbox.warning] : base.warnings,
       });
     } finally {
       await sandbox.close();

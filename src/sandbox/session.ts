@@ -35,6 +35,8 @@ export interface SandboxCommand {
 export interface Sandbox {
   readonly mode: SandboxMode;
   readonly auditLog: string;
+  /** Why the tools run without a cluster, when they do. */
+  readonly warning?: string;
   /** The package's ansible/ folder as the tools see it. */
   readonly lib: string;
   /** HOME and TMPDIR as the tools see them (private, removed with the sandbox). */
@@ -66,21 +68,22 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
   chmodSync(io, 0o700);
   const libDir = join(packageRoot(), "ansible");
   let proxy: ApiProxy | undefined;
+  let warning: string | undefined;
   try {
-    if (o.mode === "bwrap") {
-      proxy = await startApiProxy({ kubeconfig: o.kubeconfig, auditLog, socketPath: join(io, "api.sock") });
-      writeFileSync(join(io, "kubeconfig"), kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`), {
-        mode: 0o644,
-      });
-    } else {
-      proxy = await startApiProxy({ kubeconfig: o.kubeconfig, auditLog });
-      writeFileSync(join(io, "kubeconfig"), kubeconfigFor(proxy.url ?? ""), { mode: 0o600 });
-      for (const d of ["home", "tmp"]) mkdirSync(join(io, d));
-    }
+    proxy = await startApiProxy({
+      kubeconfig: o.kubeconfig,
+      auditLog,
+      socketPath: o.mode === "bwrap" ? join(io, "api.sock") : undefined,
+    });
   } catch (e) {
-    await proxy?.close();
-    rmSync(io, { recursive: true, force: true });
-    throw e;
+    // no cluster to reach: the tools still run, and every API call fails as unreachable
+    warning = `no cluster for the playbook: the kubeconfig ${o.kubeconfig} could not be used (${(e as Error).message.split("\n")[0]})`;
+  }
+  if (o.mode === "bwrap")
+    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`), { mode: 0o644 });
+  else {
+    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(proxy?.url ?? "http://127.0.0.1:1"), { mode: 0o600 });
+    for (const d of ["home", "tmp"]) mkdirSync(join(io, d));
   }
   const readOnly = o.readOnly ?? [];
   const bwrap = o.mode === "bwrap";
@@ -89,6 +92,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
   return {
     mode: o.mode,
     auditLog,
+    warning,
     lib: bwrap ? INSIDE.lib : libDir,
     home,
     tmp,

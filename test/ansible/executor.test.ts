@@ -154,6 +154,21 @@ describe("ansible's results as data", () => {
   }, 120_000);
 });
 
+describe("without a usable kubeconfig", () => {
+  it("the playbook still runs, with a warning that it had no cluster", async () => {
+    const r = await play(
+      executor("/nonexistent/kubeconfig"),
+      localPlay("    - ansible.builtin.debug: {msg: hi}\n"),
+    );
+    expect(r.ok, r.output).toBe(true);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(
+        /^no cluster for the playbook: the kubeconfig \/nonexistent\/kubeconfig could not be used/,
+      ),
+    ]);
+  }, 60_000);
+});
+
 describe("the denylist is a warning, not a guard (issue 10, item 5)", () => {
   it("runs a playbook that lists StressChaos objects, recording what check.ts noticed", async () => {
     const r = await play(
