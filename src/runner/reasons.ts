@@ -147,11 +147,21 @@ function firstFailedTask(e: ExecutionFact): TaskFact | undefined {
   };
 }
 
-/** ansible's own error line (ERROR! ...) from a failed --syntax-check. */
+/**
+ * ansible's own words from a failed --syntax-check: the ERROR! paragraph without the JSON attempt
+ * and the file path, and where it points (line, column).
+ */
 function syntaxError(e: ExecutionFact): string {
   const out = e.output ?? "";
-  const m = /ERROR! (.*)/.exec(out);
-  return m ? m[1] : e.problems[0] || "ansible-playbook --syntax-check failed";
+  const at = out.indexOf("ERROR! ");
+  if (at < 0) return e.problems[0] || "ansible-playbook --syntax-check failed";
+  const body = out.slice(at + "ERROR! ".length).split(/\n\s*The offending line/)[0];
+  const lines = body
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !/^JSON: |^The error appears to be in|^be elsewhere in the file/.test(l));
+  const where = /: line (\d+), column (\d+)/.exec(body);
+  return `${lines.join(" ")}${where ? ` (line ${where[1]}, column ${where[2]})` : ""}`;
 }
 
 /** The reason of an execution that did not go through cleanly; undefined when it ran without error. */
