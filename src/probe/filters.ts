@@ -2,12 +2,16 @@
 // applied in-process to the captured output instead of spawning a shell. grep reads GNU grep's
 // basic (default) and extended (-E) syntax and matches in linear time (regex.ts).
 import { has, lastValue, parseFlags } from "./flags.js";
-import { compileGrep, type GrepPattern, PatternError } from "./regex.js";
+import { compileGrep, PatternError, type PatternOptions } from "./regex.js";
 
 export type Filter = { apply: (text: string) => string } | { refusal: string };
 
 export const FILTERS_ALLOWED =
   "after a pipe: grep [-i -v -E -F -w -x -c -n -A N -B N -C N -e PATTERN] PATTERN, head -n N, tail -n N, wc [-l -w -c]";
+
+/** State steps one grep may take: a base, and so many per character of what it reads. */
+const BUDGET_BASE = 1_000_000;
+const BUDGET_PER_CHAR = 8;
 
 const lines = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
 const join = (ls: string[]) => (ls.length ? `${ls.join("\n")}\n` : "");
@@ -37,15 +41,15 @@ function grep(args: string[]): Filter {
   if (p.positionals.length)
     return { refusal: "grep after a pipe reads the piped output only; give just the pattern" };
   const on = (...n: string[]) => has(p.flags, ...n);
-  let re: GrepPattern;
+  const options: PatternOptions = {
+    extended: on("-E", "--extended-regexp"),
+    fixed: on("-F", "--fixed-strings"),
+    icase: on("-i", "--ignore-case"),
+    word: on("-w", "--word-regexp"),
+    line: on("-x", "--line-regexp"),
+  };
   try {
-    re = compileGrep(patterns, {
-      extended: on("-E", "--extended-regexp"),
-      fixed: on("-F", "--fixed-strings"),
-      icase: on("-i", "--ignore-case"),
-      word: on("-w", "--word-regexp"),
-      line: on("-x", "--line-regexp"),
-    });
+    compileGrep(patterns, options);
   } catch (e) {
     if (e instanceof PatternError) return { refusal: `grep: cannot use the pattern: ${e.message}` };
     throw e;
@@ -61,6 +65,9 @@ function grep(args: string[]): Filter {
   return {
     apply: (text) => {
       const ls = lines(text);
+      // work in proportion to the output: a pattern a person writes keeps a few states alive
+      // per character; one that keeps hundreds stops early, with a note
+      const re = compileGrep(patterns, { ...options, budget: BUDGET_BASE + BUDGET_PER_CHAR * text.length });
       const hits: number[] = [];
       let k = 0;
       for (; k < ls.length; k++) {

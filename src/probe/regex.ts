@@ -14,7 +14,7 @@ type Inst =
   | { op: "jmp"; x: number }
   | { op: "match" };
 
-/** State steps one grep may take over all its lines: well under a second. */
+/** State steps a pattern may take over its life when no budget is given. */
 const DEFAULT_BUDGET = 20_000_000;
 
 /** Instructions in one compiled pattern: enough for any pattern a person types. */

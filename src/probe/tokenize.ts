@@ -12,6 +12,9 @@ export interface Segment {
   refusal?: string;
 }
 
+/** kubectl and the filters after it. */
+const MAX_STAGES = 5;
+
 const SUBSTITUTION = "command substitution and variables are not expanded (no shell); write values literally";
 
 class Builder {
@@ -54,6 +57,13 @@ class Builder {
     const refusal = this.refusal;
     this.refusal = undefined;
     if (!text) return;
+    // each filter costs up to its work budget (filters.ts): a few bound what one command costs
+    if (!refusal && stages.length > MAX_STAGES)
+      return void this.segments.push({
+        text,
+        stages,
+        refusal: `at most ${MAX_STAGES - 1} pipes after kubectl; narrow the kubectl command instead (-l, --tail, -o jsonpath)`,
+      });
     if (!refusal && stages.some((s) => s.length === 0))
       return void this.segments.push({
         text,

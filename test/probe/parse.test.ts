@@ -28,6 +28,15 @@ describe("splitting a command line without a shell", () => {
     expect(splitCommandLine(`kubectl get pods | grep 'a;b'`)[0].stages[1]).toEqual(["grep", "a;b"]);
   });
 
+  it("refuses more than four pipes after kubectl", () => {
+    expect(
+      splitCommandLine("kubectl get pods | grep a | grep b | grep c | grep d")[0].refusal,
+    ).toBeUndefined();
+    expect(
+      splitCommandLine("kubectl get pods | grep a | grep b | grep c | grep d | wc -l")[0].refusal,
+    ).toContain("at most 4 pipes");
+  });
+
   it("refuses an unterminated quote and an empty pipe side", () => {
     expect(splitCommandLine(`kubectl get pods -l 'app=x`)[0].refusal).toContain("unterminated single quote");
     expect(splitCommandLine("kubectl get pods |")[0].refusal).toContain("empty side");
@@ -64,6 +73,14 @@ describe("grep patterns after a pipe", () => {
     expect(grep(["-A", "1", "Events"], events)).toBe("Events:\n  Warning OOMKilled\n--\nEvents:\n  <none>\n");
     expect(grep(["-n", "-B1", "OOM"], events)).toBe("2-Events:\n3:  Warning OOMKilled\n");
     expect(grep(["-C", "1", "Pulled"], events)).toBe("  Warning OOMKilled\n  Normal Pulled\nName: redis\n");
+  });
+
+  it("works in proportion to the output: a pattern that keeps hundreds of states stops with a note", () => {
+    const text = `${"a".repeat(100)}\n`.repeat(2000);
+    expect(grep(["-c", "a"], text)).toBe("2000\n");
+    expect(grep(["-cE", "^(a|b)+$"], text)).toBe("2000\n");
+    const heavy = grep(["-E", "(.*a){100}x"], text);
+    expect(heavy).toMatch(/^\[grep stopped at line \d+ of 2000: the pattern costs too much on this output/);
   });
 
   it("refuses files and unsupported options", () => {
