@@ -93,9 +93,11 @@ async function sleep(args: string[], p: Proc): Promise<number> {
     if (d === undefined) return p.fail(`invalid time interval '${a}'`);
     ms += d;
   }
-  // Cluster time: at --speed 60 a `sleep 60` takes a second. Interrupted when the client leaves.
-  const done = await p.sleep(Math.min(ms, 2 ** 31 - 1));
-  return done ? 0 : 130;
+  // Cluster time: at --speed 60 a `sleep 60` takes a second. Interrupted when the client leaves
+  // (or the container stops); `sleep infinity` never ends on its own (timers wait 2^31-1 ms at most).
+  for (let left = ms; left > 0; left -= 2 ** 31 - 1)
+    if (!(await p.sleep(Math.min(left, 2 ** 31 - 1)))) return 130;
+  return 0;
 }
 
 function env(args: string[], p: Proc): Promise<number> | number {
