@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simData } from "../../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { kubeconfigYaml } from "../../src/sim/kubeconfig.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
@@ -26,7 +27,7 @@ const kubectl = (kubeconfig: string, args: string[]) =>
 
 beforeAll(async () => {
   t = await startTestCluster(30);
-  other = new EmbeddedCluster({ speed: 1 }); // another cluster, another CA
+  other = new EmbeddedCluster({ ...simData(), speed: 1 }); // another cluster, another CA
 });
 afterAll(async () => {
   await t?.stop();

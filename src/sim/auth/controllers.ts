@@ -6,6 +6,7 @@ import { selectorMatches } from "../api/selectors.js";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
 import type { KObject } from "../types.js";
 import { DEFAULT_CLUSTER_ROLE_BINDINGS, DEFAULT_CLUSTER_ROLES } from "./default-roles.js";
+import { requester } from "./escalation.js";
 import type { TokenAuthority } from "./tokens.js";
 
 const AGGREGATION = "clusterrole-aggregation";
@@ -121,7 +122,8 @@ export function installAuthControllers(ctx: SimContext, tokens: TokenAuthority, 
     changed = false;
     for (const n of aggregated()) if (aggregate(ctx, n)) changed = true;
   }
-  runtime.register(AGGREGATION, (name) => void aggregate(ctx, name));
+  // a drain may start inside some user's request; the aggregator writes as the cluster, not as them
+  runtime.register(AGGREGATION, (name) => requester.exit(() => void aggregate(ctx, name)));
   runtime.register(TOKENS, (key) => {
     const [ns, name] = splitKey(key);
     if (ns) syncTokenSecret(ctx, tokens, caPem, ns, name);

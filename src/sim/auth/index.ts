@@ -57,9 +57,9 @@ export class ClusterAuth {
     const cert = certificateUser(req.socket as TLSSocket);
     if (cert === "invalid") throw unauthorized();
     if (cert) return cert;
-    const m = /^Bearer\s+(.*)$/i.exec(req.headers.authorization ?? "");
-    if (!m || !m[1].trim()) return ANONYMOUS;
-    const user = this.tokens.authenticate(m[1].trim());
+    const token = /^Bearer\s+(.*)$/i.exec(req.headers.authorization ?? "")?.[1].trim();
+    if (!token) return ANONYMOUS;
+    const user = this.tokens.authenticate(token);
     if (!user) throw unauthorized();
     return user;
   }
