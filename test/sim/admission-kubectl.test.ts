@@ -87,6 +87,16 @@ describe("ServiceAccount admission and controller", () => {
     expect(rs.status.conditions).toEqual([
       expect.objectContaining({ type: "ReplicaFailure", status: "True", reason: "FailedCreate" }),
     ]);
+    // and the Deployment shows it (progress.go getReplicaFailures)
+    const d = JSON.parse(await kn("get", "deploy", "ghosted", "-o", "json"));
+    expect(d.status.conditions).toContainEqual(
+      expect.objectContaining({
+        type: "ReplicaFailure",
+        status: "True",
+        reason: "FailedCreate",
+        message: rs.status.conditions[0].message,
+      }),
+    );
     // once the account exists, the controller's retry creates the pod
     await kn("create", "serviceaccount", "ghost");
     await kn("rollout", "status", "deploy/ghosted", "--timeout=60s");
@@ -104,11 +114,11 @@ describe("ServiceAccount admission and controller", () => {
 
 describe("tolerations and taint-based eviction", () => {
   it("adds the 300 s not-ready and unreachable tolerations beside the pod's own", async () => {
-    const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: tol}\nspec:\n  nodeName: node-b\n  tolerations: [{key: dedicated, operator: Equal, value: x, effect: NoExecute, tolerationSeconds: 60}]\n  containers: [{name: a, image: nginx:1.25}]\n`;
+    const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: tol}\nspec:\n  nodeName: node-b\n  tolerations: [{key: dedicated, operator: Equal, value: x, effect: NoExecute, tolerationSeconds: 240}]\n  containers: [{name: a, image: nginx:1.25}]\n`;
     await kn("apply", "-f", t.file("tol.yaml", pod));
     const tols = JSON.parse(await kn("get", "pod", "tol", "-o", "jsonpath={.spec.tolerations}"));
     expect(tols).toEqual([
-      { key: "dedicated", operator: "Equal", value: "x", effect: "NoExecute", tolerationSeconds: 60 },
+      { key: "dedicated", operator: "Equal", value: "x", effect: "NoExecute", tolerationSeconds: 240 },
       {
         key: "node.kubernetes.io/not-ready",
         operator: "Exists",
@@ -143,7 +153,7 @@ describe("tolerations and taint-based eviction", () => {
     const gone = (name: string) => () => t.kubectl(["-n", "adm", "get", "pod", name], { reject: false });
     // evicted at once (the kubelet ends nginx well within its grace period)
     await until("intolerant gone", gone("intolerant"), (r) => r.exitCode !== 0);
-    // `tol` tolerates for 60 s of cluster time (2 s at speed 30): still running
+    // `tol` tolerates for 240 s of cluster time (8 s at speed 30): still running
     expect(await kn("get", "pod", "tol", "-o", "jsonpath={.metadata.deletionTimestamp}")).toBe("");
     await until("tol gone", gone("tol"), (r) => r.exitCode !== 0);
     expect((await gone("forever")()).exitCode).toBe(0);

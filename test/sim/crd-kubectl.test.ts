@@ -65,6 +65,11 @@ spec:
     storage: true
     schema:
       openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v1
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
 `;
 
 let t: TestCluster;
@@ -228,6 +233,21 @@ spec: {size: 1, bogus: dropped, parts: [{name: bolt}]}
     const r = await raw("/apis/geo.example.com/v1alpha1/regions/eu");
     expect(r.spec).toEqual({ zones: 3 });
     expect(r.metadata.namespace).toBeUndefined();
+    // both versions serve the one stored object; discovery prefers GA over alpha
+    expect((await raw("/apis/geo.example.com/v1/regions/eu")).apiVersion).toBe("geo.example.com/v1");
+    const group = (await raw("/apis")).groups.find((g: { name: string }) => g.name === "geo.example.com");
+    expect(group.preferredVersion.version).toBe("v1");
+    expect(group.versions.map((v: { version: string }) => v.version)).toEqual(["v1", "v1alpha1"]);
+  });
+
+  it("refuses a custom resource its schema does not admit, with the field error", async () => {
+    const bad = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: bad}\nspec: {size: big}\n";
+    const r = await t.kubectl(["-n", "crd", "apply", "-f", t.file("bad-w.yaml", bad)], { reject: false });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain('The Widget "bad" is invalid:');
+    expect(r.stderr).toContain(
+      'spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"',
+    );
   });
 
   it("refuses a CRD whose name is not plural.group", async () => {

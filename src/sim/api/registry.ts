@@ -84,7 +84,10 @@ export class Registry {
   /** Custom resources get their schema's defaults on every read, as apiextensions decodes them. */
   read(rt: ResourceType, o: KObject): KObject {
     if (!rt.custom) return o;
-    return defaultOnRead(o, this.custom.served(rt)?.schema);
+    const out = defaultOnRead(o, this.custom.served(rt)?.schema);
+    // every served version reads the same stored object (conversion strategy None)
+    const apiVersion = apiVersionOf(rt);
+    return out.apiVersion === apiVersion ? out : { ...out, apiVersion };
   }
 
   private admit(req: AdmissionRequest): void {
@@ -225,7 +228,10 @@ export class Registry {
       validate(next);
       validateUpdate(old, next);
     }
-    if (old.metadata.generation !== undefined && !isDeepStrictEqual(specOf(old), specOf(next)))
+    // a custom resource without a status subresource counts status changes too (customresource strategy)
+    const gen = (o: KObject) =>
+      rt.custom && !rt.subresources?.includes("status") ? { ...specOf(o), status: o.status } : specOf(o);
+    if (old.metadata.generation !== undefined && !isDeepStrictEqual(gen(old), gen(next)))
       next.metadata.generation = (old.metadata.generation ?? 1) + 1;
     if (isDeepStrictEqual(old, next)) return old; // a no-op keeps resourceVersion and generation
     if (opts.dryRun) return next;

@@ -137,8 +137,24 @@ export function syncRolloutStatus(s: DSync, newRS: KObject | undefined): void {
       }
     }
   }
+  st.conditions = replicaFailure(s, newRS, st.conditions);
   if (isDeepStrictEqual(d.status, st)) requeueStuck(s, st);
   d.status = st;
+}
+
+/** A ReplicaSet's ReplicaFailure (the new one's first) is the Deployment's (progress.go getReplicaFailures). */
+function replicaFailure(s: DSync, newRS: KObject | undefined, conds: Condition[]): Condition[] {
+  const failed = (rs?: KObject): J => rs?.status?.conditions?.find((c: J) => c.type === "ReplicaFailure");
+  const c = failed(newRS) ?? s.rsList.map(failed).find(Boolean);
+  if (!c) return conds.filter((x) => x.type !== "ReplicaFailure");
+  return setCondition(conds, {
+    type: "ReplicaFailure",
+    status: c.status,
+    lastUpdateTime: c.lastTransitionTime,
+    lastTransitionTime: c.lastTransitionTime,
+    reason: c.reason,
+    message: c.message,
+  });
 }
 
 /** Nothing changes while a rollout hangs: look again when the progress deadline passes. */

@@ -1,9 +1,10 @@
-// Admission for custom resources: the CRD's structural schema prunes and defaults what is
-// written (apiextensions-apiserver's decoder), and a CRD being deleted takes no new objects
+// Admission for custom resources: the CRD's structural schema prunes, defaults and validates
+// what is written (apiextensions-apiserver's decoder and validator), and a CRD being deleted takes no new objects
 // (customresource_handler.go: "create not allowed while custom resource definition is terminating").
 import type { Store } from "../../store/store.js";
 import type { CustomCatalog } from "../crd/catalog.js";
 import { structural } from "../crd/schema.js";
+import { validateCustom } from "../crd/validate.js";
 import type { AdmissionRequest } from "../registry.js";
 import { resourceOfKind } from "../resources.js";
 import { ApiError } from "../status.js";
@@ -21,5 +22,27 @@ export function customResourceAdmission(store: Store, catalog: CustomCatalog) {
         "create not allowed while custom resource definition is terminating",
       );
     structural(req.obj, served.schema);
+    if (req.subresource === "status" && req.old) return; // what /status may not change is the old object's
+    const causes = validateCustom(req.obj, served.schema);
+    if (!causes.length) return;
+    // field.ErrorList.ToAggregate(): one error as is, several in brackets
+    const list = causes.map((c) => `${c.field}: ${c.message}`);
+    const rt = req.rt;
+    const name = req.obj.metadata.name ?? "";
+    throw new ApiError(
+      422,
+      "Invalid",
+      `${rt.kind}.${rt.group} "${name}" is invalid: ${list.length === 1 ? list[0] : `[${list.join(", ")}]`}`,
+      {
+        name,
+        group: rt.group,
+        kind: rt.kind,
+        causes: causes.map((c) => ({
+          reason: c.reason ?? "FieldValueInvalid",
+          message: c.message,
+          field: c.field,
+        })),
+      },
+    );
   };
 }
