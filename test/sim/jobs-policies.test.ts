@@ -6,6 +6,8 @@
 // - pkg/controller/job/success_policy.go: an Indexed Job meets successPolicy when the listed
 //   indexes succeed (SuccessCriteriaMet / Complete with reason SuccessPolicy, "Matched rules at
 //   index 0"), and its remaining pods are removed.
+// - pkg/apis/batch/validation/validation.go: a Job's template is immutable; a schedule may not
+//   carry TZ= or CRON_TZ= (use spec.timeZone).
 // - pkg/controller/cronjob/cronjob_controllerv2.go: concurrencyPolicy Forbid skips a run while
 //   one is active (JobAlreadyActive); suspend stops scheduling.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,6 +122,30 @@ describe("Job policies", () => {
     await waitFor("resumed", () => cond(job("pausable"), "Suspended")?.status === "False", clock);
     expect(cond(job("pausable"), "Suspended")?.reason).toBe("JobResumed");
     await waitFor("a pod again", () => activeOf("pausable").length === 1, clock);
+  });
+});
+
+describe("what the API server refuses", () => {
+  it("a change to a Job's pod template (immutable), and a time zone in a schedule", async () => {
+    createJob("fixed", {}, ["sleep", "3600"]);
+    const r = await t.kubectl(["set", "image", "job/fixed", "c=busybox:1.37", "-n", NS]);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toMatch(/spec\.template: Invalid value: .*: field is immutable/);
+    const cj = await t.kubectl([
+      "create",
+      "cronjob",
+      "tz",
+      "-n",
+      NS,
+      "--image=busybox:1.36",
+      "--schedule=CRON_TZ=UTC 0 * * * *",
+      "--",
+      "date",
+    ]);
+    expect(cj.exitCode).not.toBe(0);
+    expect(cj.stderr).toContain(
+      'spec.schedule: Invalid value: "CRON_TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
+    );
   });
 });
 

@@ -93,3 +93,20 @@ export function batchCauses(o: KObject): StatusCause[] {
   }
   return [...causes, ...jobSpecCauses(o.spec?.jobTemplate?.spec, "spec.jobTemplate.spec")];
 }
+
+/**
+ * What a Job update may not change (ValidateJobSpecUpdate): the selector, the pod template and
+ * the completion mode are immutable once created (a suspended Job's scheduling fields aside).
+ */
+export function batchUpdateCauses(old: KObject, next: KObject): StatusCause[] {
+  if (old.kind !== "Job") return [];
+  const causes: StatusCause[] = [];
+  for (const k of ["selector", "template", "completionMode"]) {
+    if (JSON.stringify(old.spec?.[k]) === JSON.stringify(next.spec?.[k])) continue;
+    causes.push({
+      field: `spec.${k}`,
+      message: `Invalid value: ${JSON.stringify(next.spec?.[k] ?? null)}: field is immutable`,
+    });
+  }
+  return causes;
+}

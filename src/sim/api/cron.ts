@@ -70,6 +70,9 @@ function parseField(expr: string, f: Field): Set<number> {
 }
 
 export function parseCron(text: string): { schedule?: Schedule; error?: string } {
+  // ValidateCronJobSpec: a time zone goes in spec.timeZone, not the schedule
+  if (/^\s*(CRON_)?TZ=/.test(text))
+    return { error: "cannot use TZ or CRON_TZ in schedule, use timeZone field instead" };
   const spec = DESCRIPTORS[text.trim()] ?? text.trim();
   const parts = spec.split(/\s+/);
   if (parts.length !== 5)

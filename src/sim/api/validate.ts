@@ -3,8 +3,8 @@
 import { parseQuantity } from "../../util/quantity.js";
 import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "../auth/validate.js";
 import type { KObject } from "../types.js";
+import { batchCauses, batchUpdateCauses } from "./batch.js";
 import { selectorMatches } from "./selectors.js";
-import { batchCauses } from "./batch.js";
 import { invalid, type StatusCause } from "./status.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
@@ -153,6 +153,7 @@ export function validateUpdate(old: KObject, next: KObject): void {
         "Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
     });
   causes.push(...validateRbacUpdate(old, next));
+  causes.push(...batchUpdateCauses(old, next));
   if (causes.length) throw invalid(old.kind, old.metadata.name ?? "", causes);
 }
 
