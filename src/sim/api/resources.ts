@@ -138,7 +138,8 @@ export interface GroupVersion {
 
 export function groupVersions(extra: ResourceType[] = []): GroupVersion[] {
   const seen = new Map<string, GroupVersion>();
-  for (const r of [...RESOURCES, ...extra]) seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
+  for (const r of [...RESOURCES, ...extra])
+    seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
   return [...seen.values()];
 }
 
