@@ -189,7 +189,11 @@ export class ApiServer {
           resourceVersion: q.get("resourceVersion"),
           timeoutSeconds: Number(q.get("timeoutSeconds") ?? 0) || undefined,
           allowBookmarks: q.get("allowWatchBookmarks") === "true",
-          render: wantsTable(req) ? (o, first) => this.table(r.rt, [o], q, first) : undefined,
+          render: wantsTable(req)
+            ? (o, first) => this.table(r.rt, [o], q, first)
+            : r.rt.custom
+              ? (o) => registry.read(r.rt, o) // schema defaults and the version asked for
+              : undefined,
         });
       }
       if (r.name) {
