@@ -23,6 +23,7 @@ details.case td { white-space: normal; }
 
 const PHASE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#999999"];
 
+const MAX_OUTPUT = 20_000;
 const pre = (s: string) => `<pre>${esc(s)}</pre>`;
 const fold = (title: string, body: string, cls = "") =>
   `<details${cls ? ` class="${cls}"` : ""}><summary>${title}</summary>${body}</details>`;
@@ -75,7 +76,18 @@ function attemptHtml(a: TraceAttempt): string {
           ]),
         ),
       );
-    if (e.output) parts.push(fold("ansible output", pre(e.output)));
+    // ansible's output may run to 200 kB: its end (where the failure is) keeps 80 traces readable
+    if (e.output)
+      parts.push(
+        fold(
+          "ansible output",
+          pre(
+            e.output.length > MAX_OUTPUT
+              ? `[… ${e.output.length - MAX_OUTPUT} characters before; the whole output is in playbook-${a.index}.log]\n${e.output.slice(-MAX_OUTPUT)}`
+              : e.output,
+          ),
+        ),
+      );
   }
   if (a.verdict)
     parts.push(
