@@ -195,6 +195,23 @@ describe("container commands", () => {
     expect((await t.kubectl(["logs", "gated", "-n", NS, "-c", "wait"])).stdout).toBe("done");
   });
 
+  it("runs what kubectl run puts in args (busybox has no ENTRYPOINT)", async () => {
+    const r = await t.kubectl([
+      "run",
+      "oneshot",
+      "-n",
+      NS,
+      "--image=busybox:1.36",
+      "--restart=Never",
+      "--",
+      "echo",
+      "hi there",
+    ]);
+    expect(r.stdout).toBe("pod/oneshot created");
+    await waitFor("Succeeded", () => pod("oneshot")?.status?.phase === "Succeeded", clock);
+    expect((await t.kubectl(["logs", "oneshot", "-n", NS])).stdout).toBe("hi there");
+  });
+
   it("stops the process when its pod is deleted", async () => {
     await t.kubectl(["delete", "pod", "hello", "-n", NS, "--wait=false"]);
     await waitFor("gone", () => !pod("hello"), clock);
