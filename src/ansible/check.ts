@@ -1,6 +1,7 @@
-// Checks a playbook before it runs: it must be YAML, a list of plays, and stay inside the target
-// namespace (no other namespace, no --all-namespaces, no deleting namespaces or nodes).
-// A playbook that fails here is a result of the method (a wrong answer), not a harness error.
+// Notes about a playbook before it runs: whether it is YAML and a list of plays, and where it
+// names another namespace, --all-namespaces, or deletes namespaces or nodes. These are warnings in
+// the record only, never a refusal: a regex over text fails both ways (issue 10, item 5). The
+// cluster's RBAC and the sandbox are what stop a playbook.
 import { parse } from "yaml";
 
 export interface PlaybookCheck {
