@@ -102,6 +102,39 @@ describe("ServiceAccount admission and controller", () => {
     await kn("rollout", "status", "deploy/ghosted", "--timeout=60s");
   });
 
+  it("a StatefulSet naming a missing account records FailedCreate as stateful_set_control.go words it", async () => {
+    const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      serviceAccountName: ghost2
+      containers: [{name: db, image: "redis:7-alpine"}]
+`;
+    await kn("apply", "-f", t.file("sts.yaml", sts));
+    const ev = await until(
+      "FailedCreate",
+      () =>
+        kn(
+          "get",
+          "events",
+          "--field-selector=reason=FailedCreate,involvedObject.kind=StatefulSet",
+          "-o",
+          "jsonpath={.items[*].message}",
+        ),
+      (s) => s.length > 0,
+    );
+    expect(ev).toBe(
+      'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: error looking up service account adm/ghost2: serviceaccount "ghost2" not found',
+    );
+    await kn("delete", "sts", "db");
+  });
+
   it("recreates the default ServiceAccount when it is deleted", async () => {
     await kn("delete", "serviceaccount", "default");
     await until(

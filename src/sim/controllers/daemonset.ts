@@ -1,6 +1,7 @@
 // DaemonSets, as kube's daemonset controller runs them: one pod on every node the template fits,
 // failed ones replaced, extras and misplaced ones deleted, RollingUpdate replacing outdated pods
 // while at most maxUnavailable nodes lack an available one, ControllerRevisions for history.
+import { ApiError } from "../api/status.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { daemonPod, nodeShouldRun, targetNode } from "./daemonset-nodes.js";
@@ -103,11 +104,19 @@ function manage(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KObject[],
       }
     }
     if (running.length === 0) {
-      const pod = ctx.registry.create(
-        R("Pod"),
-        ds.metadata.namespace,
-        daemonPod(ctx, ds, node.metadata.name!, hash),
-      );
+      let pod: KObject;
+      try {
+        pod = ctx.registry.create(
+          R("Pod"),
+          ds.metadata.namespace,
+          daemonPod(ctx, ds, node.metadata.name!, hash),
+        );
+      } catch (e) {
+        // refused by admission: controller_utils.go CreatePods records it and the sync is retried
+        if (e instanceof ApiError && e.code !== 409)
+          ctx.events.record(ds, "Warning", "FailedCreate", `Error creating: ${e.message}`, SOURCE);
+        throw e;
+      }
       ctx.events.record(ds, "Normal", "SuccessfulCreate", `Created pod: ${pod.metadata.name}`, SOURCE);
     }
     // the oldest stays

@@ -66,8 +66,9 @@ export class ControllerRuntime {
           try {
             reconcile(key);
           } catch (e) {
-            // A conflict means someone wrote first: try again shortly. Anything else is a bug to see.
-            if (!(e instanceof ApiError && (e.code === 409 || e.code === 404)))
+            // A conflict means someone wrote first, a 403 that admission refused the write (the
+            // controller recorded why): try again shortly. Anything else is a bug to see.
+            if (!(e instanceof ApiError && (e.code === 409 || e.code === 404 || e.code === 403)))
               console.error(`controller ${name} failed on ${key}:`, e);
             this.enqueueAfter(name, key, 1000);
           }

@@ -1,6 +1,7 @@
 // StatefulSet pods: stable identity (`<set>-<ordinal>`, hostname and subdomain, the pod-name,
 // pod-index and controller-revision-hash labels), their PersistentVolumeClaims from
 // volumeClaimTemplates, and the status counts kube computes over them.
+import { ApiError } from "../api/status.js";
 import type { Clock } from "../clock.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
@@ -84,7 +85,21 @@ export function createClaims(ctx: SimContext, set: KObject, ordinal: number): vo
 
 export function createPod(ctx: SimContext, set: KObject, pod: KObject, ordinal: number): KObject {
   createClaims(ctx, set, ordinal);
-  const created = ctx.registry.create(R("Pod"), set.metadata.namespace, pod);
+  let created: KObject;
+  try {
+    created = ctx.registry.create(R("Pod"), set.metadata.namespace, pod);
+  } catch (e) {
+    // refused by admission: stateful_set_control.go records it and the sync is retried
+    if (e instanceof ApiError && e.code !== 409)
+      ctx.events.record(
+        set,
+        "Warning",
+        "FailedCreate",
+        `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${e.message}`,
+        SOURCE,
+      );
+    throw e;
+  }
   ctx.events.record(
     set,
     "Normal",
