@@ -3,7 +3,7 @@
 import { benchApi } from "./api.js";
 import { benchClock } from "./clock.js";
 import { benchDeploy } from "./deploy.js";
-import { benchParallel, benchPhases, benchTiers } from "./runs.js";
+import { benchParallel, benchPhases, benchRemediationTime, benchTiers } from "./runs.js";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   phases: benchPhases,
   tiers: benchTiers,
   parallel: benchParallel,
+  time: benchRemediationTime,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -132,3 +132,45 @@ export async function benchParallel(): Promise<void> {
   }
   line("speed-up N=4 over N=1", `${(walls[0] / walls[1]).toFixed(2)}x (2 cores)`);
 }
+
+/** Issue 11: remediation time must not depend on the clock's speed (oracle, easy tier, 10 vs 60). */
+export async function benchRemediationTime(): Promise<void> {
+  process.stdout.write(
+    "Mean remediation time per success (method start → final verdict, as a real cluster shows it), oracle, simple-micro easy tier\n",
+  );
+  const means: number[] = [];
+  for (const speed of [10, 60]) {
+    const dir = mkdtempSync(join(tmpdir(), "mr-bench-"));
+    const r = await cli([
+      "run",
+      "--env",
+      "simple-micro",
+      "--model",
+      "oracle",
+      "--experiment-path",
+      "experiments/easy.txt",
+      "--speed",
+      String(speed),
+      "--save-path",
+      dir,
+      "--run-name",
+      "time",
+    ]);
+    if (r.code !== 0) process.stdout.write(`  run at speed ${speed} failed (exit ${r.code}): ${r.err}\n`);
+    const cs = cases(join(dir, "time")) as (Case & {
+      remediationSeconds?: number;
+      remediation?: Record<string, number>;
+    })[];
+    const ok = cs.filter((c) => c.status === "success" && typeof c.remediationSeconds === "number");
+    const mean = ok.reduce((n, c) => n + (c.remediationSeconds ?? 0), 0) / Math.max(1, ok.length);
+    const part = (k: string) =>
+      ok.reduce((n, c) => n + (c.remediation?.[k] ?? 0), 0) / Math.max(1, ok.length) / 1000;
+    means.push(mean);
+    line(
+      `speed ${speed}`,
+      `${mean.toFixed(1)} s mean over ${ok.length} successes (execute ${part("executeMs").toFixed(1)} s of which ansible CPU ${part("executeCpuMs").toFixed(1)} s; settle+verify ${part("finalMs").toFixed(1)} s; wall ${r.wallS.toFixed(0)} s)`,
+    );
+  }
+  const [a, b] = means;
+  line("difference", `${((Math.abs(a - b) / Math.max(a, b)) * 100).toFixed(1)}%`, "< 15%");
+}

@@ -4,6 +4,7 @@
 # ends, and every process left in it (async tasks, setsid children) is killed by the kernel.
 #   python3 launch.py SOCKET PORT -- COMMAND...
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -56,7 +57,18 @@ def main():
     except FileNotFoundError:
         sys.stderr.write(f"microremed sandbox: {command[0]} not found inside the sandbox\n")
         sys.exit(127)
-    sys.exit(child.wait())
+    status = child.wait()
+    # the CPU time of the command and every process it waited for: the runner counts it as the
+    # playbook's own time (what it spends computing, not waiting on the cluster)
+    usage_file = os.environ.get("MICROREMED_RUSAGE_FILE")
+    if usage_file:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        try:
+            with open(usage_file, "w") as f:
+                f.write(f"{(ru.ru_utime + ru.ru_stime) * 1000:.0f}\n")
+        except OSError:
+            pass
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ export interface ExecutionResult {
   sandbox: SandboxMode;
   /** One JSON line per API request the playbook made. */
   auditLog?: string;
+  /** CPU ms ansible's processes spent (syntax check and run): its own time, not the cluster's. */
+  cpuMs?: number;
 }
 
 export interface ExecuteOptions {
@@ -185,8 +187,10 @@ export class AnsibleExecutor implements Executor {
     }
     const run = await exec(["-i", inventory, playbookPath], this.o.timeoutMs);
     const tasks = readTasks(tasksFile);
+    const cpuMs =
+      syntax.cpuMs === undefined || run.cpuMs === undefined ? undefined : syntax.cpuMs + run.cpuMs;
     const ended = this.ended(run);
-    if (ended) return { ...ended, accepted: true, tasks };
+    if (ended) return { ...ended, accepted: true, tasks, cpuMs };
     const failure = firstFailure(tasks);
     const ok = run.exitCode === 0;
     const cause = ok
@@ -200,6 +204,7 @@ export class AnsibleExecutor implements Executor {
       exitCode: run.exitCode,
       output: run.output,
       tasks,
+      cpuMs,
       cause,
       problems:
         failure && !ok

@@ -2,6 +2,8 @@
 // exit code, past its time limit, interrupted, or not started at all. execa's timeout,
 // cancelSignal and forceKillAfterDelay do the killing; bwrap's PID namespace and
 // --die-with-parent take every child with it.
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { execa } from "execa";
 import { INFO_FD } from "../sandbox/bwrap.js";
 import { sandboxInit, waitExited } from "../sandbox/reap.js";
@@ -15,17 +17,39 @@ export interface ProcessEnd {
   notStarted: boolean;
   /** bubblewrap itself refused or failed to set the sandbox up. */
   sandboxFailed: boolean;
+  /** stdout and stderr interleaved, as a terminal shows them. */
   output: string;
+  stdout: string;
+  stderr: string;
+  /** CPU ms of the command and its children (undefined where it could not be read). */
+  cpuMs?: number;
 }
+
+/** CPU ms of this process's waited-for children: /proc/self/stat cutime + cstime (USER_HZ = 100). */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+let runs = 0;
 
 const MAX_OUTPUT = 200_000;
 
 export async function runCommand(
   cmd: SandboxCommand,
-  o: { cwd: string; timeoutMs: number; signal?: AbortSignal; bwrap: boolean },
+  o: { cwd: string; timeoutMs: number; signal?: AbortSignal; bwrap: boolean; input?: string },
 ): Promise<ProcessEnd> {
+  // in bubblewrap the sandbox's own init reaps the command, so its launcher reports the CPU time
+  // (into the writable cwd); unsandboxed, this process reaps it and the kernel counts it here
+  const usageFile = join(o.cwd, `.rusage-${process.pid}-${++runs}`);
+  const cpu0 = o.bwrap ? undefined : childrenCpuMs();
   const child = execa(cmd.file, cmd.args, {
-    env: cmd.env,
+    env: o.bwrap ? { ...cmd.env, MICROREMED_RUSAGE_FILE: usageFile } : cmd.env,
     extendEnv: false,
     cwd: o.cwd,
     all: true,
@@ -37,7 +61,10 @@ export async function runCommand(
     maxBuffer: 10_000_000,
     // unsandboxed, the playbook's children share a process group, killed whole below
     detached: !o.bwrap,
-    stdio: o.bwrap ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+    stdio: o.bwrap
+      ? [o.input === undefined ? "ignore" : "pipe", "pipe", "pipe", "pipe"]
+      : [o.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    ...(o.input === undefined ? {} : { input: o.input }),
   });
   const r = await child;
   const init = o.bwrap ? sandboxInit(String(r.stdio[INFO_FD] ?? "")) : undefined;
@@ -50,6 +77,18 @@ export async function runCommand(
       // the group is already gone
     }
   }
+  let cpuMs: number | undefined;
+  if (o.bwrap) {
+    try {
+      cpuMs = Number(readFileSync(usageFile, "utf8").trim());
+    } catch {
+      cpuMs = undefined;
+    }
+    rmSync(usageFile, { force: true });
+  } else {
+    const cpu1 = childrenCpuMs();
+    cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
+  }
   const all = String(r.all ?? "");
   const notStarted = r.failed && r.code === "ENOENT";
   const output =
@@ -61,5 +100,8 @@ export async function runCommand(
     notStarted,
     sandboxFailed: o.bwrap && (notStarted || (r.exitCode === 1 && /^bwrap: /.test(all.trimStart()))),
     output: notStarted ? `${cmd.file} could not be started: ${r.shortMessage}` : output,
+    stdout: String(r.stdout ?? ""),
+    stderr: String(r.stderr ?? ""),
+    cpuMs: Number.isFinite(cpuMs) ? cpuMs : undefined,
   };
 }

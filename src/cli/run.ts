@@ -18,7 +18,7 @@ export async function runWithSignals(
 ): Promise<RunSummary[]> {
   const { prepareRun, runExperiments } = await import("../runner/run.js");
   const prepared = await Promise.all(cfgs.map((c) => prepareRun(c)));
-  await checkTools();
+  await checkTools((l) => process.stderr.write(`${l}\n`));
   const ac = new AbortController();
   const onSignal = () => {
     process.stderr.write("\ninterrupted: cleaning up the current case (press Ctrl-C again to force)\n");

@@ -109,7 +109,9 @@ export async function createAgentIdentity(
     body: {
       apiVersion: "authentication.k8s.io/v1",
       kind: "TokenRequest",
-      spec: { expirationSeconds: 3600 },
+      // on the cluster's clock: a week outlasts any case even while the embedded cluster runs
+      // 60 times faster than the wall clock (the identity is deleted after the case anyway)
+      spec: { expirationSeconds: 7 * 24 * 3600 },
     },
   });
   const token = tr.status?.token;

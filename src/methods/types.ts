@@ -38,6 +38,8 @@ export interface AgentRun {
   /** Why it ended early: its time limit, Ctrl-C, or the harness could not start it. */
   cause?: "timeout" | "interrupted" | "tool-missing" | "sandbox";
   durationMs: number;
+  /** CPU ms of its processes, where it could be read. */
+  cpuMs?: number;
 }
 
 /** The agent role: runs an external agent's command as the case's identity, in the sandbox, under a time limit. */

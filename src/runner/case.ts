@@ -26,8 +26,17 @@ import { buildReport } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
 import { deriveReasons } from "./reasons.js";
 import type { CaseRecord, Phases } from "./records.js";
+import { SandboxLauncher } from "./launcher.js";
 import { ChaosInjector, type Fault, FaultConfirmer, type HarnessDeps, ServiceRestorer } from "./roles.js";
-import { emptyTimes, timedExecutor, timedModel, timedProber, timedScorer, totalMs } from "./timing.js";
+import {
+  emptyTimes,
+  remediationMs,
+  timedExecutor,
+  timedLauncher,
+  timedModel,
+  timedProber,
+  timedScorer,
+} from "./timing.js";
 
 export interface CaseDeps {
   client: KubeClient;
@@ -207,6 +216,16 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
           executor: timedExecutor(asIdentity(d.executor, id), d.time, times),
           scorer: timedScorer(scorer, d.time, d.methodSpeed, times),
           prober: prober && timedProber(prober, times),
+          launcher: timedLauncher(
+            new SandboxLauncher({
+              mode: d.cfg.sandbox ?? "bwrap",
+              kubeconfig: id.kubeconfigPath,
+              caseDir: d.caseDir,
+              timeoutMs: d.cfg.playbookTimeout * 1000,
+            }),
+            d.time,
+            times,
+          ),
           caseDir: d.caseDir,
           maxAttempts: d.maxAttempts,
           signal,
@@ -240,7 +259,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     rec.success = v.pass;
     rec.status = v.pass ? "success" : "failure";
     rec.remediation = { ...times, finalMs };
-    rec.remediationSeconds = Math.round((totalMs(times) + finalMs) / 100) / 10;
+    rec.remediationSeconds = Math.round(remediationMs(times) / 100) / 10;
     return rec;
   } catch (e) {
     if (signal.aborted) {
@@ -268,10 +287,17 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     if (rec.status !== "success") {
       const r = deriveReasons({
         status: rec.status,
-        attempts: result?.attempts ?? [],
+        // ThinkRemed's Verification agent scored each attempt: both verdicts are in its score
+        attempts: (result?.attempts ?? []).map((a) => ({
+          ...a,
+          verdicts: a.verdict && "reference" in a.verdict ? (a.verdict as Score) : undefined,
+        })),
         verdicts: rec.verdicts,
         maxAttempts: d.maxAttempts,
-        error: errors.find((x) => x.startsWith("method:") || x.startsWith("error ")),
+        error:
+          rec.status === "error"
+            ? (errors.find((x) => x.startsWith("method:") || x.startsWith("error ")) ?? errors[0])
+            : undefined,
         errorCause,
       });
       if (r.reason) rec.reason = r.reason;

@@ -35,11 +35,12 @@ export interface CaseRecord {
   /** Wall ms per phase. */
   phases: Phases;
   /**
-   * Seconds from the start of the method to the final verdict as a real cluster would show them
-   * (runner/timing.ts): the same at any clock speed. Set for evaluated cases.
+   * Seconds the remediation took as a real cluster would show them (runner/timing.ts): the
+   * model's and the probes' wall time, the playbooks' own CPU time and the cluster time they
+   * waited on. The same at any clock speed. Set for evaluated cases.
    */
   remediationSeconds?: number;
-  /** Its parts, in ms: model, probe, execute (of it ansible's CPU), the Verification agent's scoring, settle + final score. */
+  /** Its parts in ms, and beside them the harness's own settle and checks (scoreMs: the Verification agent's; finalMs: the runner's). */
   remediation?: MethodTimes & { finalMs: number };
   /** T_max in force for the case (the method's definition, or --max-attempts). */
   maxAttempts?: number;

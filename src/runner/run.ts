@@ -184,6 +184,8 @@ export async function runExperiments(
     kubeconfig: conn.kubeconfigPath,
     timeoutMs: cfg.playbookTimeout * 1000,
     sandbox: options.sandbox,
+    // where ansible is installed outside PATH (a virtualenv)
+    ansiblePlaybook: process.env.MICROREMED_ANSIBLE_PLAYBOOK || undefined,
   });
   const all = [...done.values()];
   const queue = [...todo];

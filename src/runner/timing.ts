@@ -9,11 +9,12 @@
 //   execute   CPU time of ansible's process tree (its start-up and module runs, which a fast
 //             clock would otherwise inflate 60-fold) + cluster time of the rest of its wall
 //             time (when it waited on the cluster: rollout status, retries, pauses)
-//   score     cluster time (settle and checks)
-import { readFileSync } from "node:fs";
+// The remediation time is their sum: what the issue of a real cluster would show between the
+// diagnosis report and a repaired system. The Verification agent's and the runner's settle and
+// checks are the harness's measurements, recorded apart (scoreMs, finalMs), not counted in it.
 import type { Executor } from "../ansible/executor.js";
 import type { ClusterTime } from "../cluster/time.js";
-import type { Prober } from "../methods/types.js";
+import type { AgentLauncher, Prober } from "../methods/types.js";
 import type { Model } from "../models/types.js";
 import type { Scorer } from "../verify/types.js";
 
@@ -34,21 +35,6 @@ export const emptyTimes = (): MethodTimes => ({
   executeCpuMs: 0,
   scoreMs: 0,
 });
-
-const CLOCK_TICKS = 100; // USER_HZ: 100 on every Linux ABI Node supports
-
-/** CPU ms of this process's waited-for children (and theirs): /proc/self/stat cutime + cstime. */
-export function childrenCpuMs(): number | undefined {
-  if (process.platform !== "linux") return undefined;
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    // fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(f[13]) + Number(f[14])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
 
 export function timedModel(m: Model, t: MethodTimes): Model {
   return {
@@ -78,26 +64,33 @@ export function timedProber(p: Prober, t: MethodTimes): Prober {
   };
 }
 
+/** Time a process run: its CPU time as is, the rest of its wall time as cluster time waited. */
+async function process<R extends { cpuMs?: number }>(
+  time: ClusterTime,
+  t: MethodTimes,
+  run: () => Promise<R>,
+) {
+  const wall0 = Date.now();
+  const cluster0 = time.elapsed();
+  const r = await run();
+  const wall = Date.now() - wall0;
+  const cluster = time.elapsed() - cluster0;
+  // without a CPU figure, all of its time counts as waiting on the cluster
+  const cpu = Math.min(wall, r.cpuMs ?? 0);
+  // the wall time not spent computing was spent waiting, at the clock's mean speed meanwhile
+  const waited = wall > 0 ? ((wall - cpu) * cluster) / wall : 0;
+  t.executeCpuMs += cpu;
+  t.executeMs += cpu + waited;
+  return r;
+}
+
 export function timedExecutor(e: Executor, time: ClusterTime, t: MethodTimes): Executor {
-  return {
-    async run(playbook, opts) {
-      const wall0 = Date.now();
-      const cluster0 = time.elapsed();
-      const cpu0 = childrenCpuMs();
-      try {
-        return await e.run(playbook, opts);
-      } finally {
-        const wall = Date.now() - wall0;
-        const cluster = time.elapsed() - cluster0;
-        const cpu1 = childrenCpuMs();
-        const cpu = cpu0 === undefined || cpu1 === undefined ? 0 : Math.min(wall, cpu1 - cpu0);
-        // the wall time not spent computing was spent waiting, at the clock's mean speed meanwhile
-        const waited = wall > 0 ? ((wall - cpu) * cluster) / wall : 0;
-        t.executeCpuMs += cpu;
-        t.executeMs += cpu + waited;
-      }
-    },
-  };
+  return { run: (playbook, opts) => process(time, t, () => e.run(playbook, opts)) };
+}
+
+/** An external agent's run counts as execution, as a playbook's does. */
+export function timedLauncher(l: AgentLauncher, time: ClusterTime, t: MethodTimes): AgentLauncher {
+  return { launch: (command, input, signal) => process(time, t, () => l.launch(command, input, signal)) };
 }
 
 /** The scorer as the method sees it: at the run's full speed (the runner's own waits), timed. */
@@ -115,4 +108,4 @@ export function timedScorer(s: Scorer, time: ClusterTime, methodSpeed: number, t
   };
 }
 
-export const totalMs = (t: MethodTimes) => t.modelMs + t.probeMs + t.executeMs + t.scoreMs;
+export const remediationMs = (t: MethodTimes) => t.modelMs + t.probeMs + t.executeMs;
