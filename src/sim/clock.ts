@@ -30,18 +30,13 @@ interface Timer {
   cancelled: boolean;
 }
 
-/** Lateness (wall ms) past which the engine counts as behind and cluster time is slowed. */
-const BEHIND_WALL_MS = 20;
-
 /** How far the engine fell behind the wall clock: what `npm run bench -- clock` prints. */
 export interface ClockStats {
   /** Timers run. */
   fired: number;
   /** The most a timer ran after its due instant on the wall clock's pace (cluster ms). */
   maxBehindMs: number;
-  /** Cluster ms the clock gave up so as not to run ahead of the work (its slowdown so far). */
-  slowedMs: number;
-  /** How far cluster time is behind the wall clock's pace now: the slowdown plus any backlog. */
+  /** How far cluster time is behind the wall clock's pace now: the work not yet done. */
   lagMs: number;
   /** Times now() was asked while a timer was overdue: it answered that timer's instant. */
   heldAtWork: number;
@@ -53,9 +48,10 @@ export interface ClockStats {
  * linear in the wall clock. Timers run one per macrotask in (due, creation) order, and `now()`
  * never passes the earliest timer that has not yet run, and stays at a timer's instant while the
  * callbacks it woke run. When the event loop is too busy to run timers on time, cluster time
- * waits for them, and once they ran it continues from there rather than jumping to where the
- * wall clock would have it: the cluster slows down instead of skipping what it did not simulate,
- * so the same seed does the same work on a loaded machine as on an idle one.
+ * slows down and waits for them instead of skipping what it did not simulate; the backlog then
+ * runs as fast as the engine can, and once nothing is due before the wall clock's pace, time
+ * rejoins it (the runner, which counts cluster time as wall time x speed, sees only the current
+ * backlog as lag). So the same seed does the same work on a loaded machine as on an idle one.
  */
 export class WallClock implements Clock {
   private readonly segments: Segment[];
@@ -65,11 +61,9 @@ export class WallClock implements Clock {
   private floor: number;
   /** Between a timer's callback and the next dispatch: time stays at that timer's instant. */
   private holding = false;
-  /** A timer ran later than BEHIND_WALL_MS: once caught up, cluster time continues from the work. */
-  private behind = false;
   private handle?: NodeJS.Timeout;
   private immediate?: NodeJS.Immediate;
-  private readonly st: ClockStats = { fired: 0, maxBehindMs: 0, slowedMs: 0, lagMs: 0, heldAtWork: 0 };
+  private readonly st: ClockStats = { fired: 0, maxBehindMs: 0, lagMs: 0, heldAtWork: 0 };
 
   constructor(speed = 1) {
     if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
@@ -83,7 +77,7 @@ export class WallClock implements Clock {
   }
 
   stats(): ClockStats {
-    const lagMs = this.st.slowedMs + Math.max(0, this.fromWall(Date.now()) - this.now());
+    const lagMs = Math.max(0, this.fromWall(Date.now()) - this.now());
     return { ...this.st, lagMs };
   }
 
@@ -170,19 +164,13 @@ export class WallClock implements Clock {
     const head = this.peek();
     const nominal = this.fromWall(Date.now());
     if (!head || head.due > nominal) {
-      // caught up: if the engine was behind, continue from where it is, not where the wall is
-      if (this.behind) {
-        this.behind = false;
-        this.st.slowedMs += Math.max(0, nominal - this.floor);
-        this.rebase(this.floor, this.speed);
-      }
+      // caught up: nothing is due before the wall clock's pace, so time may rejoin it
       this.arm();
       return;
     }
     this.pop();
     this.st.fired++;
     this.st.maxBehindMs = Math.max(this.st.maxBehindMs, nominal - head.due);
-    if ((nominal - head.due) / this.speed > BEHIND_WALL_MS) this.behind = true;
     if (head.due > this.floor) this.floor = head.due;
     this.holding = true;
     try {

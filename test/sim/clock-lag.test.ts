@@ -89,10 +89,8 @@ describe("a clock that never runs ahead of the work", () => {
     expect(idle.ranAhead).toBe(false);
     expect(loaded.history).toEqual(idle.history);
     expect(loaded.history.slice(0, 6)).toEqual(["p@450", "a@700", "p@900", "b@1000", "c@1300", "p@1350"]);
-    // the loaded engine fell behind the wall clock's pace, and cluster time slowed down for it
-    const st = loaded.clock.stats();
-    expect(st.maxBehindMs).toBeGreaterThan(1000);
-    expect(st.lagMs).toBeGreaterThan(0);
+    // the loaded engine fell behind the wall clock's pace: cluster time waited for it
+    expect(loaded.clock.stats().maxBehindMs).toBeGreaterThan(1000);
   }, 60_000);
 
   it("holds time at the instant of a timer while the callbacks it woke run", async () => {
