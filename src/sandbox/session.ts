@@ -1,7 +1,7 @@
 // One sandbox for one case's tool runs: the API proxy outside (with its audit log), a kubeconfig
 // that points at the proxy and holds no credential, and the command line that starts a tool
 // inside bubblewrap (mode bwrap) or directly with the allowlisted environment (mode none).
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
@@ -63,16 +63,20 @@ function kubeconfigFor(server: string): string {
 export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
   const o = { ...given, workDir: resolve(given.workDir) };
   const auditLog = o.auditLog ?? join(o.workDir, "api-audit.jsonl");
+  // the proxy logs to the runner's private folder while the tools run, and the case's log gets
+  // those lines when the sandbox closes: what a playbook writes into the log meanwhile is dropped
+  const before = existsSync(auditLog) ? readFileSync(auditLog, "utf8") : "";
   // private to the runner: the socket and the kubeconfig the tools read
   const io = mkdtempSync(join(tmpdir(), "microremed-sandbox-"));
   chmodSync(io, 0o700);
+  const privateLog = join(io, "api-audit.jsonl");
   const libDir = join(packageRoot(), "ansible");
   let proxy: ApiProxy | undefined;
   let warning: string | undefined;
   try {
     proxy = await startApiProxy({
       kubeconfig: o.kubeconfig,
-      auditLog,
+      auditLog: privateLog,
       socketPath: o.mode === "bwrap" ? join(io, "api.sock") : undefined,
     });
   } catch (e) {
@@ -131,6 +135,8 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
     },
     async close() {
       await proxy?.close();
+      const lines = existsSync(privateLog) ? readFileSync(privateLog, "utf8") : "";
+      if (before || lines) writeFileSync(auditLog, before + lines);
       rmSync(io, { recursive: true, force: true });
     },
   };
