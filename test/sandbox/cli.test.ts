@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, checkBuilt, ROOT } from "../cli/cli-helpers.js";
 import { findTool } from "../../src/sandbox/tools.js";
+import { CLI, checkBuilt, ROOT } from "../cli/cli-helpers.js";
 
 /** A PATH with kubectl, ansible-playbook and python3, and no bwrap. */
 function pathWithoutBwrap(): string {

@@ -5,8 +5,8 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse, stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { createProbe } from "../../src/probe/sandbox.js";
 import type { SandboxMode } from "../../src/sandbox/support.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
