@@ -218,6 +218,20 @@ spec: {size: 1, bogus: dropped, parts: [{name: bolt}]}
     expect(seen.slice(2)).toEqual(["DELETED big"]);
   });
 
+  it("collects a custom resource whose owner is deleted (owner references)", async () => {
+    await kn("create", "configmap", "parent");
+    const uid = await kn("get", "cm", "parent", "-o", "jsonpath={.metadata.uid}");
+    const child = `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: child\n  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: parent, uid: ${uid}}]\n`;
+    await kn("apply", "-f", t.file("child.yaml", child));
+    await kn("delete", "cm", "parent");
+    for (let i = 0; i < 50; i++) {
+      if ((await t.kubectl(["-n", "crd", "get", "widget", "child"], { reject: false })).exitCode !== 0)
+        return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error("the Widget owned by the deleted ConfigMap was not collected");
+  });
+
   it("serves cluster-scoped custom resources", async () => {
     await k("apply", "-f", t.file("rcrd.yaml", CLUSTER_CRD));
     await k("wait", "--for", "condition=established", "crd/regions.geo.example.com", "--timeout=30s");

@@ -9,17 +9,19 @@ const NAME = "garbage-collector";
 
 export function installGarbageCollector(ctx: SimContext) {
   const { store, registry, runtime } = ctx;
-  const stored = RESOURCES.filter((r) => !isMetrics(r));
+  const builtIn = RESOURCES.filter((r) => !isMetrics(r));
+  // custom resources own and are owned like any other object
+  const stored = () => [...builtIn, ...registry.custom.preferred()];
 
   const dependentsOf = (uid: string): [ResourceType, KObject][] => {
     const out: [ResourceType, KObject][] = [];
-    for (const rt of stored)
+    for (const rt of stored())
       for (const o of store.list(rt))
         if (o.metadata.ownerReferences?.some((r) => r.uid === uid)) out.push([rt, o]);
     return out;
   };
   const ownerExists = (ns: string | undefined, uid: string, kind: string) => {
-    const rt = stored.find((r) => r.kind === kind);
+    const rt = stored().find((r) => r.kind === kind);
     if (!rt) return false;
     return store.list(rt, rt.namespaced ? ns : undefined).some((o) => o.metadata.uid === uid);
   };
@@ -39,7 +41,7 @@ export function installGarbageCollector(ctx: SimContext) {
       return;
     }
     // 2. an owner being deleted with a foreground or orphan finalizer
-    const rt = stored.find((r) => r.kind === kind);
+    const rt = stored().find((r) => r.kind === kind);
     if (!rt) return;
     const owner = store.list(rt).find((o) => o.metadata.uid === uid);
     if (!owner?.metadata.deletionTimestamp) return;
