@@ -212,6 +212,37 @@ describe("container commands", () => {
     expect((await t.kubectl(["logs", "oneshot", "-n", NS])).stdout).toBe("hi there");
   });
 
+  it("runs an exec liveness probe in the container: the docs' example restarts after the file goes", async () => {
+    // https://kubernetes.io/docs/tasks/configure-pod-container/configure-liveness-readiness-startup-probes/
+    create("liveness-exec", {
+      image: "registry.k8s.io/busybox",
+      args: ["/bin/sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"],
+      livenessProbe: { exec: { command: ["cat", "/tmp/healthy"] }, initialDelaySeconds: 5, periodSeconds: 5 },
+    });
+    await waitFor("running", () => status("liveness-exec")?.state?.running, clock);
+    await advance(25_000);
+    const events = async () =>
+      (
+        await t.kubectl([
+          "get",
+          "events",
+          "-n",
+          NS,
+          "--field-selector",
+          "involvedObject.name=liveness-exec",
+          "-o",
+          "jsonpath={range .items[*]}{.reason}: {.message}|{end}",
+        ])
+      ).stdout;
+    expect(await events()).not.toContain("Unhealthy");
+    await waitFor("a restart", () => (status("liveness-exec")?.restartCount ?? 0) >= 1, clock);
+    const ev = await events();
+    expect(ev).toContain(
+      "Unhealthy: Liveness probe failed: cat: can't open '/tmp/healthy': No such file or directory|",
+    );
+    expect(ev).toContain("Killing: Container liveness-exec failed liveness probe, will be restarted|");
+  });
+
   it("stops the process when its pod is deleted", async () => {
     await t.kubectl(["delete", "pod", "hello", "-n", NS, "--wait=false"]);
     await waitFor("gone", () => !pod("hello"), clock);

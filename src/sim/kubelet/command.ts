@@ -11,11 +11,12 @@
 import type { SimContext } from "../controllers/context.js";
 import { containerEnv } from "../exec/env.js";
 import { containerExecOf } from "../exec/handler.js";
-import { Proc, runHandler } from "../exec/process.js";
+import { Proc, runHandler, type Stdio } from "../exec/process.js";
 import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/stream.js";
 import type { ContainerRef } from "../model/behavior.js";
 import { imageHas, imageTools, isPause } from "../model/topology/toolbox.js";
 import type { KObject } from "../types.js";
+import { ExecProbes } from "./command-probes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: open JSON
 type J = any;
@@ -48,12 +49,35 @@ export function mainArgv(spec: J): string[] | undefined {
   const dflt = imageTools(String(spec?.image ?? "")).process;
   // an image whose default process is a shell (busybox, alpine, centos) has it as CMD with no
   // ENTRYPOINT: args replace it (`args: [sleep, "3600"]` runs sleep), else the shell runs
-  if (!dflt || !SHELLS.has(dflt)) return undefined;
-  return args.length ? args : [dflt];
+  if (dflt && SHELLS.has(dflt)) return args.length ? args : [dflt];
+  // args that start with a shell: an image without ENTRYPOINT (the docs examples)
+  return args.length && SHELLS.has(args[0]) ? args : undefined;
 }
 
 const instanceKey = (ref: ContainerRef) =>
   `${ref.pod.metadata.uid}/${ref.container.name}/${ref.restartCount}`;
+
+/** A process in the container instance's filesystem and environment (main process or probe). */
+export function containerProc(ctx: SimContext, ref: ContainerRef, io: Stdio, signal: AbortSignal): Proc {
+  const { pod, container: spec } = ref;
+  const exec = containerExecOf(ctx);
+  const fs = exec.files.forContainer(pod, spec, ref.restartCount);
+  const cwd = spec.workingDir ? String(spec.workingDir) : "/";
+  if (!fs.stat(cwd)) fs.mkdir(cwd, true);
+  return new Proc({
+    pod,
+    container: spec,
+    restartCount: ref.restartCount,
+    ctx,
+    fs,
+    env: containerEnv(ctx, pod, spec),
+    cwd,
+    tty: !!spec.tty,
+    ...io,
+    signal,
+    commands: exec.commands,
+  });
+}
 
 /** One line-buffered stream into the pod log. */
 function logSink(ctx: SimContext, pod: KObject, container: string): Output & { flush(): void } {
@@ -79,8 +103,12 @@ function logSink(ctx: SimContext, pod: KObject, container: string): Output & { f
 export class MainProcesses {
   private readonly procs = new Map<string, Running>();
   private readonly decided = new Map<string, boolean>();
+  /** The exec probes of the processes run here (command-probes.ts). */
+  readonly probes: ExecProbes;
 
-  constructor(private readonly ctxOf: () => SimContext) {}
+  constructor(private readonly ctxOf: () => SimContext) {
+    this.probes = new ExecProbes(ctxOf);
+  }
 
   /** Whether the simulation runs this container's command (else it is a generic server). */
   runs(ref: ContainerRef): boolean {
@@ -151,6 +179,7 @@ export class MainProcesses {
     p = { abort: new AbortController() };
     this.procs.set(key, p);
     this.start(ref, p);
+    if (!p.exit) this.probes.schedule(ref, p.abort.signal);
     return p;
   }
 
@@ -173,28 +202,10 @@ export class MainProcesses {
       exited(128, `${START_FAILED} exec: "${argv[0]}": ${why}: unknown`);
       return;
     }
-    const exec = containerExecOf(ctx);
-    const fs = exec.files.forContainer(pod, spec, ref.restartCount);
-    const cwd = spec.workingDir ? String(spec.workingDir) : "/";
-    if (!fs.stat(cwd)) fs.mkdir(cwd, true);
     const out = logSink(ctx, pod, spec.name);
     // `stdin: true` keeps the shell's input open (kubectl run -i); otherwise it reads EOF at once
     const stdin: Input = spec.stdin ? new Pipe() : EMPTY_INPUT;
-    const proc = new Proc({
-      pod,
-      container: spec,
-      restartCount: ref.restartCount,
-      ctx,
-      fs,
-      env: containerEnv(ctx, pod, spec),
-      cwd,
-      tty: !!spec.tty,
-      stdin,
-      stdout: out,
-      stderr: out,
-      signal: p.abort.signal,
-      commands: exec.commands,
-    });
+    const proc = containerProc(ctx, ref, { stdin, stdout: out, stderr: out }, p.abort.signal);
     const fn = proc.resolve(argv[0]);
     if (!fn) {
       exited(128, `${START_FAILED} exec: "${argv[0]}": executable file not found in $PATH: unknown`);

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { bytes } from "../../util/quantity.js";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
+import type { ContainerRef } from "../model/behavior.js";
 import type { KObject } from "../types.js";
 import { CTR_ACTIONS, logTick, POD_ACTIONS } from "./actions.js";
 import { Backoff } from "./backoff.js";
@@ -23,7 +24,7 @@ import { processesOf } from "./command.js";
 import { ImageCatalog } from "./images.js";
 import type { PodStagesDoc } from "./load.js";
 import { PodNetwork } from "./network.js";
-import { nextProbeAt, runProbes } from "./probes.js";
+import { nextProbeAt, type ProbeKind, runProbes } from "./probes.js";
 import {
   CTR_FIELDS,
   type CtrRec,
@@ -174,6 +175,8 @@ export class Kubelet {
       behavior: this.ctx.behavior,
       texts: this.cfg.probes,
       ip: rec.ip ?? "",
+      exec: (ref: ContainerRef, kind: ProbeKind, t: number) =>
+        processesOf(this.ctx).probes.answer(ref, kind, t),
       unhealthy: (type: "Normal" | "Warning", reason: string, message: string) =>
         this.ctx.events.record(
           pod,

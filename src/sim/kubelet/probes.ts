@@ -54,6 +54,8 @@ export interface ProbeDeps {
   texts: PodStagesDoc["probes"];
   /** The pod's IP (probes connect to it). */
   ip: string;
+  /** The answer of an exec probe's command run in the container for this tick, if it ran. */
+  exec?(ref: ContainerRef, kind: ProbeKind, t: number): { ok: boolean; output: string } | undefined;
   /** Record a failed probe (the Unhealthy event). */
   unhealthy(type: "Normal" | "Warning", reason: string, message: string): void;
 }
@@ -82,7 +84,9 @@ export function runProbes(pod: KObject, c: CtrRec, spec: J, now: number, deps: P
         restartCount: c.restartCount,
       };
       const up = t - inst.startedAt >= (inst.startupMs ?? 0);
-      if (up && deps.behavior.probeOk(ref, t)) {
+      // an exec probe whose command ran in the container answers for itself
+      const ran = up && probe.exec ? deps.exec?.(ref, kind, t) : undefined;
+      if (ran ? ran.ok : up && deps.behavior.probeOk(ref, t)) {
         st.successes++;
         st.failures = 0;
         if (st.successes >= (kind === "readiness" ? (probe.successThreshold ?? 1) : 1)) st.result = "pass";
@@ -92,7 +96,9 @@ export function runProbes(pod: KObject, c: CtrRec, spec: J, now: number, deps: P
         if (st.failures >= (probe.failureThreshold ?? 3)) st.result = "fail";
         const ev = deps.texts.event;
         const timedOut = up && !!deps.behavior.probeTimedOut?.(ref, t);
-        const output = failureOutput(deps.ip, spec, probe, up, timedOut, deps.texts);
+        const output = ran
+          ? ran.output.replace(/\n$/, "")
+          : failureOutput(deps.ip, spec, probe, up, timedOut, deps.texts);
         deps.unhealthy(ev.type ?? "Warning", ev.reason, render(ev.message, { probe: TITLE[kind], output }));
       }
     }

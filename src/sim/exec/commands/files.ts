@@ -1,4 +1,5 @@
 // Commands over the container's files: cat, ls, mkdir, touch, rm (GNU coreutils' messages).
+import { imageTools } from "../../model/topology/toolbox.js";
 import { type FileInfo, FsError } from "../fs.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { readAll } from "../stream.js";
@@ -18,7 +19,9 @@ async function cat(args: string[], p: Proc): Promise<number> {
     try {
       p.stdout.write(p.fs.read(p.path(f)));
     } catch (e) {
-      code = p.fail(`${f}: ${why(e)}`);
+      // BusyBox's cat (bb_perror_msg "can't open '%s'") and coreutils' differ
+      const bb = imageTools(String(p.container?.image ?? "")).tools.ps === "busybox";
+      code = p.fail(bb ? `can't open '${f}': ${why(e)}` : `${f}: ${why(e)}`);
     }
   }
   return code;
