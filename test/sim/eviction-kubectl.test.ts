@@ -6,7 +6,8 @@
 // budget check), pkg/controller/disruption/disruption.go (currentHealthy, desiredHealthy,
 // disruptionsAllowed, expectedPods from the controllers' scale for maxUnavailable), and kubectl's
 // drain (staging/src/k8s.io/kubectl/pkg/drain: CheckEvictionSupport reads pods/eviction's
-// group/version from discovery; "evicting pod", "pod/NAME evicted", "node/NAME drained").
+// group/version from discovery; "evicting pod", "pod/NAME evicted", "node/NAME drained"), and
+// the DisruptionTarget condition "EvictionByEvictionAPI" of releases with PodDisruptionConditions.
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNodesCluster, type TestCluster } from "./nodes-cluster.js";
@@ -149,5 +150,35 @@ describe("eviction and PodDisruptionBudgets", () => {
       'pods "lone" not found',
     );
     await k("uncordon", "node-a", "node-b");
+  });
+
+  it("marks an evicted pod DisruptionTarget before it goes", async () => {
+    await kn("run", "lone2", "--image=nginx:1.25");
+    await kn("wait", "--for=condition=Ready", "pod/lone2", "--timeout=30s");
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(t.kubeconfig);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    // the kubelet may stop nginx at once, so the marked pod is looked for on a watch
+    const seen: k8s.V1Pod[] = [];
+    const watching = await new k8s.Watch(kc).watch(
+      "/api/v1/namespaces/ev/pods",
+      { fieldSelector: "metadata.name=lone2" },
+      (_type, pod: k8s.V1Pod) => seen.push(pod),
+      () => {},
+    );
+    await core.createNamespacedPodEviction({
+      namespace: "ev",
+      name: "lone2",
+      body: { metadata: { name: "lone2" } },
+    });
+    await kn("wait", "--for=delete", "pod/lone2", "--timeout=30s");
+    watching.abort();
+    const marked = seen.find((p) => p.status?.conditions?.some((c) => c.type === "DisruptionTarget"));
+    expect(marked?.metadata?.deletionTimestamp).toBeUndefined(); // marked first, then deleted
+    expect(marked?.status?.conditions?.find((c) => c.type === "DisruptionTarget")).toMatchObject({
+      status: "True",
+      reason: "EvictionByEvictionAPI",
+      message: "Eviction API: evicting",
+    });
   });
 });

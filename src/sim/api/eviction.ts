@@ -1,7 +1,7 @@
 // POST pods/NAME/eviction (policy/v1 Eviction), what `kubectl drain` uses: a pod is deleted
 // gracefully unless a PodDisruptionBudget that selects it has no disruption left, which answers
 // 429. Modelled on pkg/registry/core/pod/storage/eviction.go (EvictionREST.Create,
-// checkAndDecrement, canIgnorePDB).
+// checkAndDecrement, canIgnorePDB; addConditionAndDeletePod in releases with PodDisruptionConditions).
 import type { KObject } from "../types.js";
 import type { DeleteOptions, Registry } from "./registry.js";
 import { resourceOfKind } from "./resources.js";
@@ -44,6 +44,7 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
   // a terminal, pending or terminating pod has already been disrupted: no budget to check
   const phase = pod.status?.phase;
   if (phase === "Succeeded" || phase === "Failed" || phase === "Pending" || pod.metadata.deletionTimestamp) {
+    if (!opts.dryRun && !pod.metadata.deletionTimestamp) markDisrupted(registry, pod);
     registry.delete(POD, ns, name, opts);
     return SUCCESS;
   }
@@ -61,8 +62,32 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
       !podReady(pod) && (st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0;
     if (!unreadyAndEnough) checkAndDecrement(registry, pdb, name, !!opts.dryRun);
   }
+  if (!opts.dryRun) markDisrupted(registry, pod);
   registry.delete(POD, ns, name, opts);
   return SUCCESS;
+}
+
+/** The DisruptionTarget condition an evicted pod gets before it is deleted (PodDisruptionConditions, GA in 1.31). */
+function markDisrupted(registry: Registry, pod: KObject) {
+  const cond = {
+    type: "DisruptionTarget",
+    status: "True",
+    lastProbeTime: null,
+    lastTransitionTime: registry.now(),
+    reason: "EvictionByEvictionAPI",
+    message: "Eviction API: evicting",
+  };
+  const conditions = [...(pod.status?.conditions ?? []).filter((c: J) => c.type !== cond.type), cond];
+  registry.update(
+    POD,
+    pod.metadata.namespace,
+    pod.metadata.name!,
+    { ...pod, status: { ...pod.status, conditions } },
+    {
+      subresource: "status",
+      force: true,
+    },
+  );
 }
 
 const podReady = (p: KObject) =>

@@ -50,6 +50,7 @@ function sync(ctx: SimContext, key: string): void {
   const sel = spec.selector;
   const selects = sel && (Object.keys(sel.matchLabels ?? {}).length || (sel.matchExpressions ?? []).length);
   const pods = selects ? store.list(R("Pod"), ns).filter((p) => selectorMatches(sel, p.metadata.labels)) : [];
+  if (pods.length === 0) events.record(pdb, "Normal", "NoPods", "No matching pods found", SOURCE);
   const st: J = pdb.status ?? {};
   const now = clock.now();
 
