@@ -87,6 +87,8 @@ describe("Jobs", () => {
       completionMode: "NonIndexed",
     });
     expect(j.spec.selector.matchLabels["batch.kubernetes.io/controller-uid"]).toBe(j.metadata.uid);
+    // SetDefaults_Job: the Job carries its pods' labels, the generated ones included
+    expect(j.metadata.labels).toMatchObject({ "batch.kubernetes.io/job-name": "hello", "job-name": "hello" });
     expect(j.status).toMatchObject({ succeeded: 1, ready: 0, terminating: 0 });
     expect(cond(j, "SuccessCriteriaMet")).toMatchObject({ status: "True", reason: "CompletionsReached" });
     expect(cond(j, "Complete")).toMatchObject({

@@ -54,6 +54,10 @@ export function generateJobSelector(job: KObject): void {
   spec.template.metadata ??= {};
   spec.template.metadata.labels = { ...(spec.template.metadata.labels ?? {}), ...labels };
   spec.selector ??= { matchLabels: { [CONTROLLER_UID]: uid } };
+  // SetDefaults_Job: a Job without labels of its own carries its pods' (as read back, so the
+  // generated ones too: `kubectl describe job` lists them)
+  if (!Object.keys(job.metadata.labels ?? {}).length)
+    job.metadata.labels = { ...spec.template.metadata.labels };
 }
 
 function jobSpecCauses(spec: J, field: string): StatusCause[] {
