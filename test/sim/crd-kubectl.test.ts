@@ -264,6 +264,29 @@ spec: {size: 1, bogus: dropped, parts: [{name: bolt}]}
     );
   });
 
+  it("keeps serving the built-in Chaos Mesh kinds when a playbook applies their CRD", async () => {
+    const chaosCrd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: podchaos.chaos-mesh.org}
+spec:
+  group: chaos-mesh.org
+  scope: Namespaced
+  names: {plural: podchaos, kind: PodChaos}
+  versions:
+  - {name: v1alpha1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`;
+    await k("apply", "-f", t.file("podchaos-crd.yaml", chaosCrd));
+    await k("wait", "--for", "condition=established", "crd/podchaos.chaos-mesh.org", "--timeout=30s");
+    const pc =
+      "apiVersion: chaos-mesh.org/v1alpha1\nkind: PodChaos\nmetadata: {name: kill}\nspec: {action: pod-kill, mode: one, selector: {namespaces: [crd]}}\n";
+    await kn("apply", "-f", t.file("pc.yaml", pc));
+    // the built-in kind keeps its fields (the CRD's empty schema would prune them)
+    expect(await kn("get", "podchaos", "kill", "-o", "jsonpath={.spec.action}")).toBe("pod-kill");
+    await k("delete", "crd", "podchaos.chaos-mesh.org");
+    expect(await kn("get", "podchaos", "-o", "name")).toBe("podchaos.chaos-mesh.org/kill");
+    await kn("delete", "podchaos", "kill");
+  });
+
   it("refuses a CRD whose name is not plural.group", async () => {
     const bad = CRD.replace("name: widgets.example.com", "name: gizmos.example.com");
     const r = await t.kubectl(["apply", "-f", t.file("bad.yaml", bad)], { reject: false });
