@@ -3,7 +3,7 @@
 import { addUsage, type ChatMessage, emptyUsage } from "../models/types.js";
 import { readPlaybook } from "./answer.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "./definition.js";
-import { methodError } from "./errors.js";
+import { executionError, methodError } from "./errors.js";
 import { renderReport } from "./report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
@@ -43,7 +43,13 @@ export class SoloGen implements Method {
         signal: ctx.signal,
       });
       attempt.problems.push(...attempt.execution.problems);
-      return { attempts: [attempt], conversation, usage: { generator: usage } };
+      const broken = executionError(attempt.execution);
+      return {
+        attempts: [attempt],
+        conversation,
+        usage: { generator: usage },
+        ...(broken ? { error: broken } : {}),
+      };
     } catch (e) {
       // A provider failure is data on the case; the run goes on.
       return { attempts: [attempt], conversation, usage: { generator: usage }, error: methodError(e) };

@@ -6,7 +6,7 @@
 // the cluster refused it) or error (provider, tool or cluster: left out of the success rate).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ExecutionResult, Executor } from "../ansible/executor.js";
+import type { Executor } from "../ansible/executor.js";
 import { failure as failureSpec } from "../chaos/catalog.js";
 import { type Injection, removeAllChaos } from "../chaos/inject.js";
 import type { KubeClient } from "../cluster/client.js";
@@ -16,7 +16,8 @@ import type { EnvSpec } from "../envs/env.js";
 import { allSettled, type HealthSnapshot, snapshot } from "../envs/health.js";
 import { type ErrorReason, isMicroRemedError } from "../errors.js";
 import { type AgentIdentity, createAgentIdentity } from "../identity/agent.js";
-import type { Method, MethodResult, Prober } from "../methods/types.js";
+import { executionError } from "../methods/errors.js";
+import type { Method, MethodError, MethodResult, Prober } from "../methods/types.js";
 import { addUsage, emptyUsage, type Model } from "../models/types.js";
 import { createProbe, probeLimits } from "../probe/index.js";
 import { CaseScorer } from "../verify/scorer.js";
@@ -54,9 +55,6 @@ export interface CaseDeps {
   /** Clock speed of the embedded cluster while the method acts. */
   methodSpeed: number;
 }
-
-/** Execution causes that are failures of the run's tools, not of the playbook. */
-const RUN_CAUSES: ReadonlySet<string> = new Set(["tool-missing", "sandbox", "unreachable"]);
 
 async function timed<T>(phases: Phases, key: keyof Phases, fn: () => Promise<T>): Promise<T> {
   const t = Date.now();
@@ -115,12 +113,11 @@ function asIdentity(e: Executor, id: AgentIdentity): Executor {
 }
 
 /** A failure of the run met while the method acted, if any: the provider's, or a tool's. */
-function runFailure(result: MethodResult): { reason: ErrorReason; message: string } | undefined {
+function runFailure(result: MethodResult): MethodError | undefined {
   if (result.error) return result.error;
   for (const a of result.attempts) {
-    const ex: ExecutionResult | undefined = a.execution;
-    if (ex?.cause && RUN_CAUSES.has(ex.cause))
-      return { reason: ex.cause as ErrorReason, message: `attempt ${a.index}: ${ex.problems.join("; ")}` };
+    const e = executionError(a.execution);
+    if (e) return { ...e, message: `attempt ${a.index}: ${e.message}` };
   }
   return undefined;
 }
@@ -245,9 +242,9 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     for (const a of solved.attempts) errors.push(...a.problems.map((p) => `attempt ${a.index}: ${p}`));
     const failed = runFailure(solved);
     if (failed) {
-      errorCause = failed.reason;
+      errorCause = signal.aborted ? "interrupted" : failed.reason;
       errors.push(`method: ${failed.message}`);
-      rec.status = "error";
+      rec.status = signal.aborted ? "interrupted" : "error";
       return rec;
     }
     d.onPhase("settle and verify");

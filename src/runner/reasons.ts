@@ -77,6 +77,8 @@ export interface AttemptFacts {
   /** The same verification split in two, when the recorder keeps both. */
   verdicts?: { reference?: VerdictFact; health?: VerdictFact };
   problems: string[];
+  /** An external agent's run (cmd: methods), when one acted instead of (or before) a playbook. */
+  agent?: { exitCode?: number; timedOut: boolean };
 }
 
 /** What reasons are derived from: everything a case records, nothing the model said about itself. */
@@ -250,6 +252,12 @@ export function attemptReason(
   if (!a.execution) {
     const p = a.problems.join("; ");
     if (/timed? ?out/i.test(p)) return reason("timeout", p);
+    // an external agent that ran to the end acted by itself: the verification judges it
+    if (a.agent && a.agent.exitCode === 0 && !a.agent.timedOut) {
+      const v = a.verdicts ?? (a.verdict ? undefined : final);
+      return verdictReason(v?.reference, v?.health, a.verdict);
+    }
+    if (a.agent) return reason("task-failed", p || `the agent exited with code ${a.agent.exitCode}`);
     return reason("no-playbook", p || "the answer held no playbook");
   }
   const exec = executionReason(a.execution, a.problems);

@@ -7,6 +7,7 @@ import type { ProbeLimits } from "../../probe/index.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "../definition.js";
 import { renderReport } from "../report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "../types.js";
+import { executionError } from "../errors.js";
 import { checkDefinition, configure, definedMaxAttempts, probeLimitsFrom } from "./config.js";
 import { coordinate } from "./coordinator.js";
 import { reflection } from "./reflection.js";
@@ -51,6 +52,9 @@ export class ThinkRemed implements Method {
           signal: ctx.signal,
         });
         attempt.problems.push(...attempt.execution.problems);
+        // a tool of the harness failed (ansible missing, the sandbox): no attempt can do better
+        const broken = executionError(attempt.execution);
+        if (broken) return { attempts, conversation, usage, error: broken };
         // a playbook that ran, even with a failed task, may have fixed the system: the verdict decides
         if (attempt.execution.accepted) {
           attempt.verdict = await ctx.scorer.score(ctx.signal);
