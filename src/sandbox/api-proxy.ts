@@ -10,6 +10,7 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { KubeConfig } from "@kubernetes/client-node";
+import { sameUser } from "./peer.js";
 
 export interface AuditEntry {
   time: string;
@@ -174,6 +175,11 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
   server.on("upgrade", onUpgrade);
   const sockets = new Set<Socket>();
   server.on("connection", (s: Socket) => {
+    // on loopback TCP (--sandbox none) only our own user's processes are served
+    if (!o.socketPath && s.localPort && s.remotePort && !sameUser(s.localPort, s.remotePort)) {
+      s.destroy();
+      return;
+    }
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });

@@ -84,9 +84,13 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
     warning = `no cluster for the playbook: the kubeconfig ${o.kubeconfig} could not be used (${(e as Error).message.split("\n")[0]})`;
   }
   if (o.mode === "bwrap")
-    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`), { mode: 0o644 });
+    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`), {
+      mode: 0o600,
+    });
   else {
-    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(proxy?.url ?? "http://127.0.0.1:1"), { mode: 0o600 });
+    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(proxy?.url ?? "http://127.0.0.1:1"), {
+      mode: 0o600,
+    });
     for (const d of ["home", "tmp"]) mkdirSync(join(io, d));
   }
   const readOnly = o.readOnly ?? [];

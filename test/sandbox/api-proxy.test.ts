@@ -125,6 +125,32 @@ describe("the API proxy", () => {
     }
   }, 60_000);
 
+  // only root can start a process as another user to try it
+  it.skipIf(process.getuid?.() !== 0)(
+    "on loopback TCP, serves only the runner's own user (another local user is turned away)",
+    async () => {
+      const proxy = await startApiProxy({ kubeconfig: tc.kubeconfig });
+      const get = (uid?: number) =>
+        execa(
+          "/usr/bin/python3",
+          [
+            "-c",
+            `import urllib.request; print(urllib.request.urlopen("${proxy.url}/version", timeout=10).status)`,
+          ],
+          { reject: false, ...(uid === undefined ? {} : { uid, gid: uid }) },
+        );
+      try {
+        expect((await get()).stdout.trim()).toBe("200");
+        const other = await get(65534);
+        expect(other.exitCode).not.toBe(0);
+        expect(String(other.stderr)).toMatch(/RemoteDisconnected|Connection reset|closed connection/);
+      } finally {
+        await proxy.close();
+      }
+    },
+    60_000,
+  );
+
   it("carries kubectl exec's upgrade to the cluster and back", async () => {
     const dir = caseDir();
     const proxy = await startApiProxy({ kubeconfig: tc.kubeconfig, auditLog: join(dir, "api-audit.jsonl") });
