@@ -151,7 +151,7 @@ describe("resuming a run", { timeout: 150_000 }, () => {
       successes: 3,
       interrupted: 0,
     });
-    expect(r.stdout).toContain("success rate: 100.0% (3/3 cases");
+    expect(r.stdout).toContain("Success Rate: 100.0% (3/3 cases");
     const run = readJson(join(runDir, "run.json"));
     expect(run.startedAt).toBe(firstStart);
     expect(run.resumedAt > firstStart).toBe(true);
