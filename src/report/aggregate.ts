@@ -6,12 +6,31 @@ import { countReasons } from "../runner/summary.js";
 import { type DiffReport, diffSeries } from "./diff.js";
 import type { LoadedRun } from "./load.js";
 import { orderCodes } from "./reason-table.js";
+import { type Reliability, reliability } from "./reliability.js";
 import { computeStats, type Stats } from "./stats.js";
 
 export interface Series {
   model: string;
   method: string;
 }
+
+export interface RunOutcome {
+  index: number;
+  trial?: number;
+  failure: string;
+  target: string;
+  status: CaseRecord["status"];
+  reason?: string;
+}
+
+const outcomeOf = (c: CaseRecord): RunOutcome => ({
+  index: c.index,
+  ...(c.trial ? { trial: c.trial } : {}),
+  failure: c.failure,
+  target: c.target,
+  status: c.status,
+  ...(c.reason ? { reason: c.reason.code } : {}),
+});
 
 export interface FailureCell {
   evaluated: number;
@@ -21,7 +40,19 @@ export interface FailureCell {
 
 export interface Report {
   generatedAt: string;
-  runs: { dir: string; env: string; tier: string; model: string; method: string; cases: number }[];
+  runs: {
+    dir: string;
+    env: string;
+    tier: string;
+    model: string;
+    method: string;
+    cases: number;
+    trials: number;
+    /** A run merged from its shards: their folders. */
+    shards?: string[];
+    /** Each case (and trial) as it counts: the last record of each. */
+    outcomes: RunOutcome[];
+  }[];
   /** Every model × method, in the order of the tables and the charts' legends. */
   series: Series[];
   tiers: string[];
@@ -37,6 +68,8 @@ export interface Report {
   reasons: (Series & { tier: string; counts: Record<string, number> })[];
   /** The same per failure type: one cell per entry of `series`. */
   reasonsPerFailure: { failure: string; cells: Record<string, number>[] }[];
+  /** When some run has --trials k > 1: pass@1, pass@k and pass^k. */
+  reliability?: Reliability;
   /** Exactly two series: their cases paired by index, per tier and system. */
   diff?: DiffReport;
 }
@@ -121,6 +154,7 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
     }))
     .filter((row) => row.cells.some((c) => Object.keys(c).length > 0));
   const reasonCodes = orderCodes(reasons.flatMap((x) => Object.keys(x.counts)));
+  const rel = reliability(runs, series, tiers, failures);
 
   return {
     generatedAt: now.toISOString(),
@@ -131,6 +165,9 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
       model: r.model,
       method: r.method,
       cases: r.cases.length,
+      trials: r.trials,
+      ...(r.parts ? { shards: r.parts.map((p) => p.dir) } : {}),
+      outcomes: r.cases.map(outcomeOf),
     })),
     series,
     tiers,
@@ -141,6 +178,7 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
     reasonCodes,
     reasons,
     reasonsPerFailure,
+    ...(rel ? { reliability: rel } : {}),
     ...(series.length === 2 ? { diff: diffSeries(runs, series[0], series[1]) } : {}),
   };
 }

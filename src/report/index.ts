@@ -31,16 +31,19 @@ export function parseCases(v: string): CaseSelection {
 
 export function tracesOf(runs: LoadedRun[], which: CaseSelection): RunTraces[] {
   if (which === "none") return [];
-  return runs.map((run) => ({
-    run: run.dir,
-    label: `${run.model} / ${run.method}, ${run.tier}, ${run.env} (${run.dir})`,
-    traces: run.cases
-      .filter((c) =>
-        which === "all" ? true : which === "failed" ? c.status !== "success" : which.includes(c.index),
-      )
-      .sort((a, b) => a.index - b.index)
-      .map((c) => readTrace(run.dir, c)),
-  }));
+  // a run merged from shards: each shard's traces from its own folder
+  return runs
+    .flatMap((r) => r.parts ?? [r])
+    .map((run) => ({
+      run: run.dir,
+      label: `${run.model} / ${run.method}, ${run.tier}, ${run.env}${run.shard ? `, shard ${run.shard}` : ""} (${run.dir})`,
+      traces: run.cases
+        .filter((c) =>
+          which === "all" ? true : which === "failed" ? c.status !== "success" : which.includes(c.index),
+        )
+        .sort((a, b) => a.index - b.index)
+        .map((c) => readTrace(run.dir, c)),
+    }));
 }
 
 export function render(r: Report, format: Format, traces: RunTraces[] = []): string {

@@ -6,6 +6,8 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "n
 import { basename, extname, join, resolve } from "node:path";
 import { MicroRemedError } from "../errors.js";
 import { type CaseRecord, RunRecords } from "../runner/records.js";
+import { latestRecords } from "../runner/summary.js";
+import { mergeShards } from "./shards.js";
 import { maxAttemptsOf, withReason } from "./trace.js";
 
 export interface LoadedRun {
@@ -18,7 +20,18 @@ export interface LoadedRun {
   method: string;
   /** What decides which cases a run holds (run.json), for pairing two runs case by case. */
   plan: { experimentPath?: string; seed?: number; experiments?: number | null };
+  /** The last record of each case (and trial): a case re-run after an error counts once. */
   cases: CaseRecord[];
+  /** Runs of each case (--trials; 1 for runs recorded before trials existed). */
+  trials: number;
+  /** run.json's config, the run's identity (shard included). */
+  config?: Record<string, unknown>;
+  /** Cases in the whole plan before sharding (run.json plannedCases). */
+  plannedCases?: number;
+  /** "i/n" for a shard of a run (--shard), null otherwise. */
+  shard: string | null;
+  /** A run merged from its shards' folders: the shards, each as loaded (their traces live there). */
+  parts?: LoadedRun[];
 }
 
 const MAX_DEPTH = 2;
@@ -74,7 +87,7 @@ export function loadRun(dir: string): LoadedRun {
   };
   // a case recorded before reasons existed gets its reason from its folder
   const tMax = maxAttemptsOf(dir, pick("method"));
-  const cases = recorded.map((c) => withReason(dir, c, tMax));
+  const cases = latestRecords(recorded).map((c) => withReason(dir, c, tMax));
   const num = (x: unknown) => (typeof x === "number" ? x : undefined);
   return {
     dir,
@@ -88,10 +101,17 @@ export function loadRun(dir: string): LoadedRun {
       experiments: config?.experiments === null ? null : num(config?.experiments),
     },
     cases,
+    trials: num(run?.trials) ?? num(config?.trials) ?? Math.max(1, ...cases.map((c) => c.trial ?? 1)),
+    config,
+    plannedCases: num(run?.plannedCases),
+    shard: typeof config?.shard === "string" ? config.shard : null,
   };
 }
 
-/** Every run under the given paths, each folder once even when paths overlap. */
+/**
+ * Every run under the given paths, each folder once even when paths overlap; the shards of one
+ * run (--shard i/n) merged into that run, after checking they make it up exactly (shards.ts).
+ */
 export function loadRuns(paths: string[]): LoadedRun[] {
   const seen = new Set<string>();
   const runs: LoadedRun[] = [];
@@ -117,5 +137,5 @@ export function loadRuns(paths: string[]): LoadedRun[] {
       runs.push(loadRun(d));
     }
   }
-  return runs;
+  return mergeShards(runs);
 }

@@ -23,7 +23,10 @@ export function renderMarkdown(r: Report): string {
     "",
     "## Runs",
     "",
-    ...r.runs.map((x) => `- ${x.dir}: ${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases`),
+    ...r.runs.map(
+      (x) =>
+        `- ${x.dir}: ${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases${x.trials > 1 ? ` (${x.trials} trials each)` : ""}`,
+    ),
   );
   return `${parts.join("\n")}\n`;
 }

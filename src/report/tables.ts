@@ -2,6 +2,7 @@
 // two formats cannot disagree on a number.
 import type { Report, Series } from "./aggregate.js";
 import { reasonTables } from "./reason-tables.js";
+import { reliabilityTables } from "./reliability-tables.js";
 import type { Stats } from "./stats.js";
 import type { Interval } from "./wilson.js";
 
@@ -151,6 +152,7 @@ export function reportTables(r: Report): Table[] {
       },
       3,
     ),
+    ...reliabilityTables(r, seriesLabel),
     ...reasonTables(r, seriesLabel),
   ];
 }
