@@ -9,6 +9,7 @@ import { openSandbox, type Sandbox } from "../sandbox/session.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/support.js";
 import { findTool, toolFolders } from "../sandbox/tools.js";
 import { checkPlaybook } from "./check.js";
+import { ansibleEnv, collectionPaths } from "./environment.js";
 import { type ProcessEnd, runCommand } from "./process.js";
 import { firstFailure, readTasks, type TaskResult } from "./tasks.js";
 
@@ -119,7 +120,7 @@ export class AnsibleExecutor implements Executor {
         mode: this.mode,
         workDir: opts.caseDir,
         kubeconfig: opts.kubeconfig ?? this.o.kubeconfig,
-        readOnly: [resolve(this.o.inventory)],
+        readOnly: [resolve(this.o.inventory), ...collectionPaths()],
       });
     } catch (e) {
       return finish({ cause: "sandbox", problems: [`the sandbox could not start: ${(e as Error).message}`] });
@@ -144,21 +145,7 @@ export class AnsibleExecutor implements Executor {
     tasksFile: string,
     opts: ExecuteOptions,
   ): Promise<Partial<ExecutionResult>> {
-    const env = {
-      ANSIBLE_HOME: join(sandbox.home, ".ansible"),
-      ANSIBLE_LOCAL_TEMP: join(sandbox.tmp, "ansible-local"),
-      ANSIBLE_REMOTE_TEMP: join(sandbox.tmp, "ansible-remote"),
-      ANSIBLE_CALLBACK_PLUGINS: join(sandbox.lib, "callback_plugins"),
-      ANSIBLE_CALLBACKS_ENABLED: "microremed_tasks",
-      MICROREMED_TASKS_FILE: tasksFile,
-      ANSIBLE_NOCOLOR: "1",
-      ANSIBLE_FORCE_COLOR: "0",
-      ANSIBLE_RETRY_FILES_ENABLED: "0",
-      ANSIBLE_HOST_KEY_CHECKING: "0",
-      ANSIBLE_LOCALHOST_WARNING: "0",
-      ANSIBLE_INVENTORY_UNPARSED_WARNING: "0",
-      ANSIBLE_DEPRECATION_WARNINGS: "0",
-    };
+    const env = ansibleEnv(sandbox, tasksFile);
     const pathFirst = toolFolders(tool);
     const bwrap = sandbox.mode === "bwrap";
     const inventory = resolve(this.o.inventory);

@@ -4,7 +4,7 @@
 // (a run that never ends, one that is not installed); real ansible-playbook everywhere else.
 // ansible-playbook's exit codes: https://docs.ansible.com/ansible/latest/cli/ansible-playbook.html
 // (0 ok, 2 a host failed, 3 a host unreachable, 4 parser error).
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,6 +151,37 @@ describe("ansible's results as data", () => {
     });
     expect(r).toMatchObject({ accepted: true, ok: false, cause: "unreachable" });
     expect(r.tasks).toEqual([expect.objectContaining({ host: "faraway", status: "unreachable" })]);
+  }, 120_000);
+});
+
+describe("collections installed outside ansible's own package", () => {
+  it("are found in the sandbox at the paths the user's ansible uses (ANSIBLE_COLLECTIONS_PATH)", async () => {
+    // ansible finds a collection as ansible_collections/<namespace>/<name>/plugins/modules/<module>.py
+    // under each collections path: https://docs.ansible.com/ansible/latest/collections_guide/collections_installing.html
+    const root = mkdtempSync(join(tmpdir(), "mr-collections-"));
+    const modules = join(root, "ansible_collections", "mrtest", "tools", "plugins", "modules");
+    mkdirSync(modules, { recursive: true });
+    writeFileSync(
+      join(modules, "hello.py"),
+      "from ansible.module_utils.basic import AnsibleModule\n" +
+        "def main():\n    m = AnsibleModule(argument_spec={})\n    m.exit_json(changed=False, msg='hello from a collection')\n" +
+        "if __name__ == '__main__':\n    main()\n",
+    );
+    process.env.ANSIBLE_COLLECTIONS_PATH = root;
+    try {
+      const r = await play(
+        executor(tc.kubeconfig),
+        localPlay("    - name: collection module\n      mrtest.tools.hello:\n"),
+      );
+      expect(r.ok, r.output).toBe(true);
+      expect(r.tasks[0]).toMatchObject({
+        module: "mrtest.tools.hello",
+        status: "ok",
+        message: "hello from a collection",
+      });
+    } finally {
+      delete process.env.ANSIBLE_COLLECTIONS_PATH;
+    }
   }, 120_000);
 });
 
