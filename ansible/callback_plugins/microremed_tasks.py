@@ -15,8 +15,10 @@ DOCUMENTATION = """
       - enable in ansible.cfg or with ANSIBLE_CALLBACKS_ENABLED=microremed_tasks
 """
 
+import ast
 import json
 import os
+import re
 import time
 
 from ansible.plugins.callback import CallbackBase
@@ -28,7 +30,30 @@ def text(value):
     return (value if isinstance(value, str) else json.dumps(value, default=str)).strip()
 
 
+# the Python client's ApiException text carries the API's Status as a bytes literal
+API_BODY = re.compile(r"HTTP response body: (b'(?:[^'\\]|\\.)*'|b\"(?:[^\"\\]|\\.)*\")")
+
+
+def api_status(value):
+    """The Kubernetes Status in a kubernetes.core error, as "Forbidden (403): <its message>"."""
+    found = API_BODY.search(value)
+    if not found:
+        return None
+    try:
+        status = json.loads(ast.literal_eval(found.group(1)))
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(status, dict) or not status.get("message"):
+        return None
+    return "%s (%s): %s" % (status.get("reason", "Failure"), status.get("code", "?"), status["message"])
+
+
 def message(result):
+    for key in ("msg", "error"):
+        if isinstance(result.get(key), str):
+            compact = api_status(result[key])
+            if compact:
+                return compact[:MAX_MESSAGE]
     # a command's msg is only "non-zero return code"; what went wrong is in its stderr
     parts = [text(result[k]) for k in ("msg", "stderr") if result.get(k)]
     if parts:

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnsibleExecutor } from "../../src/ansible/executor.js";
 import type { SandboxMode } from "../../src/sandbox/support.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
-import { caseDir, executor, localPlay, play } from "../sandbox/helpers.js";
+import { caseDir, executor, localPlay, play, serviceAccountKubeconfig } from "../sandbox/helpers.js";
 
 let tc: TestCluster;
 beforeAll(async () => {
@@ -218,5 +218,37 @@ describe("the denylist is a warning, not a guard (issue 10, item 5)", () => {
     expect(r.ok, r.output).toBe(true);
     expect(r.tasks.map((t) => t.status)).toEqual(["ok", "changed"]);
     expect(r.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/kube-system/)]));
+  }, 120_000);
+
+  it("what the identity may not do is refused by the cluster's RBAC, and recorded as the cluster said it", async () => {
+    // an identity that may edit workloads in exec-test and nothing on chaos-mesh.org, as a case's
+    await tc.kubectl(["-n", "exec-test", "create", "serviceaccount", "agent"]);
+    await tc.kubectl([
+      "-n",
+      "exec-test",
+      "create",
+      "rolebinding",
+      "agent-edit",
+      "--clusterrole=edit",
+      "--serviceaccount=exec-test:agent",
+    ]);
+    const kubeconfig = await serviceAccountKubeconfig(
+      (a) => tc.kubectl(a),
+      tc.kubeconfig,
+      "exec-test",
+      "agent",
+    );
+    const r = await play(
+      executor(kubeconfig),
+      localPlay(`    - name: list chaos
+      kubernetes.core.k8s_info: {api_version: chaos-mesh.org/v1alpha1, kind: StressChaos, namespace: exec-test}
+`),
+      { namespace: "exec-test" },
+    );
+    expect(r).toMatchObject({ accepted: true, ok: false, cause: "task-failed" });
+    // the API's own Status message, as kubectl would print it, not the Python client's traceback
+    expect(r.tasks[0].message).toBe(
+      'Forbidden (403): stresschaos.chaos-mesh.org is forbidden: User "system:serviceaccount:exec-test:agent" cannot list resource "stresschaos" in API group "chaos-mesh.org" in the namespace "exec-test"',
+    );
   }, 120_000);
 });

@@ -1,8 +1,9 @@
 // Shared by the sandbox and executor tests: a case folder, an executor on the embedded cluster,
 // and a look at the host's process table.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse, stringify } from "yaml";
 import { AnsibleExecutor, type ExecutionResult } from "../../src/ansible/executor.js";
 import type { SandboxMode } from "../../src/sandbox/support.js";
 import { packageRoot } from "../../src/util/paths.js";
@@ -61,3 +62,21 @@ export const localPlay = (tasks: string) => `- hosts: localhost
   gather_facts: false
   tasks:
 ${tasks}`;
+
+/**
+ * A kubeconfig for ServiceAccount `name` of `namespace` (a token from the TokenRequest API, as
+ * `kubectl create token` asks for it), with the cluster entry of the admin kubeconfig.
+ */
+export async function serviceAccountKubeconfig(
+  kubectl: (args: string[]) => Promise<{ stdout: string }>,
+  adminKubeconfig: string,
+  namespace: string,
+  name: string,
+): Promise<string> {
+  const token = (await kubectl(["-n", namespace, "create", "token", name])).stdout.trim();
+  const doc = parse(readFileSync(adminKubeconfig, "utf8")) as { users: { user: Record<string, string> }[] };
+  doc.users[0].user = { token };
+  const path = join(caseDir("mr-sa-"), "kubeconfig");
+  writeFileSync(path, stringify(doc), { mode: 0o600 });
+  return path;
+}
