@@ -5,8 +5,8 @@
 // `failed to resolve reference "<ref>": <ref>: not found` in `failed to pull and unpack image`;
 // the kubelet reports it as `rpc error: code = NotFound desc = ...` (ErrImagePull).
 import { readdirSync, readFileSync } from "node:fs";
-import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { ManualClock } from "../../src/sim/clock.js";
 import { R } from "../../src/sim/controllers/context.js";
 import { ImageCatalog } from "../../src/sim/kubelet/images.js";

@@ -9,31 +9,20 @@
 import { parseStamp } from "../clock.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import { managePods, type Tracking, writeJobStatus } from "./job-manage.js";
 import {
   formatIndexes,
   indexOf,
-  jobPod,
   matchFailurePolicy,
   matchSuccessPolicy,
   parseIndexes,
   restartsOf,
 } from "./job-pods.js";
-import { type Condition, Requeuer, setCondition, writeStatus } from "./workload-status.js";
-import { freshName, isActive, isTerminating, type J, namespaceActive, podReady } from "./workload-util.js";
+import { type Condition, Requeuer, setCondition } from "./workload-status.js";
+import { isActive, type J, namespaceActive } from "./workload-util.js";
 
 export const JOB_CONTROLLER = "job";
 const SOURCE = { component: "job-controller" };
-const BACKOFF_BASE = 10_000;
-const BACKOFF_MAX = 360_000;
-const BURST = 500;
-
-/** What the controller remembers per Job (kube keeps it in pod finalizers and uncountedTerminatedPods). */
-interface Tracking {
-  counted: Set<string>;
-  /** Active pods deleted before they finished: failures (podReplacementPolicy TerminatingOrFailed). */
-  lost: Set<string>;
-  lastFailure?: number;
-}
 
 const isTrue = (job: KObject, type: string) =>
   (job.status?.conditions ?? []).some((c: J) => c.type === type && c.status === "True");
@@ -108,7 +97,7 @@ function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, 
       events.record(job, "Normal", "Suspended", "Job suspended", SOURCE);
     }
     delete st.startTime;
-    write(ctx, job, { ...st, conditions: conds }, pods, t);
+    writeJobStatus(ctx, job, { ...st, conditions: conds }, pods);
     return;
   }
   if (isTrue(job, "Suspended")) {
@@ -208,73 +197,5 @@ function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, 
     managePods(ctx, job, active, completed, st, t, now, requeue);
   }
   if (deadline !== undefined && !target) requeue.after(key, Math.max(0, startedAt + deadline * 1000 - now));
-  write(ctx, job, { ...st, conditions: conds }, pods, t);
-}
-
-/** Create the pods the Job still needs, unless the failure back-off still runs. */
-function managePods(
-  ctx: SimContext,
-  job: KObject,
-  active: KObject[],
-  completed: Set<number>,
-  st: J,
-  t: Tracking,
-  now: number,
-  requeue: Requeuer,
-): void {
-  const spec = job.spec;
-  const ns = job.metadata.namespace;
-  const parallelism = spec.parallelism ?? 1;
-  const failed = st.failed ?? 0;
-  if (failed > 0 && t.lastFailure !== undefined) {
-    const wait = Math.min(BACKOFF_MAX, BACKOFF_BASE * 2 ** (failed - 1)) - (now - t.lastFailure);
-    if (wait > 0) {
-      requeue.after(keyOf(job), wait);
-      return;
-    }
-  }
-  const wanted: (number | undefined)[] = [];
-  if (spec.completionMode === "Indexed") {
-    const busy = new Set(active.map(indexOf));
-    for (let i = 0; i < spec.completions && wanted.length < parallelism - active.length; i++)
-      if (!completed.has(i) && !busy.has(i)) wanted.push(i);
-  } else {
-    const succeeded = st.succeeded ?? 0;
-    const want =
-      spec.completions === undefined
-        ? succeeded > 0
-          ? 0
-          : parallelism
-        : Math.min(parallelism, spec.completions - succeeded);
-    for (let i = active.length; i < want; i++) wanted.push(undefined);
-  }
-  for (const index of wanted.slice(0, BURST)) {
-    const prefix = `${job.metadata.name}-${index === undefined ? "" : `${index}-`}`;
-    const pod = ctx.registry.create(R("Pod"), ns, jobPod(job, freshName(ctx, R("Pod"), ns, prefix), index));
-    active.push(pod);
-    ctx.events.record(job, "Normal", "SuccessfulCreate", `Created pod: ${pod.metadata.name}`, SOURCE);
-  }
-}
-
-/** The status counters, as the controller writes them (zero counts omitted, ready/terminating kept). */
-function write(ctx: SimContext, job: KObject, st: J, pods: KObject[], _t: Tracking): void {
-  const live = pods.filter((p) => ctx.registry.tryGet(R("Pod"), p.metadata.namespace, p.metadata.name!));
-  const fresh = live.map((p) => ctx.registry.get(R("Pod"), p.metadata.namespace, p.metadata.name!));
-  const active = fresh.filter(isActive);
-  const out: J = {};
-  if (st.conditions?.length) out.conditions = st.conditions;
-  for (const k of ["startTime", "completionTime"]) if (st[k]) out[k] = st[k];
-  const counts: Record<string, number> = {
-    active: active.length,
-    succeeded: st.succeeded ?? 0,
-    failed: st.failed ?? 0,
-  };
-  for (const [k, v] of Object.entries(counts)) if (v > 0) out[k] = v;
-  out.terminating = fresh.filter(
-    (p) => isTerminating(p) && p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed",
-  ).length;
-  if (st.completedIndexes) out.completedIndexes = st.completedIndexes;
-  out.uncountedTerminatedPods = {};
-  out.ready = active.filter(podReady).length;
-  writeStatus(ctx, R("Job"), ctx.registry.get(R("Job"), job.metadata.namespace, job.metadata.name!), out);
+  writeJobStatus(ctx, job, { ...st, conditions: conds }, pods);
 }

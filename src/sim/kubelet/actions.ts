@@ -3,7 +3,7 @@
 import { stamp } from "../clock.js";
 import { R } from "../controllers/context.js";
 import type { KObject } from "../types.js";
-import { terminationOf } from "./command.js";
+import { terminationOf } from "./command-exit.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
 import type { Kubelet } from "./kubelet.js";
 import { internalIP } from "./network.js";
