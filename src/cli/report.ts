@@ -11,7 +11,10 @@ export function registerReport(program: Command) {
     .description(
       "Report success, cost and verdicts per model, method, tier, failure type and system across runs",
     )
-    .argument("<log_dir...>", "run folders, or folders holding them (run-all's log_dir, run's --save-path)")
+    .argument(
+      "<log_dir...>",
+      "run folders, or folders holding them (run-all's log_dir, run's --save-path); the folders of a run's shards (--shard i/n) are merged into that run",
+    )
     .option("--format <md|json|html>", "md (tables), json (the same data), html (one file with charts)", "md")
     .option("--out <file>", "write the report to a file instead of stdout")
     .option(
