@@ -172,6 +172,21 @@ describe("container commands", () => {
     expect(status("nosh")?.state?.terminated?.message).toContain(
       'exec: "/bin/sh": stat /bin/sh: no such file or directory',
     );
+    // the kubelet says why, and never that it started
+    const ev = await t.kubectl([
+      "get",
+      "events",
+      "-n",
+      NS,
+      "--field-selector",
+      "involvedObject.name=nosh",
+      "-o",
+      "jsonpath={range .items[*]}{.reason}: {.message}|{end}",
+    ]);
+    expect(ev.stdout).toContain(
+      'Failed: Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/bin/sh": stat /bin/sh: no such file or directory: unknown|',
+    );
+    expect(ev.stdout).not.toContain("Started:");
   });
 
   it("runs an init container's command to its end before the app starts", async () => {

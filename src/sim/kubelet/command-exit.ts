@@ -3,7 +3,7 @@
 import type { SimContext } from "../controllers/context.js";
 import { containerExecOf } from "../exec/handler.js";
 import type { ContainerRef } from "../model/behavior.js";
-import { processesOf } from "./command.js";
+import { processesOf, startFailure } from "./command.js";
 
 /** kubecontainer's limits: the file is read up to 4 KiB; the log fallback is 80 lines, 2 KiB. */
 const MAX_MESSAGE = 4096;
@@ -22,8 +22,8 @@ export function terminationOf(
   exitCode: number,
 ): { reason?: string; exitCode?: number; message?: string } {
   const spec = ref.container;
-  const exit = processesOf(ctx).exitOf(ref);
-  if (exit?.startError) return { reason: "StartError", exitCode: 128, message: exit.startError };
+  const startError = processesOf(ctx).exitOf(ref)?.startError ?? startFailure(spec);
+  if (startError) return { reason: "StartError", exitCode: 128, message: startError };
   let message = "";
   try {
     const fs = containerExecOf(ctx).files.forContainer(ref.pod, spec, ref.restartCount);

@@ -57,6 +57,21 @@ export function mainArgv(spec: J): string[] | undefined {
 const instanceKey = (ref: ContainerRef) =>
   `${ref.pod.metadata.uid}/${ref.container.name}/${ref.restartCount}`;
 
+/**
+ * Why runc cannot start the container's command, if it cannot: an image without a userland
+ * (distroless, pause) has no shell or coreutils to run (the kubelet then reports StartError).
+ */
+export function startFailure(spec: J): string | undefined {
+  const argv = mainArgv(spec);
+  const image = String(spec?.image ?? "");
+  if (!argv || imageTools(image).toolset !== "none" || imageHas(image, argv[0]) || isPause(spec))
+    return undefined;
+  const why = argv[0].includes("/")
+    ? `stat ${argv[0]}: no such file or directory`
+    : "executable file not found in $PATH";
+  return `${START_FAILED} exec: "${argv[0]}": ${why}: unknown`;
+}
+
 /** A process in the container instance's filesystem and environment (main process or probe). */
 export function containerProc(ctx: SimContext, ref: ContainerRef, io: Stdio, signal: AbortSignal): Proc {
   const { pod, container: spec } = ref;
@@ -187,19 +202,15 @@ export class MainProcesses {
     const ctx = this.ctxOf();
     const { pod, container: spec } = ref;
     const argv = mainArgv(spec)!;
-    const image = String(spec.image ?? "");
     const exited = (code: number, startError?: string) => {
       if (p.exit) return;
       p.exit = { code, at: ctx.clock.now(), startError };
       // the kubelet looks at the pod again (pod key as its controller queue keys them)
       ctx.runtime.enqueue("kubelet", `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`);
     };
-    // an image without a userland (distroless, pause) has no shell or coreutils to run
-    if (!imageHas(image, argv[0]) && imageTools(image).toolset === "none") {
-      const why = argv[0].includes("/")
-        ? `stat ${argv[0]}: no such file or directory`
-        : "executable file not found in $PATH";
-      exited(128, `${START_FAILED} exec: "${argv[0]}": ${why}: unknown`);
+    const failure = startFailure(spec);
+    if (failure) {
+      exited(128, failure);
       return;
     }
     const out = logSink(ctx, pod, spec.name);

@@ -7,6 +7,7 @@ import type { ContainerRef } from "../model/behavior.js";
 import type { KObject } from "../types.js";
 import { goDuration } from "./backoff.js";
 import type { Kubelet } from "./kubelet.js";
+import { startFailure } from "./command.js";
 import { probeFact } from "./probes.js";
 import { type CtrRec, initDone, isActive, isSidecar, type J, type PodRec, specOf } from "./records.js";
 import type { Facts, Vars } from "./stages.js";
@@ -26,7 +27,7 @@ export const CTR_FACTS = [
     "readiness",
     "liveness",
   ],
-  ...["ready", "started", "specChanged", "restart", "crashBackOff"],
+  ...["ready", "started", "specChanged", "restart", "crashBackOff", "startFails"],
 ] as const;
 export const DELAYS = [
   "sandbox",
@@ -120,6 +121,8 @@ export function ctrFacts(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: 
     ready: c.ready,
     started: c.started,
     specChanged: !!c.inst && c.inst.image !== spec.image,
+    // runc cannot exec the command (a shell in a distroless image): StartError
+    startFails: c.step === "Created" && !!startFailure(spec),
     restart: c.step === "Exited" && restartAfterExit(pod, c, spec),
     crashBackOff:
       c.inst?.finishedAt !== undefined &&
@@ -190,6 +193,7 @@ export function ctrVars(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: n
     vmKb: rssKb * 3 + 24576,
     pgtablesKb: Math.max(4, Math.round(rssKb / 256)),
     oomScoreAdj: oomScoreAdj(pod, spec, k.nodeMemory(rec.node)),
+    startError: startFailure(spec) ?? "",
   };
 }
 
