@@ -74,6 +74,10 @@ export function bwrapArgs(s: BwrapSpec): string[] {
     ...(s.network ? ["--share-net"] : []),
     "--die-with-parent",
     "--new-session",
+    // run as root, bwrap keeps every capability in the sandbox's user namespace, enough to
+    // remount a read-only bind read-write and write to the host's /usr
+    "--cap-drop",
+    "ALL",
     ...rootArgs(),
     "--proc",
     "/proc",
