@@ -3,7 +3,7 @@
 import { benchApi } from "./api.js";
 import { benchClock } from "./clock.js";
 import { benchDeploy } from "./deploy.js";
-import { benchParallel, benchPhases, benchRemediationTime, benchTiers } from "./runs.js";
+import { benchConfinement, benchParallel, benchPhases, benchRemediationTime, benchTiers } from "./runs.js";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   tiers: benchTiers,
   parallel: benchParallel,
   time: benchRemediationTime,
+  confinement: benchConfinement,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

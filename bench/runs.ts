@@ -174,3 +174,50 @@ export async function benchRemediationTime(): Promise<void> {
   const [a, b] = means;
   line("difference", `${((Math.abs(a - b) / Math.max(a, b)) * 100).toFixed(1)}%`, "< 15%");
 }
+
+/** Issue 10: what confinement costs per case: the agent's identity, and bubblewrap + the API proxy. */
+export async function benchConfinement(): Promise<void> {
+  process.stdout.write(
+    "Per-case cost of confinement, oracle, simple-micro, 6 pod-fail cases at --speed 60\n",
+  );
+  const per: Record<string, { method: number; identity: number; n: number }> = {};
+  for (const sandbox of ["none", "bwrap"]) {
+    const dir = mkdtempSync(join(tmpdir(), "mr-bench-"));
+    const r = await cli([
+      "run",
+      "--env",
+      "simple-micro",
+      "--model",
+      "oracle",
+      "--remediate-method",
+      "SoloGen",
+      "--experiment-path",
+      "experiments/pod-fail.txt",
+      "--experiments",
+      "6",
+      "--speed",
+      "60",
+      "--sandbox",
+      sandbox,
+      "--save-path",
+      dir,
+      "--run-name",
+      "c",
+    ]);
+    if (r.code !== 0)
+      process.stdout.write(`  run with --sandbox ${sandbox} failed (exit ${r.code}): ${r.err}\n`);
+    const cs = cases(join(dir, "c")).filter((c) => c.status === "success");
+    // the method phase holds the playbook run (sandbox set-up and teardown, the proxy in between)
+    per[sandbox] = {
+      method: cs.reduce((n, c) => n + (c.phases.method ?? 0), 0) / Math.max(1, cs.length),
+      identity: cs.reduce((n, c) => n + (c.phases.identity ?? 0), 0) / Math.max(1, cs.length),
+      n: cs.length,
+    };
+    line(
+      `--sandbox ${sandbox}`,
+      `method phase ${(per[sandbox].method / 1000).toFixed(2)} s, identity ${(per[sandbox].identity / 1000).toFixed(3)} s per case (${cs.length} cases)`,
+    );
+  }
+  const cost = (per.bwrap.method - per.none.method + per.bwrap.identity) / 1000;
+  line("identity + sandbox", `${cost.toFixed(2)} s per case`, "< 0.3 s");
+}

@@ -1,10 +1,12 @@
-// The executor: saves the playbook in the case's folder, runs `ansible-playbook --syntax-check`
-// and then the playbook inside the sandbox (src/sandbox/) as the case's identity, and returns
+// The executor: saves the playbook in the case's folder, runs it with `ansible-playbook` (which
+// parses all of it, as --syntax-check would, before the first task) inside the sandbox
+// (src/sandbox/) as the case's identity, and returns
 // what happened as data: how it ended (a named cause), each task's result (our callback plugin),
 // the plain output, and warnings. Nothing is refused here: the cluster's RBAC and the sandbox are
 // the guards; check.ts's findings are recorded as warnings only (issue 10, item 5).
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { writeCaseFile } from "../sandbox/case-files.js";
 import { openSandbox, type Sandbox } from "../sandbox/session.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/support.js";
 import { findTool, toolFolders } from "../sandbox/tools.js";
@@ -88,7 +90,7 @@ export class AnsibleExecutor implements Executor {
     // bwrap binds by absolute path, and the playbook's working folder must not depend on ours
     const opts = { ...given, caseDir: resolve(given.caseDir) };
     const playbookPath = join(opts.caseDir, `${opts.name}.yml`);
-    writeFileSync(playbookPath, playbook);
+    writeCaseFile(playbookPath, playbook);
     const check = checkPlaybook(playbook, opts.namespace);
     const base = {
       playbookPath,
@@ -157,27 +159,23 @@ export class AnsibleExecutor implements Executor {
         bwrap,
       });
 
-    const syntax = await exec(
-      ["--syntax-check", "-i", inventory, playbookPath],
-      Math.min(this.o.timeoutMs, 120_000),
-    );
-    const early = this.ended(syntax);
-    if (early) return early;
-    if (syntax.exitCode !== 0) {
-      const error = /ERROR! (.*)/.exec(syntax.output)?.[1];
-      return {
-        exitCode: syntax.exitCode,
-        cause: "syntax",
-        output: syntax.output,
-        problems: [`ansible-playbook --syntax-check failed${error ? `: ${error}` : ""}`],
-      };
-    }
+    // one run: ansible parses the whole playbook before the first task (what --syntax-check
+    // does) and exits 4 with its ERROR! when it cannot, so a second start-up is not needed
     const run = await exec(["-i", inventory, playbookPath], this.o.timeoutMs);
     const tasks = readTasks(tasksFile);
-    const cpuMs =
-      syntax.cpuMs === undefined || run.cpuMs === undefined ? undefined : syntax.cpuMs + run.cpuMs;
+    const cpuMs = run.cpuMs;
     const ended = this.ended(run);
     if (ended) return { ...ended, accepted: true, tasks, cpuMs };
+    if (run.exitCode !== 0 && !tasks.length && !/^PLAY \[/m.test(run.output)) {
+      const error = /ERROR! (.*)/.exec(run.output)?.[1];
+      return {
+        exitCode: run.exitCode,
+        cause: "syntax",
+        output: run.output,
+        cpuMs,
+        problems: [`ansible-playbook could not parse the playbook${error ? `: ${error}` : ""}`],
+      };
+    }
     const failure = firstFailure(tasks);
     const ok = run.exitCode === 0;
     const cause = ok
@@ -234,7 +232,7 @@ export class AnsibleExecutor implements Executor {
   ): ExecutionResult {
     const result = { ...r, durationMs: Date.now() - started };
     const lines = [...r.problems.map((p) => `problem: ${p}`), ...r.warnings.map((w) => `warning: ${w}`)];
-    writeFileSync(
+    writeCaseFile(
       join(opts.caseDir, `${opts.name}.log`),
       `${lines.join("\n")}${lines.length ? "\n" : ""}${r.output}`,
     );

@@ -176,7 +176,9 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     }
     rec.injected = true;
     d.onPhase("method");
-    identity = await createAgentIdentity(d.client, d.cfg.namespace, d.cfg.agentAccess ?? "namespace");
+    identity = await timed(phases, "identity", () =>
+      createAgentIdentity(d.client, d.cfg.namespace, d.cfg.agentAccess ?? "namespace"),
+    );
     const report = await buildReport(
       d.client,
       d.env.name,
@@ -275,7 +277,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     await timed(phases, "restore", async () => {
       // cleanup must finish even after Ctrl-C: it does not listen to the run's signal
       await new ServiceRestorer(h).restore(faults, injections);
-      await identity?.remove();
+      if (identity) await timed(phases, "identity", () => identity?.remove() ?? Promise.resolve());
     }).catch((e) => {
       errors.push(`cleanup: ${isMicroRemedError(e) ? e.oneLine() : (e as Error).message}`);
       if (rec.status === "success") rec.status = "error";

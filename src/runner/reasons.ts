@@ -156,7 +156,7 @@ function firstFailedTask(e: ExecutionFact): TaskFact | undefined {
 function syntaxError(e: ExecutionFact): string {
   const out = e.output ?? "";
   const at = out.indexOf("ERROR! ");
-  if (at < 0) return e.problems[0] || "ansible-playbook --syntax-check failed";
+  if (at < 0) return e.problems[0] || "ansible-playbook could not parse the playbook";
   const body = out.slice(at + "ERROR! ".length).split(/\n\s*The offending line/)[0];
   const lines = body
     .split("\n")
@@ -175,7 +175,8 @@ function executionReason(e: ExecutionFact, problems: string[]): Reason | undefin
     const all = e.problems.length ? e.problems : problems;
     const refusal = all.find((p) => HARNESS_REFUSAL.test(p));
     if (refusal) return reason("refused", `the harness refused the playbook: "${refusal}"`);
-    if (all.some((p) => /--syntax-check/.test(p))) return reason("invalid-playbook", syntaxError(e));
+    if (all.some((p) => /--syntax-check|could not parse the playbook/.test(p)))
+      return reason("invalid-playbook", syntaxError(e));
     return reason("invalid-playbook", all[0] ?? "the playbook was not accepted");
   }
   if (e.ok) return undefined;

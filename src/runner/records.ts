@@ -17,6 +17,8 @@ export interface Phases {
   settle?: number;
   verify?: number;
   restore?: number;
+  /** Creating and removing the agent's identity (ServiceAccount, Role, token). */
+  identity?: number;
 }
 
 export interface CaseRecord {

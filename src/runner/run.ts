@@ -212,17 +212,23 @@ export async function runExperiments(
       if (trial) rec.trial = trial;
       records.append(rec);
       all.push(rec);
-      const s = summarize(runName, { env: env.name, method: method.name, model: model.id }, all);
+      const s = summarize(
+        runName,
+        { env: env.name, method: method.name, model: model.id, trials: cfg.trials ?? 1 },
+        all,
+      );
       hooks.log(
         `${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`,
       );
     }
   };
   await Promise.all(namespaces.map(worker));
+  // every record of the folder (summarize keeps the last of each case and trial): an error of an
+  // earlier session that this one did not reach again still counts as an error
   const summary = summarize(
     runName,
-    { env: env.name, method: method.name, model: model.id },
-    all.sort((a, b) => a.index - b.index || (a.trial ?? 1) - (b.trial ?? 1)),
+    { env: env.name, method: method.name, model: model.id, trials: cfg.trials ?? 1 },
+    records.read().sort((a, b) => a.index - b.index || (a.trial ?? 1) - (b.trial ?? 1)),
   );
   records.writeJson("summary.json", summary);
   records.writeText("summary.txt", formatSummary(summary));

@@ -136,7 +136,7 @@ describe("ansible's results as data", () => {
       localPlay("    - name: nope\n      no.such.module: {x: 1}\n"),
     );
     expect(r).toMatchObject({ accepted: false, ok: false, cause: "syntax", tasks: [] });
-    expect(r.problems[0]).toMatch(/--syntax-check failed: .*no.such.module/);
+    expect(r.problems[0]).toMatch(/could not parse the playbook: .*no.such.module/);
   }, 120_000);
 
   it("a host it cannot reach is cause unreachable", async () => {
