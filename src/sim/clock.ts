@@ -179,9 +179,9 @@ export class WallClock implements Clock {
       // after whatever the callback queued (setImmediate drains, promise continuations)
       clearTimeout(this.handle);
       this.handle = undefined;
-      const im = setImmediate(() => this.dispatch());
-      im.unref?.();
-      this.immediate = im;
+      // ref'd: Node polls without blocking only for ref'd immediates (an unref'd one waits for
+      // the next I/O or timer); it keeps the process alive only until the next dispatch
+      this.immediate = setImmediate(() => this.dispatch());
     }
   }
 
