@@ -19,6 +19,7 @@ import ast
 import json
 import os
 import re
+import stat
 import time
 
 from ansible.plugins.callback import CallbackBase
@@ -73,6 +74,19 @@ def plain_msg(result):
     return value.strip()[:MAX_MESSAGE] if isinstance(value, str) else ""
 
 
+def append(path, text):
+    """Appends to a regular file only: a playbook may have left a link or a FIFO at the path."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError:
+        return
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
 class CallbackModule(CallbackBase):
     CALLBACK_VERSION = 2.0
     CALLBACK_TYPE = "notification"
@@ -111,8 +125,7 @@ class CallbackModule(CallbackBase):
         }
         if status == "failed" and getattr(task, "ignore_errors", False):
             line["ignored"] = True
-        with open(self.path, "a") as f:
-            f.write(json.dumps(line) + "\n")
+        append(self.path, json.dumps(line) + "\n")
 
     def v2_runner_on_ok(self, result):
         self._write(result, "ok")

@@ -1,6 +1,6 @@
 // ansible's results as data: the JSON lines our callback plugin (ansible/callback_plugins/
 // microremed_tasks.py) writes, one per task and host, read back into TaskResult objects.
-import { existsSync, readFileSync } from "node:fs";
+import { readCaseFile } from "../sandbox/case-files.js";
 
 export type TaskStatus = "ok" | "changed" | "failed" | "skipped" | "unreachable";
 
@@ -36,9 +36,8 @@ function toTask(x: unknown): TaskResult | undefined {
 
 /** The tasks of one playbook run; lines that are not ours (a playbook may write there) are skipped. */
 export function readTasks(path: string): TaskResult[] {
-  if (!existsSync(path)) return [];
   const out: TaskResult[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
+  for (const line of readCaseFile(path).split("\n")) {
     if (!line.trim()) continue;
     try {
       const t = toTask(JSON.parse(line));

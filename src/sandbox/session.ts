@@ -8,6 +8,7 @@ import { stringify } from "yaml";
 import { packageRoot } from "../util/paths.js";
 import { type ApiProxy, startApiProxy } from "./api-proxy.js";
 import { bwrapArgs, INSIDE } from "./bwrap.js";
+import { readCaseFile, writeCaseFile } from "./case-files.js";
 import { sandboxEnv } from "./env.js";
 import type { SandboxMode } from "./support.js";
 
@@ -65,7 +66,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
   const auditLog = o.auditLog ?? join(o.workDir, "api-audit.jsonl");
   // the proxy logs to the runner's private folder while the tools run, and the case's log gets
   // those lines when the sandbox closes: what a playbook writes into the log meanwhile is dropped
-  const before = existsSync(auditLog) ? readFileSync(auditLog, "utf8") : "";
+  const before = readCaseFile(auditLog);
   // private to the runner: the socket and the kubeconfig the tools read
   const io = mkdtempSync(join(tmpdir(), "microremed-sandbox-"));
   chmodSync(io, 0o700);
@@ -140,7 +141,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
     async close() {
       await proxy?.close();
       const lines = existsSync(privateLog) ? readFileSync(privateLog, "utf8") : "";
-      if (before || lines) writeFileSync(auditLog, before + lines);
+      if (before || lines) writeCaseFile(auditLog, before + lines);
       rmSync(io, { recursive: true, force: true });
     },
   };

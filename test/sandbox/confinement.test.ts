@@ -72,6 +72,35 @@ describe("a sandboxed playbook", () => {
     expect(r.ok).toBe(true);
   }, 120_000);
 
+  it("cannot make the runner write through a link or hang on a FIFO it left in the case folder", async () => {
+    const victim = join(caseDir("mr-victim-"), "precious");
+    writeFileSync(victim, "untouched");
+    const dir = caseDir();
+    const ex = executor(tc.kubeconfig);
+    // links where the runner writes next (this run's log, the audit log, the next playbook) and a
+    // FIFO where it reads this run's task results
+    const first = await play(
+      ex,
+      localPlay(`    - name: plant
+      ansible.builtin.shell: |
+        ln -sf ${victim} playbook-2.yml
+        ln -sf ${victim} api-audit.jsonl
+        ln -sf ${victim} playbook-1.log
+        rm -f playbook-1.tasks.jsonl; mkfifo playbook-1.tasks.jsonl
+`),
+      { dir },
+    );
+    expect(first.ok, first.output).toBe(true);
+    const second = await ex.run(localPlay("    - ansible.builtin.debug: {msg: second}\n"), {
+      caseDir: dir,
+      name: "playbook-2",
+      namespace: "default",
+    });
+    expect(second.ok, second.output).toBe(true);
+    expect(readFileSync(victim, "utf8")).toBe("untouched");
+    expect(readFileSync(join(dir, "playbook-2.yml"), "utf8")).toContain("msg: second");
+  }, 120_000);
+
   it("sees none of the runner's environment", async () => {
     process.env.OPENAI_API_KEY = "sk-test-not-for-playbooks";
     try {
