@@ -68,6 +68,34 @@ describe("ServiceAccount admission and controller", () => {
     expect(await kn("get", "pod", "plain", "-o", "jsonpath={.spec.serviceAccountName}")).toBe("default");
   });
 
+  it("mounts the bound token volume unless automounting is off", async () => {
+    const spec = JSON.parse(await kn("get", "pod", "plain", "-o", "jsonpath={.spec}"));
+    const vol = spec.volumes.find((v: { name: string }) => v.name.startsWith("kube-api-access-"));
+    expect(vol.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(vol.projected).toEqual({
+      sources: [
+        { serviceAccountToken: { expirationSeconds: 3607, path: "token" } },
+        { configMap: { name: "kube-root-ca.crt", items: [{ key: "ca.crt", path: "ca.crt" }] } },
+        {
+          downwardAPI: {
+            items: [{ path: "namespace", fieldRef: { apiVersion: "v1", fieldPath: "metadata.namespace" } }],
+          },
+        },
+      ],
+      defaultMode: 420,
+    });
+    expect(spec.containers[0].volumeMounts).toEqual([
+      { name: vol.name, readOnly: true, mountPath: "/var/run/secrets/kubernetes.io/serviceaccount" },
+    ]);
+    expect(
+      await kn("exec", "plain", "--", "cat", "/var/run/secrets/kubernetes.io/serviceaccount/namespace"),
+    ).toBe("adm");
+    const off =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: notoken}\nspec:\n  automountServiceAccountToken: false\n  containers: [{name: a, image: nginx:1.25}]\n";
+    await kn("create", "-f", t.file("notoken.yaml", off));
+    expect(await kn("get", "pod", "notoken", "-o", "jsonpath={.spec.volumes}")).toBe("");
+  });
+
   it("a Deployment naming a missing account never rolls out: FailedCreate, ReplicaFailure", async () => {
     await kn("apply", "-f", t.file("d.yaml", deploy("ghosted", "serviceAccountName: ghost")));
     const ev = await until(

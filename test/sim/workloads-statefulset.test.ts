@@ -36,7 +36,12 @@ describe("StatefulSet controller", () => {
     expect(rev.revision).toBe(1);
     expect(rev.data.spec.template.$patch).toBe("replace");
     expect(p0.spec).toMatchObject({ hostname: "db-0", subdomain: "db" });
-    expect(p0.spec.volumes).toEqual([{ name: "data", persistentVolumeClaim: { claimName: "data-db-0" } }]);
+    // the claim's volume, then the bound token volume ServiceAccount admission adds
+    expect(p0.spec.volumes[0]).toEqual({ name: "data", persistentVolumeClaim: { claimName: "data-db-0" } });
+    expect(p0.spec.volumes.map((v: { name: string }) => v.name)).toEqual([
+      "data",
+      expect.stringMatching(/^kube-api-access-/),
+    ]);
     expect(t.get("PersistentVolumeClaim", "data-db-0").spec.resources.requests.storage).toBe("2Gi");
 
     t.advance(30_000);

@@ -97,6 +97,9 @@ export class FsStore {
     for (const vm of container.volumeMounts ?? []) {
       const v = volumes.get(vm.name);
       if (!v || !vm.mountPath) continue;
+      // the bound token volume admission adds: its files come from the token mount below
+      if (v.projected?.sources?.some((src: J) => src.serviceAccountToken) && vm.mountPath === SA_PATH)
+        continue;
       const path = String(vm.mountPath).replace(/\/+$/, "") || "/";
       const readOnly = vm.readOnly === true;
       const gen = (kind: "ConfigMap" | "Secret", name: string, items?: J[]) => () => {

@@ -1,6 +1,7 @@
 // Admission for pods, as kube-apiserver's plugins do it on create:
 // - ServiceAccount (plugin/pkg/admission/serviceaccount/admission.go): a pod runs as
-//   `default` unless it names another account, and naming one that does not exist is refused.
+//   `default` unless it names another account, naming one that does not exist is refused, and
+//   the account's token is mounted as a projected volume.
 // - DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds): pods tolerate the
 //   not-ready and unreachable NoExecute taints for 300 s unless they already say otherwise.
 import type { Store } from "../../store/store.js";
@@ -30,11 +31,14 @@ export function serviceAccountAdmission(store: Store) {
     spec.serviceAccount = spec.serviceAccountName;
     const ns = pod.metadata.namespace!;
     const name: string = spec.serviceAccountName;
-    if (store.get(SA_RT, ns, name)) return;
+    const sa = store.get(SA_RT, ns, name);
     // The real plugin retries `default` for a while, long enough for the ServiceAccount
     // controller to create it in a new namespace: here that controller is never later than that.
     const nsObj = store.get(NS_RT, undefined, ns);
-    if (name === "default" && nsObj && !nsObj.metadata.deletionTimestamp) return;
+    if (sa || (name === "default" && nsObj && !nsObj.metadata.deletionTimestamp)) {
+      mountToken(pod, sa);
+      return;
+    }
     throw new ApiError(
       403,
       "Forbidden",
@@ -42,6 +46,57 @@ export function serviceAccountAdmission(store: Store) {
       { name: shownName(pod), kind: "pods" },
     );
   };
+}
+
+export const TOKEN_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+const NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789"; // apimachinery's SimpleNameGenerator alphabet
+
+/** A stable stand-in for the plugin's random volume suffix (the cluster's rng stream stays as it was). */
+function suffix(key: string): string {
+  let h = 2166136261;
+  for (const c of key) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  let out = "";
+  for (let i = 0; i < 5; i++, h = Math.floor(h / NAME_CHARS.length)) out += NAME_CHARS[h % NAME_CHARS.length];
+  return out;
+}
+
+/**
+ * The bound token volume (mountServiceAccountToken): a projected `kube-api-access-XXXXX` volume
+ * with the token, the cluster CA and the namespace, mounted read-only in every container that
+ * does not mount that path itself, unless automounting is off for the pod or its account.
+ */
+function mountToken(pod: KObject, sa: KObject | undefined): void {
+  const spec: J = pod.spec;
+  const automount = spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken ?? true;
+  if (!automount) return;
+  const volumes: J[] = spec.volumes ?? [];
+  const existing = volumes.find((v) => String(v.name).startsWith("kube-api-access-"));
+  const volume = existing?.name ?? `kube-api-access-${suffix(`${pod.metadata.namespace}/${shownName(pod)}`)}`;
+  let needed = false;
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+    if ((c.volumeMounts ?? []).some((m: J) => m.mountPath === TOKEN_PATH)) continue;
+    c.volumeMounts = [...(c.volumeMounts ?? []), { name: volume, readOnly: true, mountPath: TOKEN_PATH }];
+    needed = true;
+  }
+  if (existing || !needed) return;
+  spec.volumes = [
+    ...volumes,
+    {
+      name: volume,
+      projected: {
+        sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: "token" } },
+          { configMap: { name: "kube-root-ca.crt", items: [{ key: "ca.crt", path: "ca.crt" }] } },
+          {
+            downwardAPI: {
+              items: [{ path: "namespace", fieldRef: { apiVersion: "v1", fieldPath: "metadata.namespace" } }],
+            },
+          },
+        ],
+        defaultMode: 420,
+      },
+    },
+  ];
 }
 
 const NOT_READY = "node.kubernetes.io/not-ready";
