@@ -63,9 +63,13 @@ def main():
     usage_file = os.environ.get("MICROREMED_RUSAGE_FILE")
     if usage_file:
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # not through a link or into a FIFO the command may have left at that path
         try:
-            with open(usage_file, "w") as f:
-                f.write(f"{(ru.ru_utime + ru.ru_stime) * 1000:.0f}\n")
+            if os.path.lexists(usage_file):
+                os.unlink(usage_file)
+            fd = os.open(usage_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            os.write(fd, f"{(ru.ru_utime + ru.ru_stime) * 1000:.0f}\n".encode())
+            os.close(fd)
         except OSError:
             pass
     sys.exit(status)

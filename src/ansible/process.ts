@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { INFO_FD } from "../sandbox/bwrap.js";
+import { readCaseFile } from "../sandbox/case-files.js";
 import { sandboxInit, waitExited } from "../sandbox/reap.js";
 import type { SandboxCommand } from "../sandbox/session.js";
 
@@ -80,7 +81,9 @@ export async function runCommand(
   let cpuMs: number | undefined;
   if (o.bwrap) {
     try {
-      cpuMs = Number(readFileSync(usageFile, "utf8").trim());
+      // in the case folder, where the playbook could have left a FIFO or a link instead
+      const text = readCaseFile(usageFile).trim();
+      cpuMs = text ? Number(text) : undefined;
     } catch {
       cpuMs = undefined;
     }
