@@ -2,12 +2,14 @@
 // way `microremed deploy` does it (KubeClient over HTTP: namespace, apply of every object, wait
 // until every Deployment and StatefulSet is Ready) on the embedded cluster at speed 60; then ten
 // copies deployed at once on a cluster with enough nodes, with the process's memory.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simData } from "../src/cli/sim-data.js";
 import { KubeClient } from "../src/cluster/client.js";
 import { loadKubeConfig } from "../src/cluster/connect.js";
+import type { Deployment } from "../src/cluster/objects.js";
 import { ClusterTime } from "../src/cluster/time.js";
 import { applyAll, ensureNamespace, waitHealthy } from "../src/envs/deploy.js";
 import { type EnvSpec, loadEnv } from "../src/envs/env.js";
@@ -49,7 +51,8 @@ async function deploy(client: KubeClient, time: ClusterTime, env: EnvSpec, ns: s
 export async function benchDeploy(): Promise<void> {
   const env = loadEnv("train-ticket");
   const pods = env.manifests.reduce(
-    (n, o) => n + (["Deployment", "StatefulSet"].includes(o.kind) ? (o.spec?.replicas ?? 1) : 0),
+    (n, o) =>
+      n + (["Deployment", "StatefulSet"].includes(o.kind) ? ((o as Deployment).spec?.replicas ?? 1) : 0),
     0,
   );
   process.stdout.write(

@@ -4,6 +4,13 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "yaml";
 import type { KObj, KubeClient } from "../cluster/client.js";
+import type { Chaos, Deployment } from "../cluster/objects.js";
+
+/** What Chaos Mesh records of each injected container (status.experiment.containerRecords). */
+interface ChaosWithStatus extends Chaos {
+  status?: { experiment?: { containerRecords?: { events?: { type?: string; operation?: string }[] }[] } };
+}
+
 import type { ClusterTime } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
@@ -65,7 +72,7 @@ export function renderTemplate(
     );
   let text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
   for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`[${k}]`, v);
-  const obj = parse(text) as KObj;
+  const obj = parse(text) as Chaos;
   const out = params ? (deepMerge(obj, { spec: params }) as KObj) : obj;
   if (f.kind === "patch") return out;
   const ns = vars.target_namespace;
@@ -94,14 +101,14 @@ export async function inject(
   params?: Record<string, unknown>,
 ): Promise<Injection> {
   if (f.kind === "patch") {
-    const dep = await client.tryGet("apps/v1", "Deployment", namespace, service);
+    const dep = await client.tryGet<Deployment>("apps/v1", "Deployment", namespace, service);
     if (!dep)
       throw new MicroRemedError(
         "E_CONFIG",
         `cannot inject ${f.id}: Deployment ${service} is not in namespace ${namespace}`,
         "pick a target that the env deploys",
       );
-    const container = dep.spec?.template?.spec?.containers?.[0]?.name;
+    const container = dep.spec?.template?.spec?.containers?.[0]?.name ?? service;
     const patch = renderTemplate(
       f,
       { target_container: container, target_namespace: namespace, target_pod: service },
@@ -140,10 +147,9 @@ export async function removeChaos(
   // Gone, or stuck: Chaos Mesh records a failed Recover when it cannot reach the injected pod
   // (it was replaced), and then the finalizer never goes; no need to wait out the timeout.
   const goneOrStuck = () =>
-    client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => {
+    client.tryGet<ChaosWithStatus>(apiVersion, kind, inj.namespace, name).then((o) => {
       if (!o) return true;
-      const records: { events?: { type?: string; operation?: string }[] }[] =
-        o.status?.experiment?.containerRecords ?? [];
+      const records = o.status?.experiment?.containerRecords ?? [];
       return o.metadata.deletionTimestamp &&
         records.some((r) => r.events?.at(-1)?.operation === "Recover" && r.events?.at(-1)?.type === "Failed")
         ? true

@@ -4,6 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { MicroRemedError } from "../errors.js";
+import type { Service } from "./objects.js";
 
 export interface KObj {
   apiVersion: string;
@@ -22,8 +23,7 @@ export interface KObj {
     ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
     [k: string]: unknown;
   };
-  // biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are open JSON documents
-  [field: string]: any;
+  [field: string]: unknown;
 }
 
 /** An API answer other than 2xx: the Status the server sent. */
@@ -191,30 +191,39 @@ export class KubeClient {
     }
   }
 
-  async get(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KObj> {
-    return this.request<KObj>("GET", await this.pathOf(apiVersion, kind, namespace, name));
-  }
-
-  async tryGet(
+  /** One object; T names the kind's typed view (cluster/objects.ts). */
+  async get<T extends KObj = KObj>(
     apiVersion: string,
     kind: string,
     namespace: string | undefined,
     name: string,
-  ): Promise<KObj | undefined> {
+  ): Promise<T> {
+    return this.request<T>("GET", await this.pathOf(apiVersion, kind, namespace, name));
+  }
+
+  async tryGet<T extends KObj = KObj>(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<T | undefined> {
     try {
-      return await this.get(apiVersion, kind, namespace, name);
+      return await this.get<T>(apiVersion, kind, namespace, name);
     } catch (e) {
       if (isNotFound(e)) return undefined;
       throw e;
     }
   }
 
-  async list(apiVersion: string, kind: string, namespace?: string, labelSelector?: string): Promise<KObj[]> {
-    const list = await this.request<{ items: KObj[] }>(
-      "GET",
-      await this.pathOf(apiVersion, kind, namespace),
-      { query: { labelSelector } },
-    );
+  async list<T extends KObj = KObj>(
+    apiVersion: string,
+    kind: string,
+    namespace?: string,
+    labelSelector?: string,
+  ): Promise<T[]> {
+    const list = await this.request<{ items: T[] }>("GET", await this.pathOf(apiVersion, kind, namespace), {
+      query: { labelSelector },
+    });
     return list.items.map((i) => ({ ...i, apiVersion: i.apiVersion ?? apiVersion, kind: i.kind ?? kind }));
   }
 
@@ -273,12 +282,17 @@ export class KubeClient {
 
   /** Create the object, or replace it (keeping its resourceVersion) when it exists. */
   async apply(obj: KObj, namespace: string): Promise<KObj> {
-    const live = await this.tryGet(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
+    const live = await this.tryGet<Service>(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
     const desired: KObj = { ...obj, metadata: { ...obj.metadata, namespace } };
     if (!live) return this.create(desired, namespace);
     desired.metadata.resourceVersion = live.metadata.resourceVersion;
+    // a Service keeps the address it was given (spec.clusterIP is immutable)
     if (obj.kind === "Service")
-      desired.spec = { ...desired.spec, clusterIP: live.spec?.clusterIP, clusterIPs: live.spec?.clusterIPs };
+      desired.spec = {
+        ...(desired as Service).spec,
+        clusterIP: live.spec?.clusterIP,
+        clusterIPs: live.spec?.clusterIPs,
+      };
     return this.replace(desired, namespace);
   }
 

@@ -1,6 +1,8 @@
 // Deploying a system into a namespace and restoring a service from its original manifest, on
 // any cluster. The runner only touches namespaces it created (they carry its label).
+import type { V1PodTemplateSpec } from "@kubernetes/client-node";
 import type { KObj, KubeClient } from "../cluster/client.js";
+import type { Deployment } from "../cluster/objects.js";
 import type { ClusterTime } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MicroRemedError } from "../errors.js";
@@ -118,15 +120,14 @@ function covers(want: unknown, have: unknown): boolean {
 }
 
 /** The live Deployment no longer is what the source manifest says (replicas, template). */
-function differs(source: KObj, live: KObj): boolean {
+function differs(source: Deployment, live: Deployment): boolean {
   if ((source.spec?.replicas ?? 1) !== (live.spec?.replicas ?? 1)) return true;
   const liveTemplate = structuredClone(live.spec?.template ?? {});
   const ann = liveTemplate.metadata?.annotations;
   if (ann) for (const k of IGNORED_TEMPLATE_ANNOTATIONS) delete ann[k];
   const wantTemplate = source.spec?.template ?? {};
   // both directions for containers' resources: a limit the source lacks is a change too
-  const res = (t: KObj["spec"]) =>
-    (t?.spec?.containers ?? []).map((c: { resources?: unknown }) => c.resources ?? {});
+  const res = (t: V1PodTemplateSpec) => (t.spec?.containers ?? []).map((c) => c.resources ?? {});
   return (
     !covers(wantTemplate, liveTemplate) ||
     !covers(res(liveTemplate), res(wantTemplate)) ||
@@ -143,9 +144,9 @@ export async function restoreService(
   timeoutSeconds: number,
   signal?: AbortSignal,
 ): Promise<"unchanged" | "restored"> {
-  const live = await client.tryGet("apps/v1", "Deployment", namespace, source.metadata.name!);
+  const live = await client.tryGet<Deployment>("apps/v1", "Deployment", namespace, source.metadata.name!);
   let result: "unchanged" | "restored" = "unchanged";
-  if (!live || differs(source, live)) {
+  if (!live || differs(source as Deployment, live)) {
     await client.apply(source, namespace);
     result = "restored";
   }

@@ -1,6 +1,7 @@
 // The health of a namespace: its workloads, their desired replicas and whether all are Ready.
 // A baseline taken before the fault lets the verifier tell collateral damage from recovery.
-import type { KObj, KubeClient } from "../cluster/client.js";
+import type { KubeClient } from "../cluster/client.js";
+import type { Deployment, StatefulSet, Workload } from "../cluster/objects.js";
 
 export interface WorkloadHealth {
   kind: "Deployment" | "StatefulSet";
@@ -14,14 +15,15 @@ export interface WorkloadHealth {
 
 export type HealthSnapshot = WorkloadHealth[];
 
-function health(o: KObj): WorkloadHealth {
+function health(o: Workload): WorkloadHealth {
   const replicas = o.spec?.replicas ?? 1;
-  const st = o.status ?? {};
-  const ready = st.readyReplicas ?? 0;
-  const updated = st.updatedReplicas ?? (o.kind === "StatefulSet" ? (st.currentReplicas ?? 0) : 0);
-  const observed = (st.observedGeneration ?? 0) >= (o.metadata.generation ?? 0);
-  const total = st.replicas ?? 0;
-  const available = o.kind === "Deployment" ? (st.availableReplicas ?? 0) : ready;
+  const st = o.status;
+  const ready = st?.readyReplicas ?? 0;
+  const current = (o as StatefulSet).status?.currentReplicas ?? 0;
+  const updated = st?.updatedReplicas ?? (o.kind === "StatefulSet" ? current : 0);
+  const observed = (st?.observedGeneration ?? 0) >= (o.metadata.generation ?? 0);
+  const total = st?.replicas ?? 0;
+  const available = o.kind === "Deployment" ? ((o as Deployment).status?.availableReplicas ?? 0) : ready;
   const settled =
     observed && ready === replicas && updated === replicas && total === replicas && available === replicas;
   return {
@@ -36,8 +38,8 @@ function health(o: KObj): WorkloadHealth {
 
 export async function snapshot(client: KubeClient, namespace: string): Promise<HealthSnapshot> {
   const [deps, sts] = await Promise.all([
-    client.list("apps/v1", "Deployment", namespace),
-    client.list("apps/v1", "StatefulSet", namespace),
+    client.list<Deployment>("apps/v1", "Deployment", namespace),
+    client.list<StatefulSet>("apps/v1", "StatefulSet", namespace),
   ]);
   return [...deps, ...sts].map(health).sort((a, b) => a.name.localeCompare(b.name));
 }

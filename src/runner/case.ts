@@ -25,9 +25,9 @@ import { DEFAULT_TIMEOUTS, type Score, type VerifyContext } from "../verify/type
 import type { RunConfig } from "./config.js";
 import { buildReport } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
+import { SandboxLauncher } from "./launcher.js";
 import { deriveReasons } from "./reasons.js";
 import type { CaseRecord, Phases } from "./records.js";
-import { SandboxLauncher } from "./launcher.js";
 import { ChaosInjector, type Fault, FaultConfirmer, type HarnessDeps, ServiceRestorer } from "./roles.js";
 import {
   emptyTimes,

@@ -2,7 +2,8 @@
 // namespace, and the target's containers and resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
 import type { FailureSpec } from "../chaos/catalog.js";
-import type { KObj, KubeClient } from "../cluster/client.js";
+import type { KubeClient } from "../cluster/client.js";
+import type { Deployment, Pod } from "../cluster/objects.js";
 import type { DiagnosisReport } from "../methods/types.js";
 
 function age(ts: string | undefined, now: number): string {
@@ -11,9 +12,8 @@ function age(ts: string | undefined, now: number): string {
   return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
 }
 
-function podRow(p: KObj, now: number): string[] {
-  const cs: { ready: boolean; restartCount: number; state?: Record<string, { reason?: string }> }[] =
-    p.status?.containerStatuses ?? [];
+function podRow(p: Pod, now: number): string[] {
+  const cs = p.status?.containerStatuses ?? [];
   const ready = `${cs.filter((c) => c.ready).length}/${p.spec?.containers?.length ?? 0}`;
   const waiting = cs.map((c) => c.state?.waiting?.reason ?? c.state?.terminated?.reason).find(Boolean);
   const status = p.metadata.deletionTimestamp ? "Terminating" : (waiting ?? p.status?.phase ?? "Unknown");
@@ -40,8 +40,8 @@ export async function runtimeContext(
 ): Promise<string> {
   const now = Date.now();
   const [pods, deps] = await Promise.all([
-    client.list("v1", "Pod", namespace),
-    client.list("apps/v1", "Deployment", namespace),
+    client.list<Pod>("v1", "Pod", namespace),
+    client.list<Deployment>("apps/v1", "Deployment", namespace),
   ]);
   const parts = [
     `$ kubectl get pods -n ${namespace}`,

@@ -16,8 +16,8 @@ import { runCase } from "./case.js";
 import { identity, type RunConfig } from "./config.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
 import { type CaseRecord, RunRecords } from "./records.js";
-import { expandTrials, shardCases, shardLabel, trialKey } from "./trials.js";
 import { formatSummary, type RunSummary, summarize } from "./summary.js";
+import { expandTrials, shardCases, shardLabel, trialKey } from "./trials.js";
 
 export interface Connection {
   client: KubeClient;

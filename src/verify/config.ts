@@ -15,9 +15,7 @@ export const configVerifier: Verifier = {
       return pollMeasure(ctx, ctx.windowMs, async () => {
         const pods = await targetPods(ctx);
         const seen = pods.some(
-          (p) =>
-            !isReady(p) ||
-            (p.status?.containerStatuses ?? []).some((c: { restartCount: number }) => c.restartCount > 0),
+          (p) => !isReady(p) || (p.status?.containerStatuses ?? []).some((c) => c.restartCount > 0),
         );
         return {
           pass: !seen,

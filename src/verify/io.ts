@@ -1,7 +1,8 @@
 // disk-io: in each target pod, writing 10 MiB with `dd ... oflag=direct` into /var/log/mysql
 // reaches at least 10 MB/s.
-import type { KObj } from "../cluster/client.js";
+
 import { execIn } from "../cluster/exec.js";
+import type { Pod } from "../cluster/objects.js";
 import { notReadyVerdict, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 
@@ -32,12 +33,12 @@ export function parseDd(out: string): number | undefined {
   return Number(m[3]) * (scale[m[4]] ?? 1);
 }
 
-function ioContainer(pod: KObj): string | undefined {
+function ioContainer(pod: Pod): string | undefined {
   const cs: { name: string; volumeMounts?: { mountPath: string }[] }[] = pod.spec?.containers ?? [];
   return cs.find((c) => c.volumeMounts?.some((v) => v.mountPath === IO_PATH))?.name;
 }
 
-async function measure(ctx: VerifyContext, pods: KObj[]): Promise<Verdict> {
+async function measure(ctx: VerifyContext, pods: Pod[]): Promise<Verdict> {
   const rows: Record<string, unknown>[] = [];
   const problems: string[] = [];
   for (const pod of pods) {

@@ -2,8 +2,8 @@
 // `ping -c 3 -W 2 <address>` shows 0% loss and an average RTT of at most 1000 ms. The address is a
 // pod of the namespace (env pingTarget): in-cluster, no Internet needed.
 
-import type { KObj } from "../cluster/client.js";
 import { execIn } from "../cluster/exec.js";
+import type { Pod } from "../cluster/objects.js";
 import {
   mainContainer,
   notReadyVerdict,
@@ -46,15 +46,14 @@ export interface PingTarget {
 export async function pingAddress(ctx: VerifyContext): Promise<PingTarget | undefined> {
   for (const app of ctx.env.pingTarget.apps) {
     if (app === ctx.service) continue;
-    const pods = await ctx.client.list("v1", "Pod", ctx.namespace, `app=${app}`);
+    const pods = await ctx.client.list<Pod>("v1", "Pod", ctx.namespace, `app=${app}`);
     const pod = pods.find(
       (p) => p.status?.phase === "Running" && p.status?.podIP && !p.metadata.deletionTimestamp,
     );
-    if (pod) {
-      const port = (pod.spec?.containers ?? []).flatMap(
-        (c: { ports?: { containerPort: number }[] }) => c.ports ?? [],
-      )[0]?.containerPort;
-      return { ip: pod.status.podIP, port, pod: pod.metadata.name!, container: mainContainer(pod) };
+    const ip = pod?.status?.podIP;
+    if (pod && ip) {
+      const port = (pod.spec?.containers ?? []).flatMap((c) => c.ports ?? [])[0]?.containerPort;
+      return { ip, port, pod: pod.metadata.name!, container: mainContainer(pod) };
     }
   }
   return undefined;
@@ -70,7 +69,7 @@ const noBinary = (r: { exitCode: number; message?: string }) =>
  */
 async function tcpProbe(
   ctx: VerifyContext,
-  pod: KObj,
+  pod: Pod,
   container: string,
   target: PingTarget,
   wallTimeout: number,
@@ -104,7 +103,7 @@ async function tcpProbe(
   };
 }
 
-async function pingFrom(ctx: VerifyContext, pod: KObj, target: PingTarget) {
+async function pingFrom(ctx: VerifyContext, pod: Pod, target: PingTarget) {
   const cmd = ["ping", "-c", "3", "-W", "2", target.ip];
   const wallTimeout = ctx.time.wall(30_000) + 10_000;
   let container = mainContainer(pod);
@@ -145,7 +144,7 @@ async function pingFrom(ctx: VerifyContext, pod: KObj, target: PingTarget) {
   };
 }
 
-async function measure(ctx: VerifyContext, pods: KObj[], target: PingTarget): Promise<Verdict> {
+async function measure(ctx: VerifyContext, pods: Pod[], target: PingTarget): Promise<Verdict> {
   const address = target.ip;
   const rows: Record<string, unknown>[] = [];
   const problems: string[] = [];

@@ -1,23 +1,23 @@
 // The target service's pods as the checks see them, and the wait for them to be Running+Ready.
-import type { KObj } from "../cluster/client.js";
+import type { Pod } from "../cluster/objects.js";
 import { waitFor } from "../cluster/wait.js";
 import type { Verdict, VerifyContext } from "./types.js";
 
 export const SIDECAR = "sidecar-busybox";
 
-export const isReady = (p: KObj) =>
+export const isReady = (p: Pod) =>
   p.status?.phase === "Running" &&
   (p.status?.conditions ?? []).some(
     (c: { type: string; status: string }) => c.type === "Ready" && c.status === "True",
   );
 
 /** The service's pods that are not on their way out. */
-export async function targetPods(ctx: VerifyContext): Promise<KObj[]> {
-  const pods = await ctx.client.list("v1", "Pod", ctx.namespace, `app=${ctx.service}`);
+export async function targetPods(ctx: VerifyContext): Promise<Pod[]> {
+  const pods = await ctx.client.list<Pod>("v1", "Pod", ctx.namespace, `app=${ctx.service}`);
   return pods.filter((p) => !p.metadata.deletionTimestamp);
 }
 
-export function describePods(pods: KObj[]): string {
+export function describePods(pods: Pod[]): string {
   return (
     pods
       .map((p) => `${p.metadata.name} ${p.status?.phase ?? "?"}${isReady(p) ? " Ready" : " NotReady"}`)
@@ -26,7 +26,7 @@ export function describePods(pods: KObj[]): string {
 }
 
 /** Wait (final mode) until every target pod is Running+Ready; undefined on timeout. */
-export async function waitTargetsReady(ctx: VerifyContext): Promise<KObj[] | undefined> {
+export async function waitTargetsReady(ctx: VerifyContext): Promise<Pod[] | undefined> {
   const r = await waitFor({
     client: ctx.client,
     time: ctx.time,
@@ -52,7 +52,7 @@ export async function notReadyVerdict(ctx: VerifyContext): Promise<Verdict> {
 }
 
 /** The container a check runs commands in: the main one, else the busybox sidecar. */
-export function mainContainer(pod: KObj): string {
+export function mainContainer(pod: Pod): string {
   const cs: { name: string }[] = pod.spec?.containers ?? [];
   return (cs.find((c) => c.name !== SIDECAR) ?? cs[0]).name;
 }

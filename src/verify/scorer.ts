@@ -1,12 +1,13 @@
 // The score role: settle for the reference's settle time, then each fault's reference check and
 // the namespace-health (no collateral damage) check. The runner scores the final state with it,
 // and ThinkRemed's Verification agent gets the same object.
+
+import type { VerifierId } from "../chaos/catalog.js";
 import type { ClusterTime } from "../cluster/time.js";
-import { verifyNamespaceHealth } from "./health.js";
 import type { HealthSnapshot } from "../envs/health.js";
+import { verifyNamespaceHealth } from "./health.js";
 import { VERIFIERS } from "./registry.js";
 import type { Score, Scorer, Verdict, VerifyContext } from "./types.js";
-import type { VerifierId } from "../chaos/catalog.js";
 
 /** Several faults' verdicts as one. */
 export function mergeVerdicts(vs: Verdict[]): Verdict {

@@ -1,7 +1,7 @@
 // The reference's usage checks: after the target pods are Running+Ready, every non-sidecar
 // container's CPU (or memory) usage from the metrics API is below 50% of its limit.
 
-import type { KObj } from "../cluster/client.js";
+import type { Pod } from "../cluster/objects.js";
 import { bytes, milliCpu } from "../util/quantity.js";
 import { isReady, notReadyVerdict, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
@@ -30,7 +30,7 @@ const amount = (r: UsageResource, q: string | undefined) => (r === "cpu" ? milli
 const unit = (r: UsageResource, n: number) => (r === "cpu" ? `${n}m` : `${Math.round(n / 1048576)}Mi`);
 
 /** One look at the usage of the target pods' containers against their limits. */
-export async function measureUsage(ctx: VerifyContext, r: UsageResource, pods?: KObj[]): Promise<Verdict> {
+export async function measureUsage(ctx: VerifyContext, r: UsageResource, pods?: Pod[]): Promise<Verdict> {
   const ps = pods ?? (await targetPods(ctx));
   const metrics = await podMetrics(ctx);
   const rows: Record<string, unknown>[] = [];

@@ -3,10 +3,9 @@
 // after maxProbeRounds the probe answers that the budget is spent; after maxCoordinatorTurns, or a
 // second plain-text answer after one reminder, the attempt ends without a playbook.
 import { addUsage, type ChatMessage, type ToolSchema, type Usage } from "../../models/types.js";
-import type { Attempt, MethodContext } from "../types.js";
-import { methodError } from "../errors.js";
 import { playbookArgument, playbookFromText } from "../answer.js";
-import type { MethodError } from "../types.js";
+import { methodError } from "../errors.js";
+import type { Attempt, MethodContext, MethodError } from "../types.js";
 import { answer, type Call, callsOf, commandArg } from "./calls.js";
 import type { ThinkRemedConfig } from "./config.js";
 

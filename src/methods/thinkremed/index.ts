@@ -5,9 +5,9 @@
 import { type ChatMessage, emptyUsage, type Usage } from "../../models/types.js";
 import type { ProbeLimits } from "../../probe/index.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "../definition.js";
+import { executionError } from "../errors.js";
 import { renderReport } from "../report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "../types.js";
-import { executionError } from "../errors.js";
 import { checkDefinition, configure, definedMaxAttempts, probeLimitsFrom } from "./config.js";
 import { coordinate } from "./coordinator.js";
 import { reflection } from "./reflection.js";

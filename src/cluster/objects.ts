@@ -1,0 +1,39 @@
+// Typed views of the Kubernetes objects the runner reads, from client-node's models. The JSON the
+// API answers has strings where the models have Date (timestamps); the runner reads none of those
+// as dates, so the models' shapes hold for every field it touches.
+import type {
+  V1DeploymentSpec,
+  V1DeploymentStatus,
+  V1PodSpec,
+  V1PodStatus,
+  V1ServiceSpec,
+  V1StatefulSetSpec,
+  V1StatefulSetStatus,
+} from "@kubernetes/client-node";
+import type { KObj } from "./client.js";
+
+export interface Pod extends KObj {
+  spec?: V1PodSpec;
+  status?: V1PodStatus;
+}
+
+export interface Deployment extends KObj {
+  spec?: V1DeploymentSpec;
+  status?: V1DeploymentStatus;
+}
+
+export interface StatefulSet extends KObj {
+  spec?: V1StatefulSetSpec;
+  status?: V1StatefulSetStatus;
+}
+
+export interface Service extends KObj {
+  spec?: V1ServiceSpec;
+}
+
+/** A Chaos Mesh object as the harness writes it (spec fields per kind are open). */
+export interface Chaos extends KObj {
+  spec?: Record<string, unknown> & { mode?: string; value?: string };
+}
+
+export type Workload = Deployment | StatefulSet;
