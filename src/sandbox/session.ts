@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { packageRoot } from "../util/paths.js";
 import { type ApiProxy, startApiProxy } from "./api-proxy.js";
 import { bwrapArgs, INSIDE } from "./bwrap.js";
-import { readCaseFile, writeCaseFile } from "./case-files.js";
+import { readCaseFile, sanitizeCaseDir, writeCaseFile } from "./case-files.js";
 import { sandboxEnv } from "./env.js";
 import type { SandboxMode } from "./support.js";
 
@@ -142,6 +142,9 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
       await proxy?.close();
       const lines = existsSync(privateLog) ? readFileSync(privateLog, "utf8") : "";
       if (before || lines) writeCaseFile(auditLog, before + lines);
+      // what the tools left in the case folder that is not a file or a folder (a symlink to a
+      // file of the host) goes, before the runner writes its records there
+      sanitizeCaseDir(o.workDir);
       rmSync(io, { recursive: true, force: true });
     },
   };

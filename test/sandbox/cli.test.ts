@@ -1,11 +1,20 @@
 // Issue 10, item 3, through the built CLI: where bubblewrap cannot run, `run` refuses with a
 // typed error that says what to do, unless --sandbox none, which run.json records; `doctor`
 // says which applies. "Cannot run" is made real by a PATH that holds every tool but bwrap.
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { findTool } from "../../src/sandbox/tools.js";
 import { CLI, checkBuilt, ROOT } from "../cli/cli-helpers.js";
 
@@ -74,6 +83,45 @@ describe("--sandbox", () => {
     expect(JSON.parse(readFileSync(join(save, runDir, "run.json"), "utf8")).options.sandbox).toBe("bwrap");
     // the playbook's API requests are in the case's audit log
     expect(readFileSync(join(save, runDir, "case-001", "api-audit.jsonl"), "utf8")).toMatch(/"path":"\/api/);
+  }, 240_000);
+
+  it("a link a playbook leaves in its case folder does not make the runner write to the host", async () => {
+    const save = mkdtempSync(join(tmpdir(), "mr-runs-"));
+    const victim = join(mkdtempSync(join(tmpdir(), "mr-victim-")), "precious");
+    writeFileSync(victim, "untouched");
+    // the runner writes conversation.json into the case folder after the playbook ran
+    const model = join(save, "plant.yaml");
+    writeFileSync(
+      model,
+      stringify({
+        turns: [
+          {
+            toolCalls: [
+              {
+                name: "print_playbook",
+                arguments: {
+                  playbook: `- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.shell: ln -sf ${victim} conversation.json; mkdir -p sub; ln -sf /etc/hostname sub/link\n`,
+                },
+              },
+            ],
+            usage: { inputTokens: 10, outputTokens: 10 },
+          },
+        ],
+      }),
+    );
+    const r = await run([
+      "run",
+      ...CASE.map((a) => (a === "oracle" ? `scripted:${model}` : a)),
+      "--save-path",
+      save,
+      "--run-name",
+      "plant",
+    ]);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(readFileSync(victim, "utf8")).toBe("untouched");
+    const caseDir = join(save, "plant", "case-001");
+    expect(lstatSync(join(caseDir, "conversation.json")).isFile()).toBe(true);
+    expect(existsSync(join(caseDir, "sub", "link"))).toBe(false);
   }, 240_000);
 
   it("an unknown mode is a usage error", async () => {
