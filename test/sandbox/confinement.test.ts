@@ -47,14 +47,14 @@ describe("a sandboxed playbook", () => {
 
   it("writes only inside its case's folder", async () => {
     const outside = caseDir("mr-outside-");
-    const escape = `/usr/microremed-escape-${process.pid}`;
+    const escaped = `/usr/microremed-escape-${process.pid}`;
     const r = await play(
       executor(tc.kubeconfig),
       localPlay(`    - name: write outside
       ansible.builtin.shell: echo x > ${outside}/planted
       ignore_errors: true
     - name: remount the system read-write
-      ansible.builtin.shell: mount -o remount,rw,bind /usr && touch ${escape}
+      ansible.builtin.shell: mount -o remount,rw,bind /usr && touch ${escaped}
       ignore_errors: true
     - name: write into the system
       ansible.builtin.copy: {content: "x", dest: /usr/local/bin/planted}
@@ -65,7 +65,7 @@ describe("a sandboxed playbook", () => {
     );
     expect(r.tasks.map((t) => t.status)).toEqual(["failed", "failed", "failed", "changed"]);
     expect(r.tasks[1].message).toMatch(/permission denied/);
-    expect(existsSync(escape)).toBe(false);
+    expect(existsSync(escaped)).toBe(false);
     expect(existsSync(join(outside, "planted"))).toBe(false);
     expect(existsSync("/usr/local/bin/planted")).toBe(false);
     expect(readFileSync(join(r.dir, "note.txt"), "utf8")).toBe("kept");
