@@ -6,10 +6,8 @@
 import { parseQuantity } from "../../util/quantity.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
+import type { Container, ResourceRef, ServicePort } from "../objects.js";
 import type { KObject } from "../types.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /** k3s' defaults: the `kubernetes` Service's ClusterIP. */
@@ -18,11 +16,11 @@ export const KUBERNETES_SERVICE_IP = "10.43.0.1";
 /** Service link variables for one service, as docker links named them. */
 function serviceVars(svc: KObject): [string, string][] {
   const ip = svc.spec?.clusterIP;
-  const ports: J[] = svc.spec?.ports ?? [];
+  const ports: ServicePort[] = svc.spec?.ports ?? [];
   if (!ip || ip === "None" || !ports.length) return [];
   const n = svc.metadata.name!.toUpperCase().replace(/-/g, "_");
   const p0 = ports[0];
-  const proto = (p: J) => String(p.protocol ?? "TCP").toLowerCase();
+  const proto = (p: ServicePort) => String(p.protocol ?? "TCP").toLowerCase();
   const out: [string, string][] = [
     [`${n}_SERVICE_HOST`, ip],
     [`${n}_SERVICE_PORT`, String(p0.port)],
@@ -75,9 +73,10 @@ function fieldValue(pod: KObject, path: string): string | undefined {
   return v === undefined || v === null ? undefined : String(v);
 }
 
-function resourceValue(container: J, ref: J): string | undefined {
+function resourceValue(container: Container, ref: ResourceRef): string | undefined {
   const [kind, res] = String(ref.resource ?? "").split(".");
-  const q = container?.resources?.[kind]?.[res];
+  const r = container?.resources;
+  const q = (kind === "limits" ? r?.limits : kind === "requests" ? r?.requests : undefined)?.[res];
   if (q === undefined) return undefined;
   const divisor = parseQuantity(ref.divisor ?? (res === "cpu" ? "1" : "1")) || 1;
   return String(Math.ceil(parseQuantity(q) / divisor));
@@ -90,9 +89,9 @@ export function sourceData(
   ctx: SimContext,
   kind: "ConfigMap" | "Secret",
   ns: string,
-  name: string,
+  name: string | undefined,
 ): Record<string, string> | undefined {
-  const o = ctx.registry.tryGet(R(kind), ns, name);
+  const o = name === undefined ? undefined : ctx.registry.tryGet(R(kind), ns, name);
   if (!o) return undefined;
   if (kind === "ConfigMap") {
     const bin = Object.fromEntries(
@@ -113,7 +112,7 @@ function expandRefs(value: string, ...scopes: Map<string, string>[]): string {
 }
 
 /** The environment a process started by exec in this container sees, in a stable order. */
-export function containerEnv(ctx: SimContext, pod: KObject, container: J): Map<string, string> {
+export function containerEnv(ctx: SimContext, pod: KObject, container: Container): Map<string, string> {
   const ns = pod.metadata.namespace!;
   const env = new Map<string, string>([
     ["PATH", DEFAULT_PATH],
@@ -153,10 +152,10 @@ export function containerEnv(ctx: SimContext, pod: KObject, container: J): Map<s
   return env;
 }
 
-export function uidOf(pod: KObject, container: J): number {
+export function uidOf(pod: KObject, container: Container): number {
   return Number(container?.securityContext?.runAsUser ?? pod.spec?.securityContext?.runAsUser ?? 0);
 }
 
-function homeOf(pod: KObject, container: J): string {
+function homeOf(pod: KObject, container: Container): string {
   return uidOf(pod, container) === 0 ? "/root" : "/";
 }

@@ -3,15 +3,13 @@
 // command from the registry; a command the container does not have fails as the runtime says.
 import type { ExecHandler, ExecIO, ExecRequest } from "../api/hooks.js";
 import type { SimContext } from "../controllers/context.js";
-import { defaultCommands } from "./commands/index.js";
 import { imageTools } from "../model/topology/toolbox.js";
+import type { Container, ContainerStatus } from "../objects.js";
+import { defaultCommands } from "./commands/index.js";
 import { containerEnv } from "./env.js";
 import { type CommandRegistry, Proc, runHandler } from "./process.js";
 import { EMPTY_INPUT, iterableInput, type Output } from "./stream.js";
 import { FsStore } from "./volumes.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** A terminal turns "\n" into "\r\n" (onlcr); without it `kubectl exec -it` output staircases. */
 function terminal(write: (d: string | Buffer) => void): Output {
@@ -39,9 +37,11 @@ export class ContainerExec implements ExecHandler {
 
   async exec(req: ExecRequest, io: ExecIO): Promise<number> {
     const { pod } = req;
-    const spec = (pod.spec?.containers ?? []).find((c: J) => c.name === req.container);
+    const spec = (pod.spec?.containers ?? []).find((c: Container) => c.name === req.container);
     if (!spec) throw new Error(`container not found ("${req.container}")`);
-    const status = (pod.status?.containerStatuses ?? []).find((s: J) => s.name === req.container);
+    const status = (pod.status?.containerStatuses ?? []).find(
+      (s: ContainerStatus) => s.name === req.container,
+    );
     const restartCount = status?.restartCount ?? 0;
     const fs = this.files.forContainer(pod, spec, restartCount);
     const env = containerEnv(this.ctx, pod, spec);

@@ -5,12 +5,10 @@
 // the caller: what they throw is printed as `name: message` and becomes exit code 1.
 import type { Clock } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
+import type { Container } from "../objects.js";
 import type { KObject } from "../types.js";
 import { type ContainerFs, FsError, resolvePath } from "./fs.js";
 import type { Input, Output } from "./stream.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 export interface Stdio {
   stdin: Input;
@@ -21,7 +19,7 @@ export interface Stdio {
 export interface ProcInit extends Stdio {
   pod: KObject;
   /** The container's spec from the pod. */
-  container: J;
+  container: Container;
   /** Restart count of the container instance the command runs in. */
   restartCount: number;
   ctx: SimContext;
@@ -61,7 +59,7 @@ export class CommandRegistry {
 
 export class Proc implements Stdio {
   readonly pod: KObject;
-  readonly container: J;
+  readonly container: Container;
   readonly restartCount: number;
   readonly ctx: SimContext;
   readonly clock: Clock;

@@ -7,10 +7,8 @@ import { parseStamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
 import { containerRef, containerUsage, nodeUsage } from "../metrics/usage.js";
+import type { Container, DnsOption, HostAlias } from "../objects.js";
 import type { KObject } from "../types.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** k3s' cluster DNS Service address and the cluster domain. */
 export const CLUSTER_DNS = "10.43.0.10";
@@ -32,7 +30,7 @@ function hosts(pod: KObject): string {
     `${pod.status?.podIP ?? "10.42.0.2"}\t${fqdn}`,
     "",
   ].join("\n");
-  const aliases: J[] = pod.spec?.hostAliases ?? [];
+  const aliases: HostAlias[] = pod.spec?.hostAliases ?? [];
   if (aliases.length)
     out += `\n# Entries added by HostAliases.\n${aliases.map((a) => `${a.ip}\t${(a.hostnames ?? []).join("\t")}\n`).join("")}`;
   return out;
@@ -50,14 +48,14 @@ function resolvConf(pod: KObject): string {
   ];
   const options = [
     "ndots:5",
-    ...(dns.options ?? []).map((o: J) => (o.value ? `${o.name}:${o.value}` : o.name)),
+    ...(dns.options ?? []).map((o: DnsOption) => (o.value ? `${o.name}:${o.value}` : o.name)),
   ];
   return `search ${search.join(" ")}\nnameserver ${servers.join("\nnameserver ")}\noptions ${options.join(" ")}\n`;
 }
 
 const kB = (b: number) => `${String(Math.round(b / 1024)).padStart(8)} kB`;
 
-function meminfo(ctx: SimContext, pod: KObject, container: J): string {
+function meminfo(ctx: SimContext, pod: KObject, container: Container): string {
   // Without lxcfs a container sees the node's memory, not its limit (why Java needs its flags).
   const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "");
   const total = bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
@@ -99,7 +97,11 @@ function cpuinfo(ctx: SimContext, pod: KObject): string {
 }
 
 /** Generated files by absolute path. */
-export function systemFiles(ctx: SimContext, pod: KObject, container: J): Record<string, () => string> {
+export function systemFiles(
+  ctx: SimContext,
+  pod: KObject,
+  container: Container,
+): Record<string, () => string> {
   const started =
     parseStamp(ctx.clock, pod.status?.startTime ?? pod.metadata.creationTimestamp) || ctx.clock.now();
   return {

@@ -5,14 +5,12 @@
 
 import { bytes } from "../../util/quantity.js";
 import type { SimContext } from "../controllers/context.js";
+import { imageBinaries } from "../model/topology/toolbox.js";
+import type { Container, KeyToPath, Volume, VolumeProjection } from "../objects.js";
 import type { KObject } from "../types.js";
 import { sourceData } from "./env.js";
 import { ContainerFs, Layer, type Mount } from "./fs.js";
-import { imageBinaries } from "../model/topology/toolbox.js";
 import { systemFiles } from "./system-files.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** Directories of a typical Debian-based image. */
 const IMAGE_DIRS = [
@@ -74,7 +72,7 @@ export class FsStore {
   }
 
   /** The filesystem of one container instance of a pod. */
-  forContainer(pod: KObject, container: J, restartCount: number): ContainerFs {
+  forContainer(pod: KObject, container: Container, restartCount: number): ContainerFs {
     const uid = pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
     const ns = pod.metadata.namespace!;
     const rootKey = `${uid}/root/${container.name}/`;
@@ -93,16 +91,19 @@ export class FsStore {
     const generated = systemFiles(this.ctx, pod, container);
     // the executables of the image's base distribution (/bin/sh, /usr/bin/env, ...)
     for (const b of imageBinaries(String(container.image ?? ""))) generated[b] ??= () => "";
-    const volumes = new Map<string, J>((pod.spec?.volumes ?? []).map((v: J) => [v.name, v]));
+    const volumes = new Map<string, Volume>((pod.spec?.volumes ?? []).map((v: Volume) => [v.name, v]));
     for (const vm of container.volumeMounts ?? []) {
       const v = volumes.get(vm.name);
       if (!v || !vm.mountPath) continue;
       // the bound token volume admission adds: its files come from the token mount below
-      if (v.projected?.sources?.some((src: J) => src.serviceAccountToken) && vm.mountPath === SA_PATH)
+      if (
+        v.projected?.sources?.some((src: VolumeProjection) => src.serviceAccountToken) &&
+        vm.mountPath === SA_PATH
+      )
         continue;
       const path = String(vm.mountPath).replace(/\/+$/, "") || "/";
       const readOnly = vm.readOnly === true;
-      const gen = (kind: "ConfigMap" | "Secret", name: string, items?: J[]) => () => {
+      const gen = (kind: "ConfigMap" | "Secret", name: string | undefined, items?: KeyToPath[]) => () => {
         const data = sourceData(this.ctx, kind, ns, name) ?? {};
         if (!items?.length) return data;
         return Object.fromEntries(items.filter((i) => i.key in data).map((i) => [i.path, data[i.key]]));
@@ -114,7 +115,8 @@ export class FsStore {
         // A subPath mount of a ConfigMap/Secret is one file at the mount path (nginx.conf style).
         if (vm.subPath) {
           const f = files;
-          generated[path] = () => f()[vm.subPath] ?? "";
+          const sub = vm.subPath;
+          generated[path] = () => f()[sub] ?? "";
         } else
           mounts.push({
             path,
@@ -161,8 +163,9 @@ export class FsStore {
       }
     }
     // The admission controller mounts the service account's token unless told not to.
-    const automount =
-      container.automountServiceAccountToken ?? pod.spec?.automountServiceAccountToken ?? true;
+    // (a container has no such field in the API; one a manifest sets is honoured all the same)
+    const own = (container as { automountServiceAccountToken?: boolean }).automountServiceAccountToken;
+    const automount = own ?? pod.spec?.automountServiceAccountToken ?? true;
     if (automount && !mounts.some((m) => m.path === SA_PATH)) {
       mounts.push({
         path: SA_PATH,

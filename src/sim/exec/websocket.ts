@@ -10,11 +10,10 @@ import type { ExecHandler } from "../api/hooks.js";
 import type { Registry } from "../api/registry.js";
 import type { Route } from "../api/route.js";
 import { ApiError, badRequest } from "../api/status.js";
+import type { Container, ContainerStatus } from "../objects.js";
 import type { KObject } from "../types.js";
+import { isSpdyUpgrade, spdyExec } from "./spdy-exec.js";
 import { Pipe } from "./stream.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** In the server's order of preference; kubectl 1.32 offers v5 and v4, client-node v5..v1. */
 export const EXEC_PROTOCOLS = [
@@ -31,7 +30,7 @@ const STDERR = 2;
 const ERROR = 3;
 const CLOSE = 255;
 
-interface Target {
+export interface Target {
   pod: KObject;
   container: string;
   command: string[];
@@ -46,7 +45,7 @@ class KubeletError extends Error {}
 
 /** The container exec defaults to: the only one, the annotated default, else the first. */
 export function defaultContainer(pod: KObject): string | undefined {
-  const names: string[] = (pod.spec?.containers ?? []).map((c: J) => c.name);
+  const names: string[] = (pod.spec?.containers ?? []).map((c: Container) => c.name);
   if (names.length === 1) return names[0];
   const annotated = pod.metadata.annotations?.["kubectl.kubernetes.io/default-container"];
   return annotated && names.includes(annotated) ? annotated : names[0];
@@ -64,10 +63,10 @@ function prepare(registry: Registry, req: IncomingMessage, route: Route & { type
     throw badRequest("you must specify at least 1 of stdin, stdout, stderr");
   const container = q.get("container") || defaultContainer(pod);
   if (!container) throw badRequest(`a container name must be specified for pod ${route.name}`);
-  if (!(pod.spec?.containers ?? []).some((c: J) => c.name === container))
+  if (!(pod.spec?.containers ?? []).some((c: Container) => c.name === container))
     throw badRequest(`container ${container} is not valid for pod ${route.name}`);
   if (!pod.spec?.nodeName) throw badRequest(`pod ${route.name} does not have a host assigned`);
-  const st = (pod.status?.containerStatuses ?? []).find((s: J) => s.name === container);
+  const st = (pod.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === container);
   if (!st?.state?.running) throw new KubeletError(`container not found ("${container}")`);
   return { pod, container, command, ...t };
 }
@@ -168,7 +167,8 @@ export function execUpgrade(deps: { registry: Registry; exec: ExecHandler }) {
     } catch (e) {
       return refuseWith(socket, e);
     }
-    // kubectl ≥ 1.30 falls back to SPDY/3.1 when the WebSocket upgrade fails; that is not served.
+    // kubectl before 1.30, and later ones with KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false, speak SPDY/3.1
+    if (isSpdyUpgrade(req)) return spdyExec(req, socket, head, target, deps.exec);
     if ((req.headers.upgrade ?? "").toLowerCase() !== "websocket") {
       return refuse(
         socket,
@@ -176,7 +176,7 @@ export function execUpgrade(deps: { registry: Registry; exec: ExecHandler }) {
         "application/json",
         JSON.stringify(
           badRequest(
-            "this cluster serves exec over WebSocket only (v5.channel.k8s.io, v4.channel.k8s.io); kubectl 1.30 or newer speaks it",
+            "exec is served over WebSocket (v5.channel.k8s.io, v4.channel.k8s.io) or SPDY/3.1 (v4.channel.k8s.io); upgrade to one of them",
           ).toStatus(),
         ),
       );

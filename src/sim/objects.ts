@@ -1,0 +1,79 @@
+// Typed views of the fields the simulator reads, from client-node's models. The store holds JSON,
+// where client-node's models say Date the stored object has an RFC 3339 string: Stored<T> says so.
+import type {
+  V1Container,
+  V1ContainerPort,
+  V1ContainerStatus,
+  V1CustomResourceDefinitionSpec,
+  V1CustomResourceDefinitionStatus,
+  V1CustomResourceDefinitionVersion,
+  V1HostAlias,
+  V1JobSpec,
+  V1KeyToPath,
+  V1LabelSelectorRequirement,
+  V1NodeSelectorRequirement,
+  V1NodeSelectorTerm,
+  V1PodCondition,
+  V1PodDisruptionBudgetSpec,
+  V1PodDisruptionBudgetStatus,
+  V1PodDNSConfigOption,
+  V1PodSpec,
+  V1PodTemplateSpec,
+  V1ResourceFieldSelector,
+  V1ServicePort,
+  V1Taint,
+  V1Toleration,
+  V1Volume,
+  V1VolumeProjection,
+} from "@kubernetes/client-node";
+import type { KObject } from "./types.js";
+
+/** T as stored: every Date of client-node's model is the string the API serves. */
+export type Stored<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Stored<U>[]
+    : T extends object
+      ? { [K in keyof T]: Stored<T[K]> }
+      : T;
+
+export type Container = Stored<V1Container>;
+export type ContainerPort = Stored<V1ContainerPort>;
+export type ContainerStatus = Stored<V1ContainerStatus>;
+export type PodSpec = Stored<V1PodSpec>;
+export type PodTemplate = Stored<V1PodTemplateSpec>;
+export type PodCondition = Stored<V1PodCondition>;
+export type Toleration = Stored<V1Toleration>;
+export type Taint = Stored<V1Taint>;
+export type Volume = Stored<V1Volume>;
+export type VolumeProjection = Stored<V1VolumeProjection>;
+export type KeyToPath = Stored<V1KeyToPath>;
+export type ServicePort = Stored<V1ServicePort>;
+export type HostAlias = Stored<V1HostAlias>;
+export type DnsOption = Stored<V1PodDNSConfigOption>;
+export type ResourceRef = Stored<V1ResourceFieldSelector>;
+export type NodeSelectorTerm = Stored<V1NodeSelectorTerm>;
+/** A selector requirement, of labels or of node fields: key, operator, values. */
+export type SelectorRequirement = Stored<V1NodeSelectorRequirement> | Stored<V1LabelSelectorRequirement>;
+export type JobSpec = Stored<V1JobSpec>;
+export type PdbSpec = Stored<V1PodDisruptionBudgetSpec>;
+export type PdbStatus = Stored<V1PodDisruptionBudgetStatus>;
+export type CrdSpec = Stored<V1CustomResourceDefinitionSpec>;
+export type CrdStatus = Stored<V1CustomResourceDefinitionStatus>;
+export type CrdVersion = Stored<V1CustomResourceDefinitionVersion>;
+
+/** A condition of any object's status (Pod, PDB, CRD, Node): the fields every kind shares. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  lastProbeTime?: string | null;
+  observedGeneration?: number;
+}
+
+/** A stored object read as an open JSON document, for code that walks it field by field. */
+export type Doc = Record<string, unknown>;
+
+export type { KObject };
