@@ -225,6 +225,27 @@ describe("with Internet access (the default)", () => {
     expect(after.passes, after.stdout).toBe(true);
   });
 
+  it("externalTargets limit a rule to those outside destinations (an address or a domain)", async () => {
+    // Chaos Mesh's NetworkChaos spec: externalTargets, "network targets except for Kubernetes,
+    // which can be IPv4 addresses or domains", with direction `to`
+    await applied(
+      s,
+      "networkchaos",
+      "to-google",
+      chaos(
+        "to-google",
+        "  action: delay\n  delay: { latency: 500ms }\n  direction: to\n  externalTargets: [www.google.com]",
+      ),
+    );
+    const google = await exec(s, "tools", ["ping", "-c", "2", "www.google.com"]);
+    expect(parsePing(google.stdout)!.avg).toBeGreaterThan(500);
+    const other = await referenceCheck(s, "8.8.8.8");
+    expect(other.p!.avg, other.stdout).toBeLessThan(45);
+    await s.kubectl(["delete", "networkchaos", "to-google"]);
+    const after = await exec(s, "tools", ["ping", "-c", "2", "www.google.com"]);
+    expect(parsePing(after.stdout)!.avg).toBeLessThan(45);
+  });
+
   it("a rule with a target leaves outside addresses alone", async () => {
     await applied(
       s,

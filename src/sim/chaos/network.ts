@@ -2,9 +2,12 @@
 // namespace. Here that is a FaultBook `network` record on each source pod ("." records). With a
 // `target`, only traffic to the target pods' IPs is affected; direction `from`/`both` also puts
 // the rule on the target pods, towards the sources ("target" records), as Chaos Mesh does.
+// `externalTargets` (addresses or domains outside the cluster, direction `to` only) limit the
+// rule to those destinations as well; domains resolve as the cluster's DNS answers them.
 
 import { R } from "../controllers/context.js";
 import type { NetworkFault } from "../model/faults.js";
+import { publicAddress } from "../model/topology/outside.js";
 import type { KObject } from "../types.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok } from "./applier.js";
 import { type J, parseGoDuration } from "./spec.js";
@@ -45,6 +48,15 @@ function ipsOf(env: ApplyEnv, key: string): string[] {
     .filter((ip): ip is string => !!ip);
 }
 
+/** The addresses of `externalTargets`: IPv4 literals as they are, domains as resolved upstream. */
+function externalIps(env: ApplyEnv, targets: unknown): string[] {
+  if (!Array.isArray(targets)) return [];
+  return targets
+    .map(String)
+    .map((t) => (/^\d{1,3}(\.\d{1,3}){3}$/.test(t) ? t : publicAddress(env.ctx, t)))
+    .filter((ip): ip is string => !!ip);
+}
+
 export function networkApplier(): Applier {
   return {
     apply(env, t) {
@@ -54,12 +66,17 @@ export function networkApplier(): Applier {
         return fail(`pod ${t.ns}/${t.podName} has no network namespace to inject into`);
       const base = networkFault(chaos.spec);
       if (typeof base === "string") return fail(base);
-      const hasTarget = !!chaos.spec?.target;
+      const external = externalIps(env, chaos.spec?.externalTargets);
+      const hasTarget = !!chaos.spec?.target || external.length > 0;
       const onTarget = t.selectorKey === "target";
       // with direction `to`, a target pod is only the destination: nothing is set up on it
       if (!onTarget || base.direction !== "to") {
         const fault: NetworkFault = { ...base };
-        if (hasTarget) fault.targetIPs = ipsOf(env, onTarget ? "." : "target");
+        if (hasTarget)
+          fault.targetIPs = [
+            ...(chaos.spec?.target ? ipsOf(env, onTarget ? "." : "target") : []),
+            ...external,
+          ];
         ctx.faults.add({ source, podUid: t.pod.metadata.uid!, fault, since: now });
       }
       // the PodNetworkChaos generation Chaos Mesh tracks per pod
