@@ -1,12 +1,15 @@
 // Typed views of the fields the simulator reads, from client-node's models. The store holds JSON,
 // where client-node's models say Date the stored object has an RFC 3339 string: Stored<T> says so.
 import type {
+  CoreV1EndpointPort,
   V1Container,
   V1ContainerPort,
   V1ContainerStatus,
+  V1CustomResourceDefinitionNames,
   V1CustomResourceDefinitionSpec,
   V1CustomResourceDefinitionStatus,
   V1CustomResourceDefinitionVersion,
+  V1EndpointAddress,
   V1HostAlias,
   V1JobSpec,
   V1KeyToPath,
@@ -57,10 +60,15 @@ export type NodeSelectorTerm = Stored<V1NodeSelectorTerm>;
 export type SelectorRequirement = Stored<V1NodeSelectorRequirement> | Stored<V1LabelSelectorRequirement>;
 export type JobSpec = Stored<V1JobSpec>;
 export type PdbSpec = Stored<V1PodDisruptionBudgetSpec>;
-export type PdbStatus = Stored<V1PodDisruptionBudgetStatus>;
+/** Partial: an object not yet synced has none of the counts the model requires. */
+export type PdbStatus = Partial<Stored<V1PodDisruptionBudgetStatus>>;
 export type CrdSpec = Stored<V1CustomResourceDefinitionSpec>;
 export type CrdStatus = Stored<V1CustomResourceDefinitionStatus>;
 export type CrdVersion = Stored<V1CustomResourceDefinitionVersion>;
+export type CrdNames = Stored<V1CustomResourceDefinitionNames>;
+export type EndpointAddress = Stored<V1EndpointAddress>;
+/** A port of an Endpoints subset; `port` may be unresolved while it is built. */
+export type EndpointPort = Omit<Stored<CoreV1EndpointPort>, "port"> & { port?: number };
 
 /** A condition of any object's status (Pod, PDB, CRD, Node): the fields every kind shares. */
 export interface Condition {

@@ -5,13 +5,11 @@
 // apiextensions-apiserver pkg/controller/status/naming_controller.go and
 // pkg/controller/establish/establishing_controller.go.
 import { isDeepStrictEqual } from "node:util";
+import type { Condition, CrdNames, CrdSpec, CrdStatus, CrdVersion } from "../objects.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
 
 const NAME = "crd";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 export function installCrdController(ctx: SimContext): void {
   const { store, registry, runtime } = ctx;
@@ -48,13 +46,18 @@ export function installCrdController(ctx: SimContext): void {
   });
 }
 
-function crdStatus(crd: KObject, now: string): J {
-  const spec: J = crd.spec;
-  const n: J = spec.names ?? {};
-  const acceptedNames: J = { plural: n.plural, singular: n.singular, kind: n.kind, listKind: n.listKind };
+function crdStatus(crd: KObject, now: string): CrdStatus {
+  const spec: CrdSpec = crd.spec;
+  const n = spec.names;
+  const acceptedNames: CrdNames = {
+    plural: n.plural,
+    singular: n.singular,
+    kind: n.kind,
+    listKind: n.listKind,
+  };
   if (n.shortNames?.length) acceptedNames.shortNames = n.shortNames;
   if (n.categories?.length) acceptedNames.categories = n.categories;
-  const old: J[] = crd.status?.conditions ?? [];
+  const old: Condition[] = crd.status?.conditions ?? [];
   const cond = (type: string, reason: string, message: string) => {
     const prev = old.find((c) => c.type === type);
     const same = prev?.status === "True";
@@ -66,7 +69,7 @@ function crdStatus(crd: KObject, now: string): J {
       message,
     };
   };
-  const storage = (spec.versions ?? []).find((v: J) => v.storage)?.name;
+  const storage = (spec.versions ?? []).find((v: CrdVersion) => v.storage)?.name;
   const stored: string[] = [...(crd.status?.storedVersions ?? [])];
   if (storage && !stored.includes(storage)) stored.push(storage);
   return {

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { disruptionAllowed } from "../api/eviction.js";
 import { selectorMatches } from "../api/selectors.js";
 import { parseTime } from "../api/table/duration.js";
+import type { PdbSpec, PdbStatus } from "../objects.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { podReady } from "./endpoints.js";
@@ -14,9 +15,6 @@ import { podReady } from "./endpoints.js";
 const NAME = "disruption";
 const DELETION_TIMEOUT_MS = 2 * 60 * 1000;
 const SOURCE = { component: "controllermanager" };
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** "50%" of n, or an integer as given; percentages round up, as GetScaledValueFromIntOrPercent(…, true). */
 function scaled(v: number | string, n: number): number {
@@ -46,12 +44,12 @@ function sync(ctx: SimContext, key: string): void {
   const [ns, name] = splitKey(key);
   const pdb = registry.tryGet(R("PodDisruptionBudget"), ns, name);
   if (!pdb || pdb.metadata.deletionTimestamp) return;
-  const spec: J = pdb.spec ?? {};
+  const spec: PdbSpec = pdb.spec ?? {};
   const sel = spec.selector;
   const selects = sel && (Object.keys(sel.matchLabels ?? {}).length || (sel.matchExpressions ?? []).length);
   const pods = selects ? store.list(R("Pod"), ns).filter((p) => selectorMatches(sel, p.metadata.labels)) : [];
   if (pods.length === 0) events.record(pdb, "Normal", "NoPods", "No matching pods found", SOURCE);
-  const st: J = pdb.status ?? {};
+  const st: PdbStatus = pdb.status ?? {};
   const now = clock.now();
 
   let expected = pods.length;
@@ -76,7 +74,7 @@ function sync(ctx: SimContext, key: string): void {
     desired =
       spec.maxUnavailable !== undefined
         ? Math.max(0, expected - scaled(spec.maxUnavailable, expected))
-        : scaled(spec.minAvailable, expected);
+        : scaled(spec.minAvailable!, expected); // a percentage here: the branch's condition
   } else if (spec.minAvailable !== undefined) {
     desired = scaled(spec.minAvailable, expected);
   }
@@ -97,7 +95,7 @@ function sync(ctx: SimContext, key: string): void {
     (p) => podReady(p) && !p.metadata.deletionTimestamp && disrupted[p.metadata.name!] === undefined,
   ).length;
 
-  const status: J = {
+  const status: PdbStatus = {
     observedGeneration: pdb.metadata.generation,
     ...(Object.keys(disrupted).length ? { disruptedPods: disrupted } : {}),
     disruptionsAllowed: failSafe ? 0 : Math.max(0, healthy - desired),

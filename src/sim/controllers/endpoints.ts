@@ -2,16 +2,14 @@
 // the others under `notReadyAddresses` (so a failed pod drops out of the Service).
 import { isDeepStrictEqual } from "node:util";
 import { selectorMatches } from "../api/selectors.js";
+import type { EndpointAddress, EndpointPort, PodCondition, ServicePort } from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 
 const NAME = "endpoints";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
-
 export const podReady = (p: KObject) =>
-  p.status?.conditions?.some((c: J) => c.type === "Ready" && c.status === "True") ?? false;
+  p.status?.conditions?.some((c: PodCondition) => c.type === "Ready" && c.status === "True") ?? false;
 
 function resolvePort(pod: KObject, targetPort: number | string): number | undefined {
   if (typeof targetPort === "number") return targetPort;
@@ -42,15 +40,18 @@ export function installEndpointsController(ctx: SimContext) {
           !p.metadata.deletionTimestamp,
       )
       .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
-    const groups = new Map<string, { addresses: J[]; notReadyAddresses: J[]; ports: J[] }>();
+    const groups = new Map<
+      string,
+      { addresses: EndpointAddress[]; notReadyAddresses: EndpointAddress[]; ports: EndpointPort[] }
+    >();
     for (const pod of pods) {
-      const ports = (svc.spec.ports ?? []).map((sp: J) => ({
+      const ports: EndpointPort[] = (svc.spec.ports ?? []).map((sp: ServicePort) => ({
         name: sp.name,
         port: resolvePort(pod, sp.targetPort ?? sp.port),
         protocol: sp.protocol ?? "TCP",
       }));
-      if (ports.some((p: J) => p.port === undefined)) continue;
-      const clean = ports.map((p: J) => (p.name ? p : { port: p.port, protocol: p.protocol }));
+      if (ports.some((p) => p.port === undefined)) continue;
+      const clean: EndpointPort[] = ports.map((p) => (p.name ? p : { port: p.port, protocol: p.protocol }));
       const gk = JSON.stringify(clean);
       const g = groups.get(gk) ?? { addresses: [], notReadyAddresses: [], ports: clean };
       groups.set(gk, g);
@@ -75,7 +76,7 @@ export function installEndpointsController(ctx: SimContext) {
         ...(subsets.length ? { subsets } : {}),
       });
     } else if (!isDeepStrictEqual(existing.subsets ?? [], subsets)) {
-      const next = { ...existing, metadata: { ...existing.metadata, labels } } as J;
+      const next = { ...existing, metadata: { ...existing.metadata, labels } } as KObject;
       if (subsets.length) next.subsets = subsets;
       else delete next.subsets;
       registry.update(R("Endpoints"), ns, name, next, { force: true });

@@ -5,17 +5,15 @@
 // counted from when the taint was seen; removing the taint or adding a toleration cancels it.
 // Before deleting, the pod gets the DisruptionTarget condition.
 import { isDeepStrictEqual } from "node:util";
+import type { PodCondition, Taint, Toleration } from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 
 const NAME = "taint-eviction";
 const SOURCE = { component: "taint-eviction-controller" };
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
-
 /** v1.Toleration.ToleratesTaint */
-function tolerates(t: J, taint: J): boolean {
+function tolerates(t: Toleration, taint: Taint): boolean {
   if (t.effect && t.effect !== taint.effect) return false;
   if (t.key && t.key !== taint.key) return false;
   if (t.operator === "Exists") return true;
@@ -23,10 +21,10 @@ function tolerates(t: J, taint: J): boolean {
 }
 
 /** -1: tolerated forever; otherwise the ms after which the pod must go (0: now). */
-function tolerationTime(pod: KObject, taints: J[]): number {
-  const used: J[] = [];
+function tolerationTime(pod: KObject, taints: Taint[]): number {
+  const used: Toleration[] = [];
   for (const taint of taints) {
-    const t = (pod.spec?.tolerations ?? []).find((x: J) => tolerates(x, taint));
+    const t = (pod.spec?.tolerations ?? []).find((x: Toleration) => tolerates(x, taint));
     if (!t) return 0;
     used.push(t);
   }
@@ -68,7 +66,10 @@ export function installTaintEvictionController(ctx: SimContext): void {
       reason: "DeletionByTaintManager",
       message: "Taint manager: deleting due to NoExecute taint",
     };
-    const conditions = [...(pod.status?.conditions ?? []).filter((c: J) => c.type !== cond.type), cond];
+    const conditions = [
+      ...(pod.status?.conditions ?? []).filter((c: PodCondition) => c.type !== cond.type),
+      cond,
+    ];
     registry.update(
       R("Pod"),
       ns,
@@ -83,7 +84,9 @@ export function installTaintEvictionController(ctx: SimContext): void {
     const [ns, name] = splitKey(key);
     const pod = registry.tryGet(R("Pod"), ns, name);
     const node = pod?.spec?.nodeName && registry.tryGet(R("Node"), undefined, pod.spec.nodeName);
-    const taints: J[] = node ? (node.spec?.taints ?? []).filter((t: J) => t.effect === "NoExecute") : [];
+    const taints: Taint[] = node
+      ? (node.spec?.taints ?? []).filter((t: Taint) => t.effect === "NoExecute")
+      : [];
     if (!pod || pod.metadata.deletionTimestamp || taints.length === 0) return cancel(key);
     const wait = tolerationTime(pod, taints);
     if (wait < 0) return cancel(key);
@@ -97,7 +100,7 @@ export function installTaintEvictionController(ctx: SimContext): void {
     scheduled.set(key, { created, fire: created + wait, cancel: stop });
   });
 
-  const noExecute = (n?: KObject) => (n?.spec?.taints ?? []).filter((t: J) => t.effect === "NoExecute");
+  const noExecute = (n?: KObject) => (n?.spec?.taints ?? []).filter((t: Taint) => t.effect === "NoExecute");
   store.subscribe((e) => {
     if (e.rt.kind === "Node") {
       if (e.type !== "DELETED" && isDeepStrictEqual(noExecute(e.old), noExecute(e.object))) return;
