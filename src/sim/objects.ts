@@ -22,6 +22,7 @@ import type {
   V1PodDNSConfigOption,
   V1PodSpec,
   V1PodTemplateSpec,
+  V1Probe,
   V1ResourceFieldSelector,
   V1ServicePort,
   V1Taint,
@@ -46,6 +47,7 @@ export type ContainerStatus = Stored<V1ContainerStatus>;
 export type PodSpec = Stored<V1PodSpec>;
 export type PodTemplate = Stored<V1PodTemplateSpec>;
 export type PodCondition = Stored<V1PodCondition>;
+export type Probe = Stored<V1Probe>;
 export type Toleration = Stored<V1Toleration>;
 export type Taint = Stored<V1Taint>;
 export type Volume = Stored<V1Volume>;

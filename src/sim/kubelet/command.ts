@@ -15,11 +15,9 @@ import { Proc, runHandler, type Stdio } from "../exec/process.js";
 import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/stream.js";
 import type { ContainerRef } from "../model/behavior.js";
 import { imageHas, imageTools, isPause } from "../model/topology/toolbox.js";
+import type { Container } from "../objects.js";
 import type { KObject } from "../types.js";
 import { ExecProbes } from "./command-probes.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** Instances whose exit is remembered (oldest dropped first). */
 const MAX_PROCS = 20_000;
@@ -42,7 +40,7 @@ interface Running {
 }
 
 /** The argv the runtime runs: command + args, else (for a shell image) args or the shell. */
-export function mainArgv(spec: J): string[] | undefined {
+export function mainArgv(spec: Container | undefined): string[] | undefined {
   const cmd: string[] = (spec?.command ?? []).map(String);
   const args: string[] = (spec?.args ?? []).map(String);
   if (cmd.length) return [...cmd, ...args];
@@ -61,7 +59,7 @@ const instanceKey = (ref: ContainerRef) =>
  * Why runc cannot start the container's command, if it cannot: an image without a userland
  * (distroless, pause) has no shell or coreutils to run (the kubelet then reports StartError).
  */
-export function startFailure(spec: J): string | undefined {
+export function startFailure(spec: Container | undefined): string | undefined {
   const argv = mainArgv(spec);
   const image = String(spec?.image ?? "");
   if (!argv || imageTools(image).toolset !== "none" || imageHas(image, argv[0]) || isPause(spec))

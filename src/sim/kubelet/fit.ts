@@ -3,10 +3,15 @@
 // allocatable minus the requests of the non-terminated pods already bound there.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
+import type {
+  Container,
+  NodeSelectorTerm,
+  PodSpec,
+  SelectorRequirement,
+  Taint,
+  Toleration,
+} from "../objects.js";
 import type { KObject } from "../types.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 export type Misfit =
   | { kind: "cpu" | "memory" | "pods" | "selector" | "unschedulable" }
@@ -18,8 +23,8 @@ export interface Requests {
 }
 
 /** Effective requests: the larger of the app containers' sum and any single init container, plus overhead. */
-export function podRequests(spec: J): Requests {
-  const sum = (cs: J[]) =>
+export function podRequests(spec: PodSpec | undefined): Requests {
+  const sum = (cs: Container[]) =>
     cs.reduce(
       (a, c) => ({
         cpu: a.cpu + milliCpu(c.resources?.requests?.cpu),
@@ -40,7 +45,7 @@ export function podRequests(spec: J): Requests {
 
 export const isTerminated = (p: KObject) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
 
-function matchExpression(e: J, labels: Record<string, string>): boolean {
+function matchExpression(e: SelectorRequirement, labels: Record<string, string>): boolean {
   const v = labels[e.key];
   switch (e.operator) {
     case "In":
@@ -60,23 +65,23 @@ function matchExpression(e: J, labels: Record<string, string>): boolean {
   }
 }
 
-function selectorFits(spec: J, node: KObject): boolean {
+function selectorFits(spec: PodSpec, node: KObject): boolean {
   const labels = node.metadata.labels ?? {};
   if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
-  const terms: J[] | undefined =
+  const terms: NodeSelectorTerm[] | undefined =
     spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms?.length) return true;
   // matchFields may only name metadata.name (how daemon pods are pinned to their node)
   const fields = { "metadata.name": node.metadata.name ?? "" };
   return terms.some(
     (t) =>
-      (t.matchExpressions ?? []).every((e: J) => matchExpression(e, labels)) &&
-      (t.matchFields ?? []).every((e: J) => matchExpression(e, fields)) &&
+      (t.matchExpressions ?? []).every((e: SelectorRequirement) => matchExpression(e, labels)) &&
+      (t.matchFields ?? []).every((e: SelectorRequirement) => matchExpression(e, fields)) &&
       (t.matchExpressions?.length || t.matchFields?.length),
   );
 }
 
-function tolerates(tolerations: J[], taint: J): boolean {
+function tolerates(tolerations: Toleration[], taint: Taint): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.operator === "Exists") return !t.key || t.key === taint.key;
@@ -94,7 +99,7 @@ export function misfits(pod: KObject, node: KObject, bound: KObject[]): Misfit[]
     return [{ kind: "unschedulable" }];
   if (!selectorFits(pod.spec, node)) return [{ kind: "selector" }];
   const taint = (node.spec?.taints ?? []).find(
-    (t: J) =>
+    (t: Taint) =>
       (t.effect === "NoSchedule" || t.effect === "NoExecute") && !tolerates(pod.spec.tolerations ?? [], t),
   );
   if (taint) return [{ kind: "taint", taint: `{${taint.key}: ${taint.value ?? ""}}` }];

@@ -4,15 +4,13 @@
 // every `scheduling.retry` ms. Texts and delays: the `scheduling` part of pod.yaml.
 import { isDeepStrictEqual } from "node:util";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
+import type { PodCondition } from "../objects.js";
 import type { KObject } from "../types.js";
 import { isTerminated, type Misfit, misfits, score } from "./fit.js";
 import type { SchedulingDoc } from "./load.js";
 import { render } from "./stages.js";
 
 export const SCHEDULER = "scheduler";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 const RESOURCE = new Set(["cpu", "memory", "pods"]);
 
@@ -78,7 +76,10 @@ export function installScheduler(ctx: SimContext): void {
       const status = {
         ...(pod.status ?? {}),
         phase: pod.status?.phase ?? "Pending",
-        conditions: [...(pod.status?.conditions ?? []).filter((c: J) => c.type !== "PodScheduled"), cond],
+        conditions: [
+          ...(pod.status?.conditions ?? []).filter((c: PodCondition) => c.type !== "PodScheduled"),
+          cond,
+        ],
       };
       const bound_ = registry.update(
         R("Pod"),
@@ -104,7 +105,7 @@ export function installScheduler(ctx: SimContext): void {
           results.map((r) => r.why),
         )
       : "no nodes available to schedule pods";
-    const prev = (pod.status?.conditions ?? []).find((c: J) => c.type === "PodScheduled");
+    const prev = (pod.status?.conditions ?? []).find((c: PodCondition) => c.type === "PodScheduled");
     const cond = {
       type: "PodScheduled",
       status: "False",
@@ -116,7 +117,10 @@ export function installScheduler(ctx: SimContext): void {
     const status = {
       ...(pod.status ?? {}),
       phase: "Pending",
-      conditions: [...(pod.status?.conditions ?? []).filter((c: J) => c.type !== "PodScheduled"), cond],
+      conditions: [
+        ...(pod.status?.conditions ?? []).filter((c: PodCondition) => c.type !== "PodScheduled"),
+        cond,
+      ],
     };
     const latest = isDeepStrictEqual(pod.status, status)
       ? pod

@@ -7,11 +7,9 @@
 // - io: only an exec probe that touches the faulted path feels the latency.
 // - container-kill: the runtime SIGKILLs the instance running at that moment (exit 137).
 import { hashString } from "../../util/rng.js";
+import type { Probe } from "../objects.js";
 import type { Behavior, ContainerRef, Usage } from "./behavior.js";
 import type { FaultBook, IOFault, NetworkFault } from "./faults.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 /** pause never becomes an application: long enough to never answer, short enough for timers. */
 const NEVER_MS = 20 * 24 * 3600 * 1000;
@@ -106,7 +104,7 @@ export class FaultedBehavior implements Behavior {
 }
 
 /** The probe the kubelet runs over the network (readiness, else liveness), if any. */
-function networkProbe(ref: ContainerRef): J | undefined {
+function networkProbe(ref: ContainerRef): Probe | undefined {
   const p = ref.container.readinessProbe ?? ref.container.livenessProbe ?? ref.container.startupProbe;
   return p && !p.exec ? p : undefined; // exec probes run inside the pod, over loopback
 }
