@@ -1,6 +1,8 @@
 // Cluster time. The embedded cluster may run faster than the wall clock (--speed F): every delay
 // the simulation schedules is in cluster milliseconds and is divided by F on the wall clock.
 
+import { type Timer, TimerQueue } from "./timer-queue.js";
+
 export interface Clock {
   readonly speed: number;
   /** Change how fast cluster time runs from now on (the embedded cluster's wall clock only). */
@@ -21,13 +23,6 @@ interface Segment {
   cluster: number;
   wall: number;
   speed: number;
-}
-
-interface Timer {
-  due: number;
-  seq: number;
-  fn: () => void;
-  cancelled: boolean;
 }
 
 /** How far the engine fell behind the wall clock: what `npm run bench -- clock` prints. */
@@ -55,7 +50,7 @@ export interface ClockStats {
  */
 export class WallClock implements Clock {
   private readonly segments: Segment[];
-  private readonly heap: Timer[] = [];
+  private readonly queue = new TimerQueue();
   private seq = 0;
   /** Cluster time the engine has reached: the latest instant now() answered or a timer ran at. */
   private floor: number;
@@ -83,7 +78,7 @@ export class WallClock implements Clock {
 
   /** The earliest timer that has not run (cluster ms), if any. */
   pendingDue(): number | undefined {
-    return this.peek()?.due;
+    return this.queue.peek()?.due;
   }
 
   setSpeed(speed: number): void {
@@ -96,7 +91,7 @@ export class WallClock implements Clock {
   now(): number {
     if (this.holding) return this.floor;
     let t = Math.round(this.fromWall(Date.now()));
-    const head = this.peek();
+    const head = this.queue.peek();
     if (head && head.due < t) {
       t = head.due;
       this.st.heldAtWork++;
@@ -117,8 +112,8 @@ export class WallClock implements Clock {
 
   after(ms: number, fn: () => void): () => void {
     const timer: Timer = { due: this.now() + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
-    this.push(timer);
-    if (this.peek() === timer) this.arm();
+    this.queue.push(timer);
+    if (this.queue.peek() === timer) this.arm();
     return () => {
       timer.cancelled = true;
     };
@@ -149,7 +144,7 @@ export class WallClock implements Clock {
     if (this.holding || this.immediate) return;
     clearTimeout(this.handle);
     this.handle = undefined;
-    const head = this.peek();
+    const head = this.queue.peek();
     if (!head) return;
     const wait = Math.max(0, (head.due - this.fromWall(Date.now())) / this.speed);
     this.handle = setTimeout(() => this.dispatch(), wait);
@@ -161,14 +156,14 @@ export class WallClock implements Clock {
     this.handle = undefined;
     this.immediate = undefined;
     this.holding = false;
-    const head = this.peek();
+    const head = this.queue.peek();
     const nominal = this.fromWall(Date.now());
     if (!head || head.due > nominal) {
       // caught up: nothing is due before the wall clock's pace, so time may rejoin it
       this.arm();
       return;
     }
-    this.pop();
+    this.queue.pop();
     this.st.fired++;
     this.st.maxBehindMs = Math.max(this.st.maxBehindMs, nominal - head.due);
     if (head.due > this.floor) this.floor = head.due;
@@ -184,47 +179,7 @@ export class WallClock implements Clock {
       this.immediate = setImmediate(() => this.dispatch());
     }
   }
-
-  private peek(): Timer | undefined {
-    while (this.heap.length && this.heap[0].cancelled) this.pop();
-    return this.heap[0];
-  }
-
-  private push(t: Timer) {
-    const h = this.heap;
-    h.push(t);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
-      i = p;
-    }
-  }
-
-  private pop(): Timer | undefined {
-    const h = this.heap;
-    const top = h[0];
-    const end = h.pop();
-    if (h.length && end) {
-      h[0] = end;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l], h[m])) m = l;
-        if (r < h.length && before(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
-      }
-    }
-    return top;
-  }
 }
-
-const before = (a: Timer, b: Timer) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
 
 /** A clock that moves only when told to: for golden tests with pinned time. */
 export class ManualClock implements Clock {
