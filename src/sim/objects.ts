@@ -2,6 +2,7 @@
 // where client-node's models say Date the stored object has an RFC 3339 string: Stored<T> says so.
 import type {
   CoreV1EndpointPort,
+  V1Condition,
   V1Container,
   V1ContainerPort,
   V1ContainerStatus,
@@ -28,6 +29,7 @@ import type {
   V1Taint,
   V1Toleration,
   V1Volume,
+  V1VolumeMount,
   V1VolumeProjection,
 } from "@kubernetes/client-node";
 import type { KObject } from "./types.js";
@@ -51,6 +53,7 @@ export type Probe = Stored<V1Probe>;
 export type Toleration = Stored<V1Toleration>;
 export type Taint = Stored<V1Taint>;
 export type Volume = Stored<V1Volume>;
+export type VolumeMount = Stored<V1VolumeMount>;
 export type VolumeProjection = Stored<V1VolumeProjection>;
 export type KeyToPath = Stored<V1KeyToPath>;
 export type ServicePort = Stored<V1ServicePort>;
@@ -71,6 +74,9 @@ export type CrdNames = Stored<V1CustomResourceDefinitionNames>;
 export type EndpointAddress = Stored<V1EndpointAddress>;
 /** A port of an Endpoints subset; `port` may be unresolved while it is built. */
 export type EndpointPort = Omit<Stored<CoreV1EndpointPort>, "port"> & { port?: number };
+
+/** metav1.Condition, the condition of the newer kinds (PDB). */
+export type StatusCondition = Stored<V1Condition>;
 
 /** A condition of any object's status (Pod, PDB, CRD, Node): the fields every kind shares. */
 export interface Condition {

@@ -2,19 +2,18 @@
 // selector and pod labels (pkg/registry/batch/job/strategy.go, generateSelector) and the
 // validation a client meets first (pkg/apis/batch/validation: a Job's pods restart Never or
 // OnFailure; an Indexed Job needs completions; a CronJob needs a parseable schedule).
+
+import type { JobSpec } from "../objects.js";
 import type { KObject } from "../types.js";
 import { parseCron } from "./cron.js";
 import { defaultPodSpec } from "./defaults.js";
 import type { StatusCause } from "./status.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
-
 export const CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
 export const JOB_NAME = "batch.kubernetes.io/job-name";
 export const COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
-export function defaultJobSpec(spec: J): void {
+export function defaultJobSpec(spec: JobSpec | undefined): void {
   if (!spec) return;
   if (spec.completions === undefined && spec.parallelism === undefined) {
     spec.completions = 1;
@@ -30,7 +29,7 @@ export function defaultJobSpec(spec: J): void {
   defaultPodSpec(spec.template?.spec);
 }
 
-export function defaultCronJob(o: J): void {
+export function defaultCronJob(o: KObject): void {
   o.spec ??= {};
   o.spec.concurrencyPolicy ??= "Allow";
   o.spec.suspend ??= false;
@@ -60,8 +59,9 @@ export function generateJobSelector(job: KObject): void {
     job.metadata.labels = { ...spec.template.metadata.labels };
 }
 
-function jobSpecCauses(spec: J, field: string): StatusCause[] {
+function jobSpecCauses(spec: JobSpec | undefined, field: string): StatusCause[] {
   const causes: StatusCause[] = [];
+  const fields: Record<string, unknown> | undefined = spec; // the numeric fields, by name
   const policy = spec?.template?.spec?.restartPolicy;
   if (policy !== "OnFailure" && policy !== "Never")
     causes.push({
@@ -76,10 +76,10 @@ function jobSpecCauses(spec: J, field: string): StatusCause[] {
       message: "Required value: when completion mode is Indexed",
     });
   for (const k of ["parallelism", "completions", "backoffLimit", "activeDeadlineSeconds"])
-    if (spec?.[k] !== undefined && (typeof spec[k] !== "number" || spec[k] < 0))
+    if (fields?.[k] !== undefined && (typeof fields[k] !== "number" || fields[k] < 0))
       causes.push({
         field: `${field}.${k}`,
-        message: `Invalid value: ${JSON.stringify(spec[k])}: must be greater than or equal to 0`,
+        message: `Invalid value: ${JSON.stringify(fields[k])}: must be greater than or equal to 0`,
       });
   return causes;
 }

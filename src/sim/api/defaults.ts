@@ -1,12 +1,11 @@
 // Defaulting, as the API server applies it on create and update, for the kinds whose defaults
 // clients read back (kubectl rollout, describe, and ansible's diffs).
+
+import type { Container, PodSpec } from "../objects.js";
 import type { KObject } from "../types.js";
 import { defaultCronJob, defaultJobSpec } from "./batch.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
-
-function defaultContainer(c: J) {
+function defaultContainer(c: Container) {
   c.imagePullPolicy ??=
     String(c.image ?? "").endsWith(":latest") || !String(c.image ?? "").includes(":")
       ? "Always"
@@ -27,7 +26,7 @@ function defaultContainer(c: J) {
   if (c.resources.limits && !c.resources.requests) c.resources.requests = { ...c.resources.limits };
 }
 
-export function defaultPodSpec(spec: J) {
+export function defaultPodSpec(spec: PodSpec | undefined) {
   if (!spec) return;
   spec.restartPolicy ??= "Always";
   spec.terminationGracePeriodSeconds ??= 30;
@@ -41,7 +40,7 @@ export function defaultPodSpec(spec: J) {
   }
 }
 
-const DEFAULTERS: Record<string, (o: J) => void> = {
+const DEFAULTERS: Record<string, (o: KObject) => void> = {
   Pod(o) {
     defaultPodSpec(o.spec);
     o.spec.enableServiceLinks ??= true;
@@ -115,7 +114,7 @@ const DEFAULTERS: Record<string, (o: J) => void> = {
     o.spec ??= {};
     o.spec.finalizers ??= ["kubernetes"];
     o.status ??= { phase: "Active" };
-    o.metadata.labels = { ...(o.metadata.labels ?? {}), "kubernetes.io/metadata.name": o.metadata.name };
+    o.metadata.labels = { ...(o.metadata.labels ?? {}), "kubernetes.io/metadata.name": o.metadata.name! };
   },
   Secret(o) {
     o.type ??= "Opaque";
@@ -127,8 +126,8 @@ export function applyDefaults(obj: KObject): KObject {
   return obj;
 }
 
-export function qosClass(spec: J): "Guaranteed" | "Burstable" | "BestEffort" {
-  const cs: J[] = spec?.containers ?? [];
+export function qosClass(spec: PodSpec | undefined): "Guaranteed" | "Burstable" | "BestEffort" {
+  const cs: Container[] = spec?.containers ?? [];
   const any = cs.some(
     (c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length,
   );

@@ -2,14 +2,13 @@
 // gracefully unless a PodDisruptionBudget that selects it has no disruption left, which answers
 // 429. Modelled on pkg/registry/core/pod/storage/eviction.go (EvictionREST.Create,
 // checkAndDecrement, canIgnorePDB; addConditionAndDeletePod in releases with PodDisruptionConditions).
+
+import type { PdbStatus, PodCondition, StatusCondition } from "../objects.js";
 import type { KObject } from "../types.js";
 import type { DeleteOptions, Registry } from "./registry.js";
 import { resourceOfKind } from "./resources.js";
 import { selectorMatches } from "./selectors.js";
 import { ApiError, badRequest } from "./status.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 const POD = resourceOfKind("Pod")!;
 const PDB = resourceOfKind("PodDisruptionBudget")!;
@@ -21,11 +20,23 @@ const tooMany = (retryAfterSeconds: number, cause: string) =>
     ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
   });
 
+/** An Eviction as a client sends it: open JSON, checked field by field below. */
+interface EvictionBody {
+  kind?: unknown;
+  apiVersion?: unknown;
+  metadata?: { name?: unknown };
+  deleteOptions?: {
+    gracePeriodSeconds?: unknown;
+    preconditions?: DeleteOptions["preconditions"];
+    dryRun?: unknown;
+  };
+}
+
 export const SUCCESS = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
 
 /** Evict a pod; returns the Status to answer with, or throws the refusal. */
 export function evict(registry: Registry, ns: string, name: string, body: unknown, dryRun: boolean) {
-  const ev = body as J;
+  const ev = body as EvictionBody;
   if (!ev || typeof ev !== "object" || Array.isArray(ev))
     throw badRequest("the object provided is not a JSON object");
   if (ev.kind && ev.kind !== "Eviction") throw badRequest(`not a Eviction object: ${ev.kind}`);
@@ -34,7 +45,7 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
       `the API version in the data (${ev.apiVersion}) does not match the expected API version (policy/v1)`,
     );
   if (ev.metadata?.name !== name) throw badRequest("name in URL does not match name in Eviction object");
-  const d: J = ev.deleteOptions ?? {};
+  const d = ev.deleteOptions ?? {};
   const opts: DeleteOptions = {
     gracePeriodSeconds: typeof d.gracePeriodSeconds === "number" ? d.gracePeriodSeconds : undefined,
     preconditions: d.preconditions,
@@ -57,7 +68,7 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
     );
   const pdb = pdbs[0];
   if (pdb) {
-    const st: J = pdb.status ?? {};
+    const st: PdbStatus = pdb.status ?? {};
     const unreadyAndEnough =
       !podReady(pod) && (st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0;
     if (!unreadyAndEnough) checkAndDecrement(registry, pdb, name, !!opts.dryRun);
@@ -77,7 +88,10 @@ function markDisrupted(registry: Registry, pod: KObject) {
     reason: "EvictionByEvictionAPI",
     message: "Eviction API: evicting",
   };
-  const conditions = [...(pod.status?.conditions ?? []).filter((c: J) => c.type !== cond.type), cond];
+  const conditions = [
+    ...(pod.status?.conditions ?? []).filter((c: PodCondition) => c.type !== cond.type),
+    cond,
+  ];
   registry.update(
     POD,
     pod.metadata.namespace,
@@ -91,7 +105,7 @@ function markDisrupted(registry: Registry, pod: KObject) {
 }
 
 const podReady = (p: KObject) =>
-  (p.status?.conditions ?? []).some((c: J) => c.type === "Ready" && c.status === "True");
+  (p.status?.conditions ?? []).some((c: PodCondition) => c.type === "Ready" && c.status === "True");
 
 function budgetsOf(registry: Registry, pod: KObject): KObject[] {
   return registry.list(PDB, pod.metadata.namespace).filter((pdb) => {
@@ -104,7 +118,7 @@ function budgetsOf(registry: Registry, pod: KObject): KObject[] {
 }
 
 function checkAndDecrement(registry: Registry, pdb: KObject, podName: string, dryRun: boolean) {
-  const st: J = pdb.status ?? {};
+  const st: PdbStatus = pdb.status ?? {};
   const name = pdb.metadata.name!;
   if ((st.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0))
     throw tooMany(10, `The disruption budget ${name} is still being processed by the server.`);
@@ -122,7 +136,7 @@ function checkAndDecrement(registry: Registry, pdb: KObject, podName: string, dr
       `The disruption budget ${name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently`,
     );
   if (dryRun) return;
-  const status: J = {
+  const status: PdbStatus = {
     ...st,
     disruptionsAllowed: allowed - 1,
     disruptedPods: { ...(st.disruptedPods ?? {}), [podName]: registry.now() },
@@ -132,9 +146,11 @@ function checkAndDecrement(registry: Registry, pdb: KObject, podName: string, dr
 }
 
 /** The DisruptionAllowed condition (component-helpers/apps/poddisruptionbudget). */
-export function disruptionAllowed(status: J, now: string): J[] {
+export function disruptionAllowed(status: PdbStatus, now: string): StatusCondition[] {
   const ok = (status.disruptionsAllowed ?? 0) > 0;
-  const prev: J | undefined = (status.conditions ?? []).find((c: J) => c.type === "DisruptionAllowed");
+  const prev: StatusCondition | undefined = (status.conditions ?? []).find(
+    (c) => c.type === "DisruptionAllowed",
+  );
   const cond = {
     type: "DisruptionAllowed",
     status: ok ? "True" : "False",
@@ -143,5 +159,5 @@ export function disruptionAllowed(status: J, now: string): J[] {
     reason: ok ? "SufficientPods" : "InsufficientPods",
     message: "",
   };
-  return [...(status.conditions ?? []).filter((c: J) => c.type !== "DisruptionAllowed"), cond];
+  return [...(status.conditions ?? []).filter((c) => c.type !== "DisruptionAllowed"), cond];
 }

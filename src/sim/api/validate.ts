@@ -2,13 +2,11 @@
 
 import { parseQuantity } from "../../util/quantity.js";
 import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "../auth/validate.js";
+import type { Container, PodSpec } from "../objects.js";
 import type { KObject } from "../types.js";
 import { batchCauses, batchUpdateCauses } from "./batch.js";
 import { selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -49,13 +47,13 @@ function validateLabels(labels: Record<string, string> | undefined, field: strin
     }));
 }
 
-function validatePodSpec(spec: J, field: string): StatusCause[] {
+function validatePodSpec(spec: PodSpec | undefined, field: string): StatusCause[] {
   const causes: StatusCause[] = [];
   if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) {
     return [{ field: `${field}.containers`, reason: "FieldValueRequired", message: "Required value" }];
   }
   const seen = new Set<string>();
-  spec.containers.forEach((c: J, i: number) => {
+  spec.containers.forEach((c: Container, i: number) => {
     if (!c?.name)
       causes.push({
         field: `${field}.containers[${i}].name`,
@@ -87,7 +85,7 @@ function validatePodSpec(spec: J, field: string): StatusCause[] {
   return causes;
 }
 
-function validateWorkload(o: J): StatusCause[] {
+function validateWorkload(o: KObject): StatusCause[] {
   const causes: StatusCause[] = [];
   if (!o.spec?.selector)
     causes.push({ field: "spec.selector", reason: "FieldValueRequired", message: "Required value" });
@@ -105,7 +103,7 @@ function validateWorkload(o: J): StatusCause[] {
   return causes;
 }
 
-const VALIDATORS: Record<string, (o: J) => StatusCause[]> = {
+const VALIDATORS: Record<string, (o: KObject) => StatusCause[]> = {
   Pod: (o) => validatePodSpec(o.spec, "spec"),
   Deployment: validateWorkload,
   ReplicaSet: validateWorkload,
@@ -128,8 +126,8 @@ export function validate(obj: KObject): void {
 /** Fields that may not change on update. */
 export function validateUpdate(old: KObject, next: KObject): void {
   const causes: StatusCause[] = [];
-  const o = old as J;
-  const n = next as J;
+  const o = old;
+  const n = next;
   if (
     ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"].includes(old.kind) &&
     JSON.stringify(o.spec?.selector) !== JSON.stringify(n.spec?.selector)
@@ -157,9 +155,9 @@ export function validateUpdate(old: KObject, next: KObject): void {
   if (causes.length) throw invalid(old.kind, old.metadata.name ?? "", causes);
 }
 
-function podUpdateAllowed(a: J, b: J): boolean {
-  const strip = (s: J) => {
-    const c = structuredClone(s ?? {});
+function podUpdateAllowed(a: PodSpec | undefined, b: PodSpec | undefined): boolean {
+  const strip = (s: PodSpec | undefined) => {
+    const c: Partial<PodSpec> = structuredClone(s ?? {});
     for (const x of [...(c.containers ?? []), ...(c.initContainers ?? [])]) delete x.image;
     delete c.activeDeadlineSeconds;
     delete c.tolerations;

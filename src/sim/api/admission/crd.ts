@@ -2,19 +2,24 @@
 // listKind, conversion None) and the checks that keep a CRD servable (apiextensions-apiserver
 // pkg/apis/apiextensions/validation/validation.go: the name is plural.group, exactly one
 // storage version, a known scope).
+
+import type { CrdNames, CrdSpec, CrdVersion } from "../../objects.js";
 import type { AdmissionRequest } from "../registry.js";
 import { invalid, type StatusCause } from "../status.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
+/** A CRD's spec as a client sent it: any field may be missing, which is what admission checks. */
+type OpenCrdSpec = Omit<Partial<CrdSpec>, "names" | "versions"> & {
+  names?: Partial<CrdNames>;
+  versions?: unknown;
+};
 
 export function crdAdmission(req: AdmissionRequest): void {
   if (req.rt.kind !== "CustomResourceDefinition" || req.subresource === "status") return;
   const crd = req.obj;
   crd.spec ??= {};
-  const spec: J = crd.spec;
+  const spec: OpenCrdSpec = crd.spec;
   spec.names ??= {};
-  const names: J = spec.names;
+  const names: Partial<CrdNames> = spec.names;
   if (names.kind) {
     names.singular ??= String(names.kind).toLowerCase();
     names.listKind ??= `${names.kind}List`;
@@ -39,7 +44,9 @@ export function crdAdmission(req: AdmissionRequest): void {
       reason: "FieldValueNotSupported",
       message: `Unsupported value: "${spec.scope ?? ""}": supported values: "Cluster", "Namespaced"`,
     });
-  const versions: J[] = Array.isArray(spec.versions) ? spec.versions : [];
+  const versions: (Partial<CrdVersion> | null | undefined)[] = Array.isArray(spec.versions)
+    ? spec.versions
+    : [];
   if (!versions.length)
     causes.push({
       field: "spec.versions",

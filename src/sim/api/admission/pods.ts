@@ -4,14 +4,13 @@
 //   the account's token is mounted as a projected volume.
 // - DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds): pods tolerate the
 //   not-ready and unreachable NoExecute taints for 300 s unless they already say otherwise.
+
+import type { PodSpec, Toleration, Volume, VolumeMount } from "../../objects.js";
 import type { Store } from "../../store/store.js";
 import type { KObject } from "../../types.js";
 import type { AdmissionRequest } from "../registry.js";
 import { resourceOfKind } from "../resources.js";
 import { ApiError } from "../status.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
 
 const SA_RT = resourceOfKind("ServiceAccount")!;
 const NS_RT = resourceOfKind("Namespace")!;
@@ -26,7 +25,7 @@ export function serviceAccountAdmission(store: Store) {
     if (req.operation !== "CREATE" || req.rt.kind !== "Pod" || req.subresource) return;
     const pod = req.obj;
     pod.spec ??= {};
-    const spec: J = pod.spec;
+    const spec: PodSpec = pod.spec;
     spec.serviceAccountName ||= spec.serviceAccount || "default";
     spec.serviceAccount = spec.serviceAccountName;
     const ns = pod.metadata.namespace!;
@@ -66,15 +65,15 @@ function suffix(key: string): string {
  * does not mount that path itself, unless automounting is off for the pod or its account.
  */
 function mountToken(pod: KObject, sa: KObject | undefined): void {
-  const spec: J = pod.spec;
+  const spec: PodSpec = pod.spec;
   const automount = spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken ?? true;
   if (!automount) return;
-  const volumes: J[] = spec.volumes ?? [];
+  const volumes: Volume[] = spec.volumes ?? [];
   const existing = volumes.find((v) => String(v.name).startsWith("kube-api-access-"));
   const volume = existing?.name ?? `kube-api-access-${suffix(`${pod.metadata.namespace}/${shownName(pod)}`)}`;
   let needed = false;
   for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
-    if ((c.volumeMounts ?? []).some((m: J) => m.mountPath === TOKEN_PATH)) continue;
+    if ((c.volumeMounts ?? []).some((m: VolumeMount) => m.mountPath === TOKEN_PATH)) continue;
     c.volumeMounts = [...(c.volumeMounts ?? []), { name: volume, readOnly: true, mountPath: TOKEN_PATH }];
     needed = true;
   }
@@ -105,8 +104,8 @@ const UNREACHABLE = "node.kubernetes.io/unreachable";
 export function defaultTolerationSeconds(req: AdmissionRequest): void {
   if (req.operation !== "CREATE" || req.rt.kind !== "Pod" || req.subresource) return;
   req.obj.spec ??= {};
-  const spec: J = req.obj.spec;
-  const tolerations: J[] = spec.tolerations ?? [];
+  const spec: PodSpec = req.obj.spec;
+  const tolerations: Toleration[] = spec.tolerations ?? [];
   const covers = (key: string) =>
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));
   const add = (key: string) => ({ key, operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 });

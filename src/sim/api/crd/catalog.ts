@@ -1,6 +1,8 @@
 // The custom resources CRDs have registered: what discovery lists beside the built-in kinds and
 // what the router accepts, per cluster. A CRD's served versions each become a ResourceType; the
 // version's schema and printer columns stay with it.
+
+import type { CrdNames, CrdSpec, CrdVersion } from "../../objects.js";
 import type { KObject, ResourceType } from "../../types.js";
 import { resourceByPath } from "../resources.js";
 import type { PrinterColumn } from "../table/index.js";
@@ -15,9 +17,6 @@ export interface ServedVersion {
   columns?: PrinterColumn[];
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
-
 export class CustomCatalog {
   private readonly byCrd = new Map<string, ServedVersion[]>();
   private readonly byPathKey = new Map<string, ServedVersion>();
@@ -25,16 +24,17 @@ export class CustomCatalog {
   /** Serve (or re-serve, after an update) the versions a CRD declares. */
   register(crd: KObject): void {
     this.unregister(crd.metadata.name!);
-    const spec: J = crd.spec ?? {};
-    const names: J = spec.names ?? {};
+    // admission (admission/crd.ts) has checked the names, group and versions it reads
+    const spec: CrdSpec = crd.spec ?? {};
+    const names: CrdNames = spec.names ?? {};
     const served: ServedVersion[] = [];
     const versions = [...(spec.versions ?? [])]
-      .filter((v: J) => v?.served)
-      .sort((a: J, b: J) => compareVersions(a.name, b.name));
+      .filter((v: CrdVersion) => v?.served)
+      .sort((a: CrdVersion, b: CrdVersion) => compareVersions(a.name, b.name));
     for (const v of versions) {
       // A built-in (the Chaos Mesh kinds) keeps serving its own resource.
       if (resourceByPath(spec.group, v.name, names.plural)) continue;
-      const sub: J = v.subresources ?? {};
+      const sub = v.subresources ?? {};
       const subresources = [
         ...(sub.status ? ["status"] : []),
         ...(sub.scale?.specReplicasPath === ".spec.replicas" ? ["scale"] : []),
