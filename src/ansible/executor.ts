@@ -51,8 +51,10 @@ export interface ExecutionResult {
   sandbox: SandboxMode;
   /** One JSON line per API request the playbook made. */
   auditLog?: string;
-  /** CPU ms ansible's processes spent (syntax check and run): its own time, not the cluster's. */
+  /** CPU ms ansible's processes spent: its own time, not the cluster's. */
   cpuMs?: number;
+  /** Wall ms during which it waited on the cluster (had a watch open through the API proxy). */
+  waitedMs?: number;
 }
 
 export interface ExecuteOptions {
@@ -62,6 +64,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** The identity this run acts as (the case's confined kubeconfig); default: the executor's. */
   kubeconfig?: string;
+  /** Told when the playbook starts and stops waiting on the cluster (a watch open). */
+  onWaiting?: (waiting: boolean) => void;
 }
 
 export interface Executor {
@@ -123,6 +127,7 @@ export class AnsibleExecutor implements Executor {
         workDir: opts.caseDir,
         kubeconfig: opts.kubeconfig ?? this.o.kubeconfig,
         readOnly: [resolve(this.o.inventory), ...collectionPaths()],
+        onWaiting: opts.onWaiting,
       });
     } catch (e) {
       return finish({ cause: "sandbox", problems: [`the sandbox could not start: ${(e as Error).message}`] });
@@ -132,6 +137,7 @@ export class AnsibleExecutor implements Executor {
     try {
       return finish({
         ...(await this.execute(sandbox, tool, playbookPath, tasksFile, opts)),
+        waitedMs: sandbox.waitedMs(),
         auditLog: sandbox.auditLog,
         warnings: sandbox.warning ? [...base.warnings, sandbox.warning] : base.warnings,
       });

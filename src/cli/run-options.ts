@@ -177,7 +177,7 @@ export const RUN_FLAGS: Flag[] = [
   {
     flags: "--method-speed <factor>",
     key: "methodSpeed",
-    help: "embedded cluster clock speed while a model or playbook acts (default: 1 for provider models, so their time passes as on a real cluster; --speed for oracle/noop/scripted)",
+    help: "embedded cluster clock speed while a model or playbook acts (default 1, as on a real cluster; the run's --speed while a playbook waits on the cluster with a watch)",
     parse: pos("--method-speed"),
   },
   {

@@ -3,8 +3,11 @@
 // /version and follows a Node annotation; a real cluster runs at 1 and ignores it.
 //
 // While a model thinks or a playbook runs, time passes as on a real cluster: the runner slows the
-// embedded cluster to the method speed (1 by default for provider models), so a 20 s model call
-// costs 20 s of cluster time, not 20 minutes, and a chaos `duration` means what it means on k3s.
+// embedded cluster to the method speed (1 by default), so a 20 s model call or ansible's 2 s
+// start-up costs 20 s or 2 s of cluster time, not 20 or 2 minutes, and a chaos `duration` means
+// what it means on k3s. Only while every acting method waits on the cluster (a watch open:
+// rollout status, kubectl wait) does the clock run fast again: then nothing but the cluster's
+// own dynamics passes, and those take the same cluster time at any speed.
 import type { KubeClient } from "./client.js";
 
 const SPEED_ANNOTATION = "microremed.io/clock-speed";
@@ -12,6 +15,9 @@ const SPEED_ANNOTATION = "microremed.io/clock-speed";
 export class ClusterTime {
   private current: number;
   private realtimeHolders = 0;
+  /** Of the realtime holders, how many wait on the cluster now; and the speed they hold. */
+  private waitingHolders = 0;
+  private slowSpeed = 1;
   private node?: string;
   /** Cluster ms up to the last speed change, and the wall time of that change. */
   private clusterMsAtMark = 0;
@@ -54,6 +60,16 @@ export class ClusterTime {
     return clusterMs / this.current;
   }
 
+  private pending: Promise<void> = Promise.resolve();
+
+  /** Bring the clock to the speed the holders need now; changes apply one at a time, in order. */
+  private sync(): Promise<void> {
+    const next = this.pending.then(() => this.set(this.wanted()));
+    // a failed change (the cluster went away) is the caller's error; the next change still runs
+    this.pending = next.catch(() => undefined);
+    return next;
+  }
+
   private async set(speed: number): Promise<void> {
     if (!this.client || speed === this.current) return;
     if (!this.node) {
@@ -69,29 +85,45 @@ export class ClusterTime {
     this.current = speed;
   }
 
+  /** The speed the holders need: slow while any acts, fast when none does or all of them wait. */
+  private wanted(): number {
+    return this.realtimeHolders > this.waitingHolders ? this.slowSpeed : this.fastSpeed;
+  }
+
   /** Run fn with the clock at `speed` (a method acting in real time); nests across parallel cases. */
   async realtime<T>(speed: number, fn: () => Promise<T>): Promise<T> {
     if (!this.adjustable || speed === this.fastSpeed) return fn();
     this.realtimeHolders++;
-    await this.set(speed);
+    this.slowSpeed = speed;
+    await this.sync();
     try {
       return await fn();
     } finally {
       this.realtimeHolders--;
-      if (this.realtimeHolders === 0) await this.set(this.fastSpeed);
+      await this.sync();
     }
+  }
+
+  /**
+   * Inside a realtime phase, the acting method waits on the cluster (true) or acts again (false):
+   * while every holder waits, the clock runs fast. Calls must pair up.
+   */
+  async waiting(on: boolean): Promise<void> {
+    if (!this.adjustable || this.realtimeHolders === 0) return;
+    this.waitingHolders = Math.max(0, this.waitingHolders + (on ? 1 : -1));
+    await this.sync();
   }
 
   /** Inside a realtime phase, run fn fast again (the runner itself waits on the cluster). */
   async fast<T>(slowSpeed: number, fn: () => Promise<T>): Promise<T> {
     if (!this.adjustable || slowSpeed === this.fastSpeed) return fn();
     this.realtimeHolders--;
-    if (this.realtimeHolders === 0) await this.set(this.fastSpeed);
+    await this.sync();
     try {
       return await fn();
     } finally {
       this.realtimeHolders++;
-      await this.set(slowSpeed);
+      await this.sync();
     }
   }
 

@@ -40,11 +40,18 @@ export interface AgentRun {
   durationMs: number;
   /** CPU ms of its processes, where it could be read. */
   cpuMs?: number;
+  /** Wall ms it waited on the cluster (a watch open through the API proxy). */
+  waitedMs?: number;
 }
 
 /** The agent role: runs an external agent's command as the case's identity, in the sandbox, under a time limit. */
 export interface AgentLauncher {
-  launch(command: string, input: string, signal?: AbortSignal): Promise<AgentRun>;
+  launch(
+    command: string,
+    input: string,
+    signal?: AbortSignal,
+    onWaiting?: (waiting: boolean) => void,
+  ): Promise<AgentRun>;
 }
 
 /** The probe role: one read-only command in the case's sandbox; returns what the model sees. */

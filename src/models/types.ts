@@ -55,11 +55,6 @@ export interface ModelResponse {
 
 export interface Model {
   readonly id: string;
-  /**
-   * "instant" for the built-in models, whose answer takes no thinking time; "real" for providers,
-   * whose time passes as on a real cluster (the embedded cluster slows down while they think).
-   */
-  readonly thinking: "instant" | "real";
   generate(req: ModelRequest): Promise<ModelResponse>;
 }
 

@@ -37,8 +37,8 @@ export interface RunConfig {
   runName?: string;
   inventory: string;
   /**
-   * Embedded cluster only: clock speed while a method acts. Default: 1 for provider models (their
-   * thinking time passes as on a real cluster), the run's speed for built-in models.
+   * Embedded cluster only: clock speed while a method acts (default 1: a model's thinking and
+   * ansible's own time pass as on a real cluster); the run's speed while it waits on a watch.
    */
   methodSpeed?: number;
   /** Cases at once, each in its own copy of the system (namespaces <ns>, <ns>-2, ...). */

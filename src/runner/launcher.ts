@@ -36,7 +36,12 @@ export function hostPaths(command: string): { command: string; paths: string[] }
 export class SandboxLauncher implements AgentLauncher {
   constructor(private readonly o: LauncherOptions) {}
 
-  async launch(command: string, input: string, signal?: AbortSignal): Promise<AgentRun> {
+  async launch(
+    command: string,
+    input: string,
+    signal?: AbortSignal,
+    onWaiting?: (waiting: boolean) => void,
+  ): Promise<AgentRun> {
     const started = Date.now();
     const { command: line, paths } = hostPaths(command);
     let sandbox: Awaited<ReturnType<typeof openSandbox>>;
@@ -46,6 +51,7 @@ export class SandboxLauncher implements AgentLauncher {
         workDir: this.o.caseDir,
         kubeconfig: this.o.kubeconfig,
         readOnly: paths,
+        onWaiting,
       });
     } catch (e) {
       return {
@@ -81,6 +87,7 @@ export class SandboxLauncher implements AgentLauncher {
         ...(cause ? { cause } : {}),
         durationMs: Date.now() - started,
         cpuMs: end.cpuMs,
+        waitedMs: sandbox.waitedMs(),
       };
     } finally {
       await sandbox.close();

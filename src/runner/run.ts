@@ -171,13 +171,12 @@ export async function runExperiments(
     throw e;
   });
 
-  // Built-in models answer at once; a provider model's time must pass as on a real cluster.
-  // (a playbook still takes wall time: past 60x, its seconds would turn into many cluster minutes)
-  const methodSpeed =
-    cfg.methodSpeed ?? (model.thinking === "instant" ? Math.min(conn.time.fastSpeed, 60) : 1);
+  // While a method acts, time passes as on a real cluster (a model's thinking, ansible's own
+  // start-up); only while it waits on the cluster (a watch open) does the clock run fast again.
+  const methodSpeed = cfg.methodSpeed ?? 1;
   if (conn.time.adjustable && methodSpeed !== conn.time.fastSpeed)
     hooks.log(
-      `the embedded cluster runs at speed ${methodSpeed} while the method acts, ${conn.time.fastSpeed} otherwise`,
+      `the embedded cluster runs at speed ${methodSpeed} while the method acts (${conn.time.fastSpeed} while it waits on the cluster), ${conn.time.fastSpeed} otherwise`,
     );
   const executor = new AnsibleExecutor({
     inventory: cfg.inventory,

@@ -6,11 +6,11 @@
 // role the method is handed is wrapped to count its part:
 //   model     wall time of each call (providers think in real time; built-ins take ~0)
 //   probe     wall time of each command (API round trips: the same on any cluster)
-//   execute   CPU time of ansible's process tree (its start-up and module runs, which a fast
-//             clock would otherwise inflate 60-fold) + cluster time of the rest of its wall
-//             time (when it waited on the cluster: rollout status, retries, pauses)
-// The remediation time is their sum: what the issue of a real cluster would show between the
-// diagnosis report and a repaired system. The Verification agent's and the runner's settle and
+//   execute   cluster time: the clock runs at the method's speed (1) while ansible works, and
+//             fast only while it waits on the cluster (a watch open: rollout status, kubectl
+//             wait), so its start-up counts as the seconds it takes, not as fast minutes
+// The remediation time is their sum: what a real cluster would show between the diagnosis
+// report and a repaired system. The Verification agent's and the runner's settle and
 // checks are the harness's measurements, recorded apart (scoreMs, finalMs), not counted in it.
 import type { Executor } from "../ansible/executor.js";
 import type { ClusterTime } from "../cluster/time.js";
@@ -39,7 +39,6 @@ export const emptyTimes = (): MethodTimes => ({
 export function timedModel(m: Model, t: MethodTimes): Model {
   return {
     id: m.id,
-    thinking: m.thinking,
     async generate(req) {
       const start = Date.now();
       try {
@@ -64,33 +63,45 @@ export function timedProber(p: Prober, t: MethodTimes): Prober {
   };
 }
 
-/** Time a process run: its CPU time as is, the rest of its wall time as cluster time waited. */
+/**
+ * Time a process run in cluster time, while telling the clock when it waits on the cluster: the
+ * clock runs at the method's speed (1: as a real cluster) while the process works and fast while
+ * it waits, so its cluster time is what a real cluster would show whatever the fast speed.
+ */
 async function process<R extends { cpuMs?: number }>(
   time: ClusterTime,
   t: MethodTimes,
-  run: () => Promise<R>,
+  run: (onWaiting: (waiting: boolean) => void) => Promise<R>,
 ) {
-  const wall0 = Date.now();
   const cluster0 = time.elapsed();
-  const r = await run();
-  const wall = Date.now() - wall0;
-  const cluster = time.elapsed() - cluster0;
-  // without a CPU figure, all of its time counts as waiting on the cluster
-  const cpu = Math.min(wall, r.cpuMs ?? 0);
-  // the wall time not spent computing was spent waiting, at the clock's mean speed meanwhile
-  const waited = wall > 0 ? ((wall - cpu) * cluster) / wall : 0;
-  t.executeCpuMs += cpu;
-  t.executeMs += cpu + waited;
-  return r;
+  let waiting = false;
+  const onWaiting = (on: boolean) => {
+    if (on === waiting) return;
+    waiting = on;
+    void time.waiting(on).catch(() => undefined);
+  };
+  try {
+    const r = await run(onWaiting);
+    t.executeCpuMs += r.cpuMs ?? 0;
+    return r;
+  } finally {
+    onWaiting(false);
+    t.executeMs += time.elapsed() - cluster0;
+  }
 }
 
 export function timedExecutor(e: Executor, time: ClusterTime, t: MethodTimes): Executor {
-  return { run: (playbook, opts) => process(time, t, () => e.run(playbook, opts)) };
+  return {
+    run: (playbook, opts) => process(time, t, (onWaiting) => e.run(playbook, { ...opts, onWaiting })),
+  };
 }
 
 /** An external agent's run counts as execution, as a playbook's does. */
 export function timedLauncher(l: AgentLauncher, time: ClusterTime, t: MethodTimes): AgentLauncher {
-  return { launch: (command, input, signal) => process(time, t, () => l.launch(command, input, signal)) };
+  return {
+    launch: (command, input, signal) =>
+      process(time, t, (onWaiting) => l.launch(command, input, signal, onWaiting)),
+  };
 }
 
 /** The scorer as the method sees it: at the run's full speed (the runner's own waits), timed. */

@@ -27,12 +27,26 @@ export interface ApiProxyOptions {
   auditLog?: string;
   /** A unix socket path, or undefined for 127.0.0.1 on a free port. */
   socketPath?: string;
+  /** Told when the inside starts (true) and stops (false) waiting on the cluster (a watch open). */
+  onWaiting?: (waiting: boolean) => void;
 }
 
 export interface ApiProxy {
   /** http://127.0.0.1:PORT when listening on TCP; undefined on a unix socket. */
   url?: string;
+  /**
+   * Wall ms so far during which the inside had at least one watch open: the time it waited on
+   * the cluster (rollout status, kubectl wait), which the runner counts in cluster time.
+   */
+  waitedMs(): number;
   close(): Promise<void>;
+}
+
+/** A watch: `?watch=true|1` or the old /watch/ paths. */
+export function isWatch(url: string | undefined): boolean {
+  const u = new URL(url ?? "/", "http://inside");
+  const w = u.searchParams.get("watch");
+  return w === "true" || w === "1" || /^\/apis?\/(?:[^/]+\/)*watch\//.test(u.pathname);
 }
 
 // hop-by-hop headers (RFC 9110 7.6.1) and the inside's own credentials never go upstream
@@ -103,7 +117,26 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
     appendFileSync(o.auditLog, `${JSON.stringify(entry)}\n`);
   };
 
+  // the union of the intervals with at least one watch open
+  let openWatches = 0;
+  let waitingSince = 0;
+  let waited = 0;
+  const watchOpened = () => {
+    if (openWatches++ > 0) return;
+    waitingSince = Date.now();
+    o.onWaiting?.(true);
+  };
+  const watchClosed = () => {
+    if (--openWatches > 0) return;
+    waited += Date.now() - waitingSince;
+    o.onWaiting?.(false);
+  };
+
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (isWatch(req.url)) {
+      watchOpened();
+      res.once("close", watchClosed);
+    }
     void upstream(req).then(
       (opts) => {
         const up = transport.request(opts, (ur) => {
@@ -191,8 +224,13 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
   const addr = server.address();
   return {
     url: addr && typeof addr === "object" ? `http://127.0.0.1:${addr.port}` : undefined,
+    waitedMs: () => waited + (openWatches > 0 ? Date.now() - waitingSince : 0),
     close: () =>
       new Promise<void>((resolve) => {
+        if (openWatches > 0) {
+          openWatches = 1;
+          watchClosed();
+        }
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
         if (agent && typeof agent === "object" && "destroy" in agent) (agent as http.Agent).destroy();

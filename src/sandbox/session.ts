@@ -25,6 +25,8 @@ export interface SandboxOptions {
   auditLog?: string;
   /** Host paths the tools may read (an inventory, a tool installed outside /usr). */
   readOnly?: string[];
+  /** Told when the tools start and stop waiting on the cluster (ApiProxyOptions.onWaiting). */
+  onWaiting?: (waiting: boolean) => void;
 }
 
 export interface SandboxCommand {
@@ -45,6 +47,8 @@ export interface Sandbox {
   readonly tmp: string;
   /** How to start `bin args` inside; `env` is added to the allowlisted environment. */
   command(bin: string, args: string[], env?: Record<string, string>, pathFirst?: string[]): SandboxCommand;
+  /** Wall ms the tools have waited on the cluster so far (a watch open: ApiProxy.waitedMs). */
+  waitedMs(): number;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
       kubeconfig: o.kubeconfig,
       auditLog: privateLog,
       socketPath: o.mode === "bwrap" ? join(io, "api.sock") : undefined,
+      onWaiting: o.onWaiting,
     });
   } catch (e) {
     // no cluster to reach: the tools still run, and every API call fails as unreachable
@@ -138,6 +143,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
         env: base,
       };
     },
+    waitedMs: () => proxy?.waitedMs() ?? 0,
     async close() {
       await proxy?.close();
       const lines = existsSync(privateLog) ? readFileSync(privateLog, "utf8") : "";

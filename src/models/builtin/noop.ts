@@ -13,7 +13,6 @@ export const NOOP_PLAYBOOK = stringify([
 
 export class NoopModel implements Model {
   readonly id = "noop";
-  readonly thinking = "instant";
 
   async generate(req: ModelRequest): Promise<ModelResponse> {
     const input = estimateTokens(req.messages.map((m) => m.content).join("\n"));

@@ -29,7 +29,6 @@ export function oraclePlaybook(faults: { failure: string; service: string }[], n
 
 export class OracleModel implements Model {
   readonly id = "oracle";
-  readonly thinking = "instant";
 
   async generate(req: ModelRequest): Promise<ModelResponse> {
     // the diagnosis report in the conversation is all it knows, as for any model

@@ -86,7 +86,6 @@ export function loadScript(file: string): Script {
 
 export class ScriptedModel implements Model {
   readonly id: string;
-  readonly thinking = "instant";
 
   constructor(
     private readonly script: Script,

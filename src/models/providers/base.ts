@@ -35,7 +35,6 @@ export interface RawReply {
 
 export abstract class ProviderModel implements Model {
   readonly id: string;
-  readonly thinking = "real";
   private textCalls = 0;
 
   constructor(protected readonly settings: ProviderSettings) {
