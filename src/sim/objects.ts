@@ -15,6 +15,7 @@ import type {
   V1JobSpec,
   V1KeyToPath,
   V1LabelSelectorRequirement,
+  V1NodeAddress,
   V1NodeSelectorRequirement,
   V1NodeSelectorTerm,
   V1PodCondition,
@@ -60,6 +61,7 @@ export type ServicePort = Stored<V1ServicePort>;
 export type HostAlias = Stored<V1HostAlias>;
 export type DnsOption = Stored<V1PodDNSConfigOption>;
 export type ResourceRef = Stored<V1ResourceFieldSelector>;
+export type NodeAddress = Stored<V1NodeAddress>;
 export type NodeSelectorTerm = Stored<V1NodeSelectorTerm>;
 /** A selector requirement, of labels or of node fields: key, operator, values. */
 export type SelectorRequirement = Stored<V1NodeSelectorRequirement> | Stored<V1LabelSelectorRequirement>;

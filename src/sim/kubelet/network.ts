@@ -1,5 +1,7 @@
 // Pod IPs from each node's pod CIDR (10.42.<node>.0/24, as k3s's host-local IPAM hands them
 // out): sequential, skipping addresses in use, wrapping around at the end of the range.
+
+import type { NodeAddress } from "../objects.js";
 import type { KObject } from "../types.js";
 
 interface Range {
@@ -46,6 +48,5 @@ export class PodNetwork {
 
 /** The node's InternalIP (the pods' hostIP). */
 export function internalIP(node: KObject): string | undefined {
-  // biome-ignore lint/suspicious/noExplicitAny: open JSON
-  return node.status?.addresses?.find((a: any) => a.type === "InternalIP")?.address;
+  return node.status?.addresses?.find((a: NodeAddress) => a.type === "InternalIP")?.address;
 }

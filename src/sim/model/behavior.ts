@@ -3,13 +3,14 @@
 // what the workload does: how long it takes to start, whether its probe passes, what it uses and
 // writes. The generic behavior serves any manifest; the failure model (systems' topologies and
 // Chaos Mesh effects) refines it without touching the kubelet.
+
+import type { Container } from "../objects.js";
 import type { KObject } from "../types.js";
 
 export interface ContainerRef {
   pod: KObject;
   /** The container's spec from the pod. */
-  // biome-ignore lint/suspicious/noExplicitAny: open JSON
-  container: any;
+  container: Container;
   /** Cluster ms when this instance of the container started. */
   startedAt: number;
   restartCount: number;

@@ -136,5 +136,5 @@ function ioProbeOk(ref: ContainerRef, f: IOFault, now: number): boolean {
   if (!cmd.includes(f.volumePath)) return true;
   if (unit(ref.pod.metadata.uid!, ref.container.name, now, "io") * 100 >= f.percent) return true;
   if (f.action === "fault") return false;
-  return (f.delayMs ?? 0) < (probe.timeoutSeconds ?? 1) * 1000;
+  return (f.delayMs ?? 0) < (probe?.timeoutSeconds ?? 1) * 1000;
 }

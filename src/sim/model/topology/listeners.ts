@@ -5,6 +5,7 @@
 // namespace is shared, so every container of the pod sees all of them.
 import type { SimContext } from "../../controllers/context.js";
 import { containerRef } from "../../metrics/usage.js";
+import type { Container } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import type { ServiceModel } from "./catalog.js";
 import { commandLine, imageTools, isPause, runtimeOf } from "./toolbox.js";
@@ -25,8 +26,7 @@ export interface Listener {
 const V6 = new Set(["java", "go", "node", "dotnet", "erlang", "mysqld"]);
 const PROTOCOL_BY_RUNTIME: Record<string, string> = { mysqld: "mysql", redis: "redis", erlang: "amqp" };
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type Spec = any;
+type Spec = Container;
 
 export function listeners(ctx: SimContext, pod: KObject, now: number): Listener[] {
   const cat = ctx.catalog;

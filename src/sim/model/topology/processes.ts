@@ -12,6 +12,7 @@ import { milliCpu } from "../../../util/quantity.js";
 import { hashString } from "../../../util/rng.js";
 import type { SimContext } from "../../controllers/context.js";
 import { containerRef } from "../../metrics/usage.js";
+import type { Container } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { stressOf } from "./impairments.js";
 import { commandLine } from "./toolbox.js";
@@ -67,8 +68,7 @@ export function nextPid(ctx: SimContext, key: string, n = 1): number {
   return pid;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type Spec = any;
+type Spec = Container;
 
 /** ps shows control characters (a multi-line `python -c` script) as "?". */
 const clean = (s: string) => [...s].map((c) => (c.charCodeAt(0) < 32 ? "?" : c)).join("");

@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { CommandHandler, Proc } from "../../exec/process.js";
 import { parseImage } from "../../kubelet/images.js";
+import type { Container } from "../../objects.js";
 
 interface ImageRule {
   name: string;
@@ -88,8 +89,7 @@ export function imageTools(image: string): ImageTools {
   return t;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type Spec = any;
+type Spec = Container;
 
 /** The main process's argv: the pod's command/args, else the image's default. */
 export function commandLine(spec: Spec): string[] {
@@ -114,7 +114,7 @@ export function pid1Exit(spec: Spec, signal: string): number | undefined {
   return load().signals[runtimeOf(spec)]?.[signal];
 }
 
-export const isPause = (spec: Spec) => imageTools(String(spec?.image ?? "")).runtime === "pause";
+export const isPause = (spec: Spec | undefined) => imageTools(String(spec?.image ?? "")).runtime === "pause";
 
 interface ShellScope {
   name: string;
