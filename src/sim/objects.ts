@@ -5,6 +5,7 @@ import type {
   V1Condition,
   V1Container,
   V1ContainerPort,
+  V1ContainerState,
   V1ContainerStatus,
   V1CustomResourceDefinitionNames,
   V1CustomResourceDefinitionSpec,
@@ -22,7 +23,9 @@ import type {
   V1PodDisruptionBudgetSpec,
   V1PodDisruptionBudgetStatus,
   V1PodDNSConfigOption,
+  V1PodReadinessGate,
   V1PodSpec,
+  V1PodStatus,
   V1PodTemplateSpec,
   V1Probe,
   V1ResourceFieldSelector,
@@ -47,7 +50,10 @@ export type Stored<T> = T extends Date
 export type Container = Stored<V1Container>;
 export type ContainerPort = Stored<V1ContainerPort>;
 export type ContainerStatus = Stored<V1ContainerStatus>;
+export type ContainerState = Stored<V1ContainerState>;
 export type PodSpec = Stored<V1PodSpec>;
+export type PodStatus = Stored<V1PodStatus>;
+export type ReadinessGate = Stored<V1PodReadinessGate>;
 export type PodTemplate = Stored<V1PodTemplateSpec>;
 export type PodCondition = Stored<V1PodCondition>;
 export type Probe = Stored<V1Probe>;

@@ -35,7 +35,8 @@ export class ExecProbes {
   schedule(ref: ContainerRef, signal: AbortSignal): void {
     for (const kind of KINDS) {
       const probe = probeOf(ref.container, kind);
-      if (!probe?.exec?.command?.length) continue;
+      const command = probe?.exec?.command;
+      if (!probe || !command?.length) continue;
       const period = Math.max(1, Number(probe.periodSeconds ?? 10)) * 1000;
       const delay = Number(probe.initialDelaySeconds ?? 0) * 1000;
       const arm = (tick: number) => {
@@ -44,7 +45,14 @@ export class ExecProbes {
         const cancel = clock.after(Math.max(0, tick - LEAD_MS - clock.now()), () => {
           signal.removeEventListener("abort", cancel);
           if (signal.aborted) return;
-          if (tick - ref.startedAt >= delay) void this.run(ref, kind, probe, tick, signal);
+          if (tick - ref.startedAt >= delay)
+            void this.run(
+              ref,
+              kind,
+              { exec: { command }, timeoutSeconds: probe.timeoutSeconds },
+              tick,
+              signal,
+            );
           arm(tick + period);
         });
         signal.addEventListener("abort", cancel, { once: true });

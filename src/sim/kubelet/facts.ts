@@ -6,10 +6,10 @@ import { qosClass } from "../api/defaults.js";
 import type { ContainerRef } from "../model/behavior.js";
 import type { KObject } from "../types.js";
 import { goDuration } from "./backoff.js";
-import type { Kubelet } from "./kubelet.js";
 import { startFailure } from "./command.js";
+import type { Kubelet } from "./kubelet.js";
 import { probeFact } from "./probes.js";
-import { type CtrRec, initDone, isActive, isSidecar, type J, type PodRec, specOf } from "./records.js";
+import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
 import type { Facts, Vars } from "./stages.js";
 
 export const POD_FACTS = ["admitted", "sandbox", "deleting", "active"] as const;
@@ -67,7 +67,7 @@ export function podFacts(pod: KObject, rec: PodRec): Facts {
   };
 }
 
-function imageFact(k: Kubelet, rec: PodRec, spec: J): string {
+function imageFact(k: Kubelet, rec: PodRec, spec: CtrSpec): string {
   const info = k.images.lookup(spec.image);
   if (info.availability === "invalid") return "invalid";
   const cached = k.imageCached(rec.node, info.ref!.canonical);
@@ -77,7 +77,7 @@ function imageFact(k: Kubelet, rec: PodRec, spec: J): string {
 }
 
 /** The exit code of a running instance that ends on its own, if it does by now. */
-function exitNow(k: Kubelet, pod: KObject, c: CtrRec, spec: J, now: number): number | undefined {
+function exitNow(k: Kubelet, pod: KObject, c: CtrRec, spec: CtrSpec, now: number): number | undefined {
   const code = k.ctx.behavior.exitCode?.(refOf(pod, c, now), now);
   if (code !== undefined) return code;
   // an init container does its work in its startup time, then succeeds
@@ -88,7 +88,7 @@ function exitNow(k: Kubelet, pod: KObject, c: CtrRec, spec: J, now: number): num
 /** A new container allocates as it starts: its memory is first held against the limit a housekeeping period later. */
 export const memoryCheckAt = (k: Kubelet, c: CtrRec) => (c.inst?.startedAt ?? 0) + k.cfg.timings.housekeeping;
 
-function restartAfterExit(pod: KObject, c: CtrRec, spec: J): boolean {
+function restartAfterExit(pod: KObject, c: CtrRec, spec: CtrSpec): boolean {
   const code = c.inst?.terminated?.exitCode ?? 0;
   const policy = pod.spec.restartPolicy ?? "Always";
   if (c.init) return isSidecar(spec) || (code !== 0 && policy !== "Never");
@@ -198,7 +198,7 @@ export function ctrVars(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: n
 }
 
 /** The kubelet's oom_score_adj for a container (pkg/kubelet/qos/policy.go). */
-function oomScoreAdj(pod: KObject, spec: J, nodeMemory: number): number {
+function oomScoreAdj(pod: KObject, spec: CtrSpec, nodeMemory: number): number {
   const qos = qosClass(pod.spec);
   if (qos === "Guaranteed") return -997;
   if (qos === "BestEffort") return 1000;

@@ -4,9 +4,10 @@
 // started (Behavior.startupMs) and Behavior.probeOk says so; each failure is an Unhealthy event.
 // Readiness and liveness wait for the startup probe, which stops once it passed.
 import type { Behavior, ContainerRef } from "../model/behavior.js";
+import type { Container, ContainerPort, Probe } from "../objects.js";
 import type { KObject } from "../types.js";
 import type { PodStagesDoc } from "./load.js";
-import type { CtrRec, Instance, J } from "./records.js";
+import type { CtrRec, CtrSpec, Instance } from "./records.js";
 import { render } from "./stages.js";
 
 export type ProbeKind = "startup" | "readiness" | "liveness";
@@ -20,14 +21,15 @@ export interface ProbeState {
 }
 
 const KINDS: ProbeKind[] = ["startup", "readiness", "liveness"];
-const FIELD: Record<ProbeKind, string> = {
+const FIELD: Record<ProbeKind, "startupProbe" | "readinessProbe" | "livenessProbe"> = {
   startup: "startupProbe",
   readiness: "readinessProbe",
   liveness: "livenessProbe",
 };
 const TITLE: Record<ProbeKind, string> = { startup: "Startup", readiness: "Readiness", liveness: "Liveness" };
 
-export const probeOf = (spec: J, kind: ProbeKind): J => spec?.[FIELD[kind]];
+export const probeOf = (spec: Container | undefined, kind: ProbeKind): Probe | undefined =>
+  spec?.[FIELD[kind]];
 
 export function freshProbes(startedAt: number): Record<ProbeKind, ProbeState> {
   const s = (): ProbeState => ({ lastTick: startedAt - 1, successes: 0, failures: 0, result: "unknown" });
@@ -35,15 +37,15 @@ export function freshProbes(startedAt: number): Record<ProbeKind, ProbeState> {
 }
 
 /** The probe's verdict as a stage fact: no probe passes (readiness only once started). */
-export function probeFact(c: CtrRec, spec: J, kind: ProbeKind): ProbeResult {
+export function probeFact(c: CtrRec, spec: CtrSpec, kind: ProbeKind): ProbeResult {
   if (!probeOf(spec, kind)) return kind === "readiness" && !c.started ? "unknown" : "pass";
   if (kind !== "startup" && !c.started) return "unknown";
   return c.inst?.probes?.[kind].result ?? "unknown";
 }
 
-const periodMs = (probe: J) => (probe.periodSeconds ?? 10) * 1000;
+const periodMs = (probe: Probe) => (probe.periodSeconds ?? 10) * 1000;
 
-function ticksAfter(inst: Instance, probe: J, after: number): number {
+function ticksAfter(inst: Instance, probe: Probe, after: number): number {
   const p = periodMs(probe);
   const k = Math.floor((after - inst.startedAt!) / p) + 1;
   return inst.startedAt! + Math.max(0, k) * p;
@@ -61,7 +63,7 @@ export interface ProbeDeps {
 }
 
 /** Run every probe tick due by `now` for a running instance. */
-export function runProbes(pod: KObject, c: CtrRec, spec: J, now: number, deps: ProbeDeps): void {
+export function runProbes(pod: KObject, c: CtrRec, spec: CtrSpec, now: number, deps: ProbeDeps): void {
   const inst = c.inst;
   if (!inst?.startedAt || !inst.probes) return;
   for (const kind of KINDS) {
@@ -106,7 +108,7 @@ export function runProbes(pod: KObject, c: CtrRec, spec: J, now: number, deps: P
 }
 
 /** When the next probe tick of a running instance is due. */
-export function nextProbeAt(c: CtrRec, spec: J): number | undefined {
+export function nextProbeAt(c: CtrRec, spec: CtrSpec): number | undefined {
   const inst = c.inst;
   if (!inst?.startedAt || !inst.probes) return undefined;
   let next: number | undefined;
@@ -119,16 +121,25 @@ export function nextProbeAt(c: CtrRec, spec: J): number | undefined {
   return next;
 }
 
+/** The fields of any handler (httpGet, tcpSocket, grpc, exec) the failure text reads. */
+interface ProbeHandler {
+  host?: string;
+  port?: number | string;
+  scheme?: string;
+  path?: string;
+  command?: string[];
+}
+
 function failureOutput(
   podIP: string,
-  spec: J,
-  probe: J,
+  spec: CtrSpec,
+  probe: Probe,
   up: boolean,
   timedOut: boolean,
   texts: PodStagesDoc["probes"],
 ): string {
   const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
-  const h = probe[handler] ?? {};
+  const h: ProbeHandler = probe[handler] ?? {};
   const ip = h.host ?? podIP;
   const port = resolvePort(spec, h.port);
   const url = `${String(h.scheme ?? "HTTP").toLowerCase()}://${ip}:${port}${h.path ?? "/"}`;
@@ -139,7 +150,7 @@ function failureOutput(
   );
 }
 
-function resolvePort(spec: J, port: number | string | undefined): number | string {
+function resolvePort(spec: CtrSpec, port: number | string | undefined): number | string {
   if (typeof port !== "string" || /^\d+$/.test(port)) return port ?? "";
-  return (spec.ports ?? []).find((p: J) => p.name === port)?.containerPort ?? port;
+  return (spec.ports ?? []).find((p: ContainerPort) => p.name === port)?.containerPort ?? port;
 }

@@ -1,12 +1,11 @@
 // What the kubelet remembers about each pod it runs: the pod's own progress and, per container,
 // the lifecycle step, the current instance and the one before it. The pod status is computed
 // from this (status.ts); the stages move it (kubelet.ts).
+
+import type { Container } from "../objects.js";
 import type { KObject } from "../types.js";
 import type { ProbeKind, ProbeState } from "./probes.js";
 import type { Subject } from "./stages.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-export type J = any;
 
 export interface Termination {
   exitCode: number;
@@ -81,8 +80,11 @@ export const CTR_FIELDS = [
   "exitCode",
 ] as const;
 
+/** A container's spec as the kubelet reads it: the API server refused one without an image. */
+export type CtrSpec = Container & { image: string };
+
 export function newPodRec(pod: KObject, key: string): PodRec {
-  const mk = (c: J, init: boolean, index: number): CtrRec => ({
+  const mk = (c: Container, init: boolean, index: number): CtrRec => ({
     name: c.name,
     init,
     index,
@@ -100,23 +102,25 @@ export function newPodRec(pod: KObject, key: string): PodRec {
     admitted: false,
     sandbox: false,
     ctrs: [
-      ...(pod.spec.initContainers ?? []).map((c: J, i: number) => mk(c, true, i)),
-      ...(pod.spec.containers ?? []).map((c: J, i: number) => mk(c, false, i)),
+      ...(pod.spec.initContainers ?? []).map((c: Container, i: number) => mk(c, true, i)),
+      ...(pod.spec.containers ?? []).map((c: Container, i: number) => mk(c, false, i)),
     ],
   };
 }
 
-export function specOf(pod: KObject, c: CtrRec): J {
-  return (c.init ? pod.spec.initContainers : pod.spec.containers)?.[c.index] ?? {};
+export function specOf(pod: KObject, c: CtrRec): CtrSpec {
+  const spec: CtrSpec | undefined = (c.init ? pod.spec.initContainers : pod.spec.containers)?.[c.index];
+  // a pod's containers are immutable (validate.ts), so the record's index finds its spec
+  return spec ?? ({} as CtrSpec);
 }
 
 export const fieldPathOf = (c: CtrRec) => `spec.${c.init ? "initContainers" : "containers"}{${c.name}}`;
 
 /** An init container that restarts always is a sidecar: it counts as done once started. */
-export const isSidecar = (spec: J) => spec?.restartPolicy === "Always";
+export const isSidecar = (spec: CtrSpec) => spec?.restartPolicy === "Always";
 
 /** An init container that let the next one start. */
-export function initDone(c: CtrRec, spec: J): boolean {
+export function initDone(c: CtrRec, spec: CtrSpec): boolean {
   if (isSidecar(spec)) return c.started || c.prev !== undefined;
   return c.step === "Done" && c.inst?.terminated?.exitCode === 0;
 }

@@ -3,14 +3,19 @@
 
 import { qosClass } from "../api/defaults.js";
 import { type Clock, stamp } from "../clock.js";
+import type { Condition, ContainerState, ContainerStatus, PodStatus, ReadinessGate } from "../objects.js";
 import type { KObject } from "../types.js";
-import { type CtrRec, initDone, isActive, isSidecar, type J, type PodRec, specOf } from "./records.js";
+import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
 
-function containerStatus(c: CtrRec, spec: J, clock: Clock): J {
+/** The status the kubelet writes; its conditions carry lastProbeTime: null, as the kubelet's do. */
+type BuiltStatus = Omit<PodStatus, "conditions"> & { conditions?: Condition[] };
+type BuiltCtrStatus = ContainerStatus & { state: ContainerState; lastState: ContainerState };
+
+function containerStatus(c: CtrRec, spec: CtrSpec, clock: Clock): BuiltCtrStatus {
   const inst = c.inst;
   const dead = inst?.terminated;
-  let state: J;
-  let last: J = c.prev ? { terminated: c.prev } : {};
+  let state: ContainerState;
+  let last: ContainerState = c.prev ? { terminated: c.prev } : {};
   if (isActive(c)) state = { running: { startedAt: stamp(clock, inst!.startedAt!) } };
   else if (dead && (c.step === "Exited" || c.step === "Done" || !c.reason)) state = { terminated: dead };
   else {
@@ -34,7 +39,7 @@ function containerStatus(c: CtrRec, spec: J, clock: Clock): J {
 }
 
 /** The phase, as the kubelet's getPhase decides it from the container statuses. */
-function phaseOf(pod: KObject, rec: PodRec, statuses: J[]): string {
+function phaseOf(pod: KObject, rec: PodRec, statuses: BuiltCtrStatus[]): string {
   const policy = pod.spec.restartPolicy ?? "Always";
   for (const c of rec.ctrs.filter((x) => x.init)) {
     const spec = specOf(pod, c);
@@ -64,12 +69,12 @@ function phaseOf(pod: KObject, rec: PodRec, statuses: J[]): string {
   return "Pending";
 }
 
-export function buildStatus(pod: KObject, rec: PodRec, now: number, clock: Clock): J {
-  const old = pod.status ?? {};
+export function buildStatus(pod: KObject, rec: PodRec, now: number, clock: Clock): BuiltStatus {
+  const old: BuiltStatus = pod.status ?? {};
   const at = stamp(clock, now);
-  const cond = (type: string, ok: boolean, reason?: string, message?: string): J => {
+  const cond = (type: string, ok: boolean, reason?: string, message?: string): Condition => {
     const status = ok ? "True" : "False";
-    const prev = (old.conditions ?? []).find((c: J) => c.type === type);
+    const prev = (old.conditions ?? []).find((c: Condition) => c.type === type);
     const lastTransitionTime = prev && prev.status === status ? prev.lastTransitionTime : at;
     return {
       type,
@@ -92,11 +97,13 @@ export function buildStatus(pod: KObject, rec: PodRec, now: number, clock: Clock
   const readyReason = terminal ? "PodCompleted" : "ContainersNotReady";
   const readyMsg = terminal ? undefined : `containers with unready status: [${unready.join(" ")}]`;
   const scheduled =
-    (old.conditions ?? []).find((c: J) => c.type === "PodScheduled") ?? cond("PodScheduled", true);
+    (old.conditions ?? []).find((c: Condition) => c.type === "PodScheduled") ?? cond("PodScheduled", true);
   // readiness gates are conditions other controllers set; the pod is Ready only with them True
   const gates = (pod.spec.readinessGates ?? [])
-    .map((g: J) => g.conditionType)
-    .filter((t: string) => !(old.conditions ?? []).some((c: J) => c.type === t && c.status === "True"));
+    .map((g: ReadinessGate) => g.conditionType)
+    .filter(
+      (t: string) => !(old.conditions ?? []).some((c: Condition) => c.type === t && c.status === "True"),
+    );
   const ready =
     unready.length || terminal
       ? cond("Ready", false, readyReason, readyMsg)
@@ -124,7 +131,7 @@ export function buildStatus(pod: KObject, rec: PodRec, now: number, clock: Clock
       ? cond("ContainersReady", false, readyReason, readyMsg)
       : cond("ContainersReady", true),
     scheduled,
-    ...(old.conditions ?? []).filter((c: J) => !mine.includes(c.type)),
+    ...(old.conditions ?? []).filter((c: Condition) => !mine.includes(c.type)),
   ];
   const ips = rec.ip ? { podIP: rec.ip, podIPs: [{ ip: rec.ip }] } : {};
   return {
