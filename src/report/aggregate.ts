@@ -48,6 +48,9 @@ export interface Report {
     method: string;
     cases: number;
     trials: number;
+    /** The agent's RBAC access (namespace | cluster-admin) and the host sandbox (bwrap | none). */
+    agentAccess: string;
+    sandbox: string;
     /** A run merged from its shards: their folders. */
     shards?: string[];
     /** Each case (and trial) as it counts: the last record of each. */
@@ -166,6 +169,8 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
       method: r.method,
       cases: r.cases.length,
       trials: r.trials,
+      agentAccess: r.confinement.agentAccess,
+      sandbox: r.confinement.sandbox,
       ...(r.parts ? { shards: r.parts.map((p) => p.dir) } : {}),
       outcomes: r.cases.map(outcomeOf),
     })),

@@ -76,7 +76,7 @@ export function renderHtml(r: Report, traces: RunTraces[] = []): string {
   const runs = r.runs
     .map(
       (x) =>
-        `<li>${esc(x.dir)}: ${esc(`${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases`)}</li>`,
+        `<li>${esc(x.dir)}: ${esc(`${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases; agent access ${x.agentAccess}, sandbox ${x.sandbox}`)}</li>`,
     )
     .join("");
   return `<!doctype html>

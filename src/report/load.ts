@@ -30,6 +30,8 @@ export interface LoadedRun {
   plannedCases?: number;
   /** "i/n" for a shard of a run (--shard), null otherwise. */
   shard: string | null;
+  /** How the agent was confined (run.json): its RBAC access and the host sandbox. */
+  confinement: { agentAccess: string; sandbox: string };
   /** A run merged from its shards' folders: the shards, each as loaded (their traces live there). */
   parts?: LoadedRun[];
 }
@@ -105,6 +107,14 @@ export function loadRun(dir: string): LoadedRun {
     config,
     plannedCases: num(run?.plannedCases),
     shard: typeof config?.shard === "string" ? config.shard : null,
+    confinement: {
+      // runs recorded before least privilege existed ran as the admin, unsandboxed
+      agentAccess: typeof config?.agentAccess === "string" ? config.agentAccess : "cluster-admin",
+      sandbox:
+        typeof (run?.options as Record<string, unknown> | undefined)?.sandbox === "string"
+          ? String((run?.options as Record<string, unknown>).sandbox)
+          : "none",
+    },
   };
 }
 

@@ -25,7 +25,7 @@ export function renderMarkdown(r: Report): string {
     "",
     ...r.runs.map(
       (x) =>
-        `- ${x.dir}: ${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases${x.trials > 1 ? ` (${x.trials} trials each)` : ""}`,
+        `- ${x.dir}: ${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases${x.trials > 1 ? ` (${x.trials} trials each)` : ""}; agent access ${x.agentAccess}, sandbox ${x.sandbox}`,
     ),
   );
   return `${parts.join("\n")}\n`;

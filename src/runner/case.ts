@@ -203,6 +203,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
             timeoutMs: limits.timeoutSeconds * 1000,
             maxOutput: limits.maxOutput,
             maxCommands: limits.maxCommands,
+            sandbox: d.cfg.sandbox ?? "bwrap",
           }),
         }
       : undefined;

@@ -82,6 +82,8 @@ export async function prepareRun(cfg: RunConfig): Promise<PreparedRun> {
   // the manifests to restore targets from must be readable before a case breaks a target
   if (cfg.manifestPath)
     for (const c of plan) for (const f of c.faults) sourceManifest(env, f.service, cfg.manifestPath);
+  // where bubblewrap cannot run, refuse before any cluster starts, unless --sandbox none
+  await requireSandbox(cfg.sandbox ?? "bwrap");
   const runName = cfg.runName ?? defaultRunName(cfg);
   // a resume with another configuration is refused before any cluster is started
   checkResume(join(cfg.savePath, runName), identity(cfg));
@@ -111,8 +113,6 @@ export async function runExperiments(
     context: cfg.context ?? null,
     sandbox: cfg.sandbox ?? "bwrap",
   };
-  // where bubblewrap cannot run, refuse before anything is recorded, unless --sandbox none
-  await requireSandbox(options.sandbox);
   const now = new Date().toISOString();
   const started =
     previous.length && before?.startedAt

@@ -96,6 +96,10 @@ describe("--trials 3", () => {
     );
     expect(md.stdout).toContain("| noop | SoloGen | pod-fail | 3 | 1 | 0.0% (0.0% – 79.3%) |");
     expect(md.stdout).toContain("| pod-fail | oracle / SoloGen | 3 | 1 | 100.0%");
+    // how the agent was confined is part of what a run measured (issue 10): shown per run
+    expect(md.stdout).toMatch(
+      /pod-fail, oracle \/ SoloGen, 3 cases \(3 trials each\); agent access namespace, sandbox bwrap/,
+    );
     const json = JSON.parse((await cli(["report", runs.oracle, runs.noop, "--format", "json"])).stdout);
     expect(json.reliability.byTier).toEqual([
       expect.objectContaining({
