@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { providerKeyStatus } from "../models/keys.js";
 import { sandboxSupport } from "../sandbox/support.js";
 import { type ClusterFlags, openCluster } from "./cluster.js";
+import { execCheck, kubectlInfo } from "./doctor-exec.js";
 import { parsePositive } from "./options.js";
 import { toolStatus } from "./tools.js";
 
@@ -48,6 +49,15 @@ export function registerDoctor(program: Command) {
             "metrics API (metrics.k8s.io)",
             "install metrics-server (k3s ships it)",
           );
+          const kubectl = await kubectlInfo();
+          if (kubectl) {
+            const ex = await execCheck(kubectl.path, c.kubeconfigPath, o.cluster !== "kube");
+            line(
+              ex.ok,
+              `exec: kubectl ${kubectl.version} (${kubectl.path}) over ${kubectl.transport} ${ex.ok ? "works" : "fails"} ${ex.detail}`,
+              "check that your user may create pods/exec, or use kubectl 1.30+ (WebSocket exec)",
+            );
+          }
         } finally {
           await c.close();
         }

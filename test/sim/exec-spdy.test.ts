@@ -7,6 +7,8 @@
 // follow the SPDY/3 draft and moby/spdystream spdy/{types,read,write,dictionary}.go.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { connect } from "node:tls";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,5 +169,24 @@ describe("the SPDY/3.1 exec protocol on the wire", () => {
       "command terminated with non-zero exit code: error executing command [sh -c echo out; exit 3], exit code 3",
     );
     for (const id of [1, 3, 5]) expect(onStream(id).at(-1)).toMatchObject({ flags: FLAG_FIN });
+  });
+});
+
+describe("microremed doctor", () => {
+  const CLI = join(dirname(fileURLToPath(import.meta.url)), "../../dist/src/cli/main.js");
+
+  it("says which kubectl is in use, which exec transport it speaks and that exec works", async () => {
+    for (const [env, transport] of [
+      [{}, "WebSocket"],
+      [{ KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false" }, "SPDY/3.1"],
+    ] as const) {
+      const r = await execa("node", [CLI, "doctor"], { reject: false, env, timeout: 120_000 });
+      const line = String(r.stdout)
+        .split("\n")
+        .find((l) => l.includes("exec: kubectl"));
+      expect(line).toMatch(
+        new RegExp(`^ok {3}exec: kubectl v1\\.\\d+\\S* \\(/\\S+/kubectl\\) over ${transport} works in `),
+      );
+    }
   });
 });
