@@ -190,3 +190,31 @@ describe("microremed doctor", () => {
     }
   });
 });
+
+// Debian 12's own kubectl (package kubernetes-client, 1.20.2), which speaks only SPDY for exec:
+// `apt-get download kubernetes-client && dpkg-deb -x kubernetes-client_*.deb k120`, then
+// MICROREMED_OLD_KUBECTL=$PWD/k120/usr/bin/kubectl. Skipped where that binary is not given.
+const OLD = process.env.MICROREMED_OLD_KUBECTL;
+describe.runIf(OLD)("exec with an old kubectl that only speaks SPDY", () => {
+  const old = async (args: string[], input?: string) => {
+    const r = await execa(OLD ?? "kubectl", ["--kubeconfig", t.kubeconfig, ...args], {
+      reject: false,
+      input,
+      timeout: 30_000,
+    });
+    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  };
+
+  it("runs commands with their exit code, stdin and stderr", async () => {
+    expect(await old(["exec", "-n", NS, "web", "-c", "main", "--", "echo", "hi"])).toMatchObject({
+      exitCode: 0,
+      stdout: "hi",
+    });
+    const r3 = await old(["exec", "-n", NS, "web", "-c", "main", "--", "sh", "-c", "echo oops >&2; exit 3"]);
+    expect(r3.exitCode).toBe(3);
+    expect(r3.stderr).toContain("oops");
+    expect(r3.stderr).toContain("command terminated with exit code 3");
+    const cat = await old(["exec", "-i", "-n", NS, "web", "-c", "main", "--", "cat"], "a\nb\n");
+    expect(cat).toMatchObject({ exitCode: 0, stdout: "a\nb" });
+  });
+});

@@ -87,6 +87,7 @@ class SpdyExecSession {
   private readonly expected: number;
   private lastStreamId = 0;
   private started = false;
+  private creation?: NodeJS.Timeout;
   private done = false;
   private gone!: () => void;
   private readonly aborted = new Promise<void>((r) => {
@@ -111,9 +112,7 @@ class SpdyExecSession {
     s.on("close", () => this.hangUp());
     s.on("error", () => s.destroy());
     // the kubelet gives up on a client that never opens its streams
-    setTimeout(() => {
-      if (!this.started) this.finish();
-    }, STREAM_CREATION_MS).unref();
+    this.creation = setTimeout(() => this.finish(), STREAM_CREATION_MS).unref();
     if (head.length) this.receive(head);
   }
 
@@ -179,6 +178,7 @@ class SpdyExecSession {
 
   private run() {
     this.started = true;
+    clearTimeout(this.creation);
     const t = this.t;
     const structured = this.protocol === "v4.channel.k8s.io";
     let error = "";
