@@ -7,29 +7,38 @@ import type {
   V1ContainerPort,
   V1ContainerState,
   V1ContainerStatus,
+  V1CronJobStatus,
   V1CustomResourceDefinitionNames,
   V1CustomResourceDefinitionSpec,
   V1CustomResourceDefinitionStatus,
   V1CustomResourceDefinitionVersion,
   V1EndpointAddress,
+  V1EnvVar,
   V1HostAlias,
   V1JobSpec,
+  V1JobStatus,
   V1KeyToPath,
   V1LabelSelectorRequirement,
   V1NodeAddress,
   V1NodeSelectorRequirement,
   V1NodeSelectorTerm,
+  V1ObjectReference,
   V1PodCondition,
   V1PodDisruptionBudgetSpec,
   V1PodDisruptionBudgetStatus,
   V1PodDNSConfigOption,
+  V1PodFailurePolicyOnExitCodesRequirement,
+  V1PodFailurePolicyRule,
   V1PodReadinessGate,
   V1PodSpec,
   V1PodStatus,
   V1PodTemplateSpec,
   V1Probe,
+  V1ReplicaSetStatus,
   V1ResourceFieldSelector,
   V1ServicePort,
+  V1StatefulSetStatus,
+  V1SuccessPolicyRule,
   V1Taint,
   V1Toleration,
   V1Volume,
@@ -72,6 +81,15 @@ export type NodeSelectorTerm = Stored<V1NodeSelectorTerm>;
 /** A selector requirement, of labels or of node fields: key, operator, values. */
 export type SelectorRequirement = Stored<V1NodeSelectorRequirement> | Stored<V1LabelSelectorRequirement>;
 export type JobSpec = Stored<V1JobSpec>;
+export type JobStatus = Stored<V1JobStatus>;
+export type EnvVar = Stored<V1EnvVar>;
+export type FailurePolicyRule = Stored<V1PodFailurePolicyRule>;
+export type OnExitCodes = Stored<V1PodFailurePolicyOnExitCodesRequirement>;
+export type SuccessPolicyRule = Stored<V1SuccessPolicyRule>;
+export type CronJobStatus = Stored<V1CronJobStatus>;
+export type ObjectReference = Stored<V1ObjectReference>;
+export type ReplicaSetStatus = Stored<V1ReplicaSetStatus>;
+export type StatefulSetStatus = Stored<V1StatefulSetStatus>;
 export type PdbSpec = Stored<V1PodDisruptionBudgetSpec>;
 /** Partial: an object not yet synced has none of the counts the model requires. */
 export type PdbStatus = Partial<Stored<V1PodDisruptionBudgetStatus>>;

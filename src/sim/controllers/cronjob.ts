@@ -6,11 +6,11 @@
 // schedule and success times, and delete finished Jobs beyond the history limits.
 import { nextRun, parseCron } from "../api/cron.js";
 import { parseStamp, stamp } from "../clock.js";
+import type { Condition, CronJobStatus, ObjectReference } from "../objects.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, ownerRef, R, type SimContext, splitKey } from "./context.js";
 import { jobFinished } from "./job.js";
 import { Requeuer, writeStatus } from "./workload-status.js";
-import type { J } from "./workload-util.js";
 
 const NAME = "cronjob";
 const SOURCE = { component: "cronjob-controller" };
@@ -20,7 +20,7 @@ const MAX_MISSED = 100;
 
 const conditionOf = (job: KObject) =>
   (job.status?.conditions ?? []).find(
-    (c: J) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
+    (c: Condition) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
   )?.type as "Complete" | "Failed" | undefined;
 
 export function installCronJobController(ctx: SimContext): void {
@@ -40,8 +40,8 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
   const cj = registry.tryGet(R("CronJob"), ns, name);
   if (!cj || cj.metadata.deletionTimestamp) return;
   const jobs = store.list(R("Job"), ns).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
-  const st: J = structuredClone(cj.status ?? {});
-  const wasActive = new Set((st.active ?? []).map((r: J) => r.uid));
+  const st: CronJobStatus = structuredClone(cj.status ?? {});
+  const wasActive = new Set((st.active ?? []).map((r: ObjectReference) => r.uid));
 
   // finished Jobs leave status.active; the last success is remembered
   for (const j of jobs) {
@@ -181,8 +181,8 @@ function cleanupHistory(ctx: SimContext, cj: KObject, jobs: KObject[]): void {
   }
 }
 
-function save(ctx: SimContext, cj: KObject, st: J, active: KObject[]): void {
-  const out: J = {};
+function save(ctx: SimContext, cj: KObject, st: CronJobStatus, active: KObject[]): void {
+  const out: CronJobStatus = {};
   if (active.length)
     out.active = active.map((j) => ({
       kind: "Job",

@@ -1,12 +1,14 @@
 // Which nodes a DaemonSet runs on, and the pod it puts there: kube's nodeShouldRunDaemonPod
 // (nodeSelector, required node affinity, taints against tolerations) and the pod the daemonset
 // controller creates (extra tolerations, and a node affinity to that one node for the scheduler).
+
+import type { NodeSelectorTerm, PodSpec, SelectorRequirement, Taint, Toleration } from "../objects.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
-import { freshName, type J, podFromTemplate } from "./workload-util.js";
+import { freshName, podFromTemplate } from "./workload-util.js";
 
 /** Tolerations kube adds to every daemon pod, so node conditions do not evict or block it. */
-const DAEMON_TOLERATIONS: J[] = [
+const DAEMON_TOLERATIONS: Toleration[] = [
   { key: "node.kubernetes.io/not-ready", operator: "Exists", effect: "NoExecute" },
   { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute" },
   { key: "node.kubernetes.io/disk-pressure", operator: "Exists", effect: "NoSchedule" },
@@ -15,14 +17,14 @@ const DAEMON_TOLERATIONS: J[] = [
   { key: "node.kubernetes.io/unschedulable", operator: "Exists", effect: "NoSchedule" },
 ];
 
-function withDaemonTolerations(tolerations: J[] | undefined): J[] {
+function withDaemonTolerations(tolerations: Toleration[] | undefined): Toleration[] {
   const out = [...(tolerations ?? [])];
   for (const t of DAEMON_TOLERATIONS)
     if (!out.some((x) => x.key === t.key && x.effect === t.effect)) out.push(t);
   return out;
 }
 
-function tolerates(tolerations: J[], taint: J): boolean {
+function tolerates(tolerations: Toleration[], taint: Taint): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if ((t.operator ?? "Equal") === "Exists") return !t.key || t.key === taint.key;
@@ -30,7 +32,7 @@ function tolerates(tolerations: J[], taint: J): boolean {
   });
 }
 
-function requirementHolds(r: J, value: string | undefined): boolean {
+function requirementHolds(r: SelectorRequirement, value: string | undefined): boolean {
   switch (r.operator) {
     case "In":
       return value !== undefined && (r.values ?? []).includes(value);
@@ -50,20 +52,20 @@ function requirementHolds(r: J, value: string | undefined): boolean {
 }
 
 /** Whether a pod with this spec fits the node's labels, name and taints. */
-export function fitsNode(spec: J, node: KObject): boolean {
+export function fitsNode(spec: PodSpec | undefined, node: KObject): boolean {
   const labels = node.metadata.labels ?? {};
   if (Object.entries<string>(spec?.nodeSelector ?? {}).some(([k, v]) => labels[k] !== v)) return false;
-  const terms: J[] =
+  const terms: NodeSelectorTerm[] =
     spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  const termHolds = (t: J) =>
-    (t.matchExpressions ?? []).every((r: J) => requirementHolds(r, labels[r.key])) &&
-    (t.matchFields ?? []).every((r: J) =>
+  const termHolds = (t: NodeSelectorTerm) =>
+    (t.matchExpressions ?? []).every((r: SelectorRequirement) => requirementHolds(r, labels[r.key])) &&
+    (t.matchFields ?? []).every((r: SelectorRequirement) =>
       requirementHolds(r, r.key === "metadata.name" ? node.metadata.name : undefined),
     );
   if (terms.length && !terms.some(termHolds)) return false;
   const tolerations = withDaemonTolerations(spec?.tolerations);
   return (node.spec?.taints ?? []).every(
-    (taint: J) => taint.effect === "PreferNoSchedule" || tolerates(tolerations, taint),
+    (taint: Taint) => taint.effect === "PreferNoSchedule" || tolerates(tolerations, taint),
   );
 }
 

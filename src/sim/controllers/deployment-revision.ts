@@ -25,7 +25,7 @@ import {
   revisionOf,
   setReplicasAnnotations,
 } from "./deployment-util.js";
-import { computeHash, type J, templatesEqual } from "./workload-util.js";
+import { computeHash, templatesEqual } from "./workload-util.js";
 
 /** Deployment annotations that are not copied onto its ReplicaSets. */
 const SKIP = new Set([
@@ -38,14 +38,14 @@ const SKIP = new Set([
 ]);
 
 /** The ReplicaSet whose template is the Deployment's (oldest first, as kube picks). */
-export function findNewReplicaSet(d: J, list: KObject[]): KObject | undefined {
+export function findNewReplicaSet(d: KObject, list: KObject[]): KObject | undefined {
   return [...list]
     .sort(byCreation)
     .find((rs) => templatesEqual(rs.spec?.template, d.spec.template, HASH_LABEL));
 }
 
 /** Copy the Deployment's annotations, give the ReplicaSet the next revision (keeping the history of a reused one). */
-function setNewRSAnnotations(d: J, rs: J, newRevision: number, exists: boolean): boolean {
+function setNewRSAnnotations(d: KObject, rs: KObject, newRevision: number, exists: boolean): boolean {
   let changed = false;
   rs.metadata.annotations ??= {};
   const ann: Record<string, string> = rs.metadata.annotations;
@@ -83,7 +83,7 @@ export function getReplicaSets(s: DSync, create: boolean): { newRS?: KObject; ol
   const newRevision = Math.max(0, ...olds.map(revisionOf)) + 1;
   let newRS: KObject | undefined;
   if (existing) {
-    const copy: J = structuredClone(existing);
+    const copy = structuredClone(existing);
     const changed = setNewRSAnnotations(d, copy, newRevision, true);
     const mrs = d.spec.minReadySeconds ?? 0;
     newRS = existing;
@@ -92,7 +92,7 @@ export function getReplicaSets(s: DSync, create: boolean): { newRS?: KObject; ol
       else delete copy.spec.minReadySeconds;
       newRS = replaceRS(
         s,
-        ctx.registry.update(R("ReplicaSet"), copy.metadata.namespace, copy.metadata.name, copy, {
+        ctx.registry.update(R("ReplicaSet"), copy.metadata.namespace, copy.metadata.name!, copy, {
           force: true,
         }),
       );
@@ -125,7 +125,7 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
     labels: { ...(template.metadata?.labels ?? {}), [HASH_LABEL]: hash },
   };
   const sel = d.spec.selector ?? {};
-  const rs: J = {
+  const rs: KObject = {
     apiVersion: "apps/v1",
     kind: "ReplicaSet",
     metadata: {
@@ -146,7 +146,7 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
 
   let created: KObject;
   let alreadyExisted = false;
-  const clash = ctx.registry.tryGet(R("ReplicaSet"), ns, rs.metadata.name);
+  const clash = ctx.registry.tryGet(R("ReplicaSet"), ns, rs.metadata.name!);
   if (clash) {
     if (
       controllerOf(clash)?.uid !== d.metadata.uid ||
@@ -191,7 +191,7 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
   return created;
 }
 
-function setRevision(d: J, revision: string | undefined) {
+function setRevision(d: KObject, revision: string | undefined) {
   if (revision === undefined) return;
   d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [REVISION]: revision };
 }

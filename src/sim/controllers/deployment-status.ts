@@ -3,9 +3,11 @@
 // status` reads (NewReplicaSetAvailable when done, ProgressDeadlineExceeded when stuck).
 import { isDeepStrictEqual } from "node:util";
 import { parseStamp } from "../clock.js";
+import type { StatusCondition } from "../objects.js";
 import type { KObject } from "../types.js";
 import {
   condition,
+  type DeployStatus,
   type DSync,
   fresh,
   hasProgressDeadline,
@@ -17,13 +19,12 @@ import {
   sumStatus,
 } from "./deployment-util.js";
 import { type Condition, omitZero, setCondition } from "./workload-status.js";
-import type { J } from "./workload-util.js";
 
-function calculateStatus(s: DSync, newRS: KObject | undefined): J {
+function calculateStatus(s: DSync, newRS: KObject | undefined): DeployStatus & { conditions: Condition[] } {
   const { d } = s;
   const all = s.rsList;
   const available = sumStatus(all, "availableReplicas");
-  const st: J = omitZero({
+  const st: DeployStatus = omitZero({
     observedGeneration: d.metadata.generation,
     replicas: sumStatus(all, "replicas"),
     updatedReplicas: fresh(s, newRS)?.status?.replicas ?? 0,
@@ -57,12 +58,11 @@ function calculateStatus(s: DSync, newRS: KObject | undefined): J {
             "Deployment does not have minimum availability.",
           ),
         );
-  st.conditions = conds;
-  return st;
+  return { ...st, conditions: conds };
 }
 
 /** Every replica updated and available, none old, and the latest spec observed (DeploymentComplete). */
-export function deploymentComplete(d: J, st: J): boolean {
+export function deploymentComplete(d: KObject, st: DeployStatus | undefined): boolean {
   const n = replicasOf(d);
   return (
     (st?.updatedReplicas ?? 0) === n &&
@@ -73,8 +73,11 @@ export function deploymentComplete(d: J, st: J): boolean {
 }
 
 /** More new pods, fewer old ones, or more ready/available than last time (DeploymentProgressing). */
-function madeProgress(old: J, st: J): boolean {
-  const n = (x: J, f: string) => x?.[f] ?? 0;
+function madeProgress(old: DeployStatus | undefined, st: DeployStatus): boolean {
+  const n = (
+    x: DeployStatus | undefined,
+    f: "replicas" | "updatedReplicas" | "readyReplicas" | "availableReplicas",
+  ) => x?.[f] ?? 0;
   return (
     n(st, "updatedReplicas") > n(old, "updatedReplicas") ||
     n(st, "replicas") - n(st, "updatedReplicas") < n(old, "replicas") - n(old, "updatedReplicas") ||
@@ -83,7 +86,7 @@ function madeProgress(old: J, st: J): boolean {
   );
 }
 
-function timedOut(s: DSync, st: J): boolean {
+function timedOut(s: DSync, st: DeployStatus): boolean {
   const c = progressing(st);
   if (!hasProgressDeadline(s.d) || !c || c.reason === "NewReplicaSetAvailable") return false;
   if (c.reason === "ProgressDeadlineExceeded") return true;
@@ -144,12 +147,13 @@ export function syncRolloutStatus(s: DSync, newRS: KObject | undefined): void {
 
 /** A ReplicaSet's ReplicaFailure (the new one's first) is the Deployment's (progress.go getReplicaFailures). */
 function replicaFailure(s: DSync, newRS: KObject | undefined, conds: Condition[]): Condition[] {
-  const failed = (rs?: KObject): J => rs?.status?.conditions?.find((c: J) => c.type === "ReplicaFailure");
+  const failed = (rs?: KObject): StatusCondition | undefined =>
+    rs?.status?.conditions?.find((c: StatusCondition) => c.type === "ReplicaFailure");
   const c = failed(newRS) ?? s.rsList.map(failed).find(Boolean);
   if (!c) return conds.filter((x) => x.type !== "ReplicaFailure");
   return setCondition(conds, {
     type: "ReplicaFailure",
-    status: c.status,
+    status: c.status as Condition["status"], // a condition's status is True, False or Unknown
     lastUpdateTime: c.lastTransitionTime,
     lastTransitionTime: c.lastTransitionTime,
     reason: c.reason,
@@ -158,7 +162,7 @@ function replicaFailure(s: DSync, newRS: KObject | undefined, conds: Condition[]
 }
 
 /** Nothing changes while a rollout hangs: look again when the progress deadline passes. */
-function requeueStuck(s: DSync, st: J): void {
+function requeueStuck(s: DSync, st: DeployStatus): void {
   const c = progressing(st);
   if (
     !hasProgressDeadline(s.d) ||

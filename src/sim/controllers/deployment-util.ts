@@ -4,7 +4,6 @@
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
 import { type Condition, type Requeuer, scaled, setCondition } from "./workload-status.js";
-import type { J } from "./workload-util.js";
 
 export const HASH_LABEL = "pod-template-hash";
 export const REVISION = "deployment.kubernetes.io/revision";
@@ -13,18 +12,30 @@ export const DESIRED = "deployment.kubernetes.io/desired-replicas";
 export const MAX = "deployment.kubernetes.io/max-replicas";
 const MAX_INT32 = 2147483647;
 
+/** A Deployment's status as the controller computes it (apps/v1 DeploymentStatus; its own Condition). */
+export interface DeployStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  collisionCount?: number;
+  conditions?: Condition[];
+}
+
 /** One sync of one Deployment: `d` is a working copy whose annotations and status are written once at the end. */
 export interface DSync {
   ctx: SimContext;
   key: string;
-  d: J;
+  d: KObject;
   /** The ReplicaSets the Deployment controls, kept current as they are written. */
   rsList: KObject[];
   requeue: Requeuer;
 }
 
-export const replicasOf = (o: J): number => o?.spec?.replicas ?? 1;
-export const isRolling = (d: J) => d.spec?.strategy?.type !== "Recreate";
+export const replicasOf = (o: KObject | undefined): number => o?.spec?.replicas ?? 1;
+export const isRolling = (d: KObject) => d.spec?.strategy?.type !== "Recreate";
 export const revisionOf = (rs: KObject) =>
   Number.parseInt(rs.metadata.annotations?.[REVISION] ?? "0", 10) || 0;
 export const active = (list: (KObject | undefined)[]) =>
@@ -37,7 +48,7 @@ export const byCreation = (a: KObject, b: KObject) =>
   a.metadata.name!.localeCompare(b.metadata.name!);
 
 /** maxSurge rounds up, maxUnavailable down; both zero means one may be unavailable (ResolveFenceposts). */
-export function fenceposts(d: J): [surge: number, unavailable: number] {
+export function fenceposts(d: KObject): [surge: number, unavailable: number] {
   const ru = d.spec?.strategy?.rollingUpdate ?? {};
   const n = replicasOf(d);
   const surge = scaled(ru.maxSurge ?? 0, n, true);
@@ -45,15 +56,15 @@ export function fenceposts(d: J): [surge: number, unavailable: number] {
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return [surge, unavailable];
 }
-export const maxSurge = (d: J) => (isRolling(d) ? fenceposts(d)[0] : 0);
-export const maxUnavailable = (d: J) =>
+export const maxSurge = (d: KObject) => (isRolling(d) ? fenceposts(d)[0] : 0);
+export const maxUnavailable = (d: KObject) =>
   !isRolling(d) || replicasOf(d) === 0 ? 0 : Math.min(fenceposts(d)[1], replicasOf(d));
-export const hasProgressDeadline = (d: J) =>
+export const hasProgressDeadline = (d: KObject) =>
   typeof d.spec?.progressDeadlineSeconds === "number" && d.spec.progressDeadlineSeconds !== MAX_INT32;
-export const hasHistoryLimit = (d: J) =>
+export const hasHistoryLimit = (d: KObject) =>
   typeof d.spec?.revisionHistoryLimit === "number" && d.spec.revisionHistoryLimit !== MAX_INT32;
 
-export const progressing = (status: J): Condition | undefined =>
+export const progressing = (status: DeployStatus | undefined): Condition | undefined =>
   (status?.conditions ?? []).find((c: Condition) => c.type === "Progressing");
 
 export function condition(
@@ -79,7 +90,7 @@ export function replaceRS(s: DSync, rs: KObject): KObject {
 }
 
 /** How many replicas the new ReplicaSet may have now (NewRSNewReplicas). */
-export function newRSNewReplicas(d: J, all: KObject[], newRS: KObject): number {
+export function newRSNewReplicas(d: KObject, all: KObject[], newRS: KObject): number {
   const want = replicasOf(d);
   if (!isRolling(d)) return want;
   const maxTotal = want + scaled(d.spec.strategy?.rollingUpdate?.maxSurge ?? 0, want, true);
@@ -88,7 +99,7 @@ export function newRSNewReplicas(d: J, all: KObject[], newRS: KObject): number {
   return replicasOf(newRS) + Math.min(maxTotal - current, want - replicasOf(newRS));
 }
 
-export function setReplicasAnnotations(rs: J, desired: number, max: number): boolean {
+export function setReplicasAnnotations(rs: KObject, desired: number, max: number): boolean {
   rs.metadata.annotations ??= {};
   const ann: Record<string, string> = rs.metadata.annotations;
   if (ann[DESIRED] === String(desired) && ann[MAX] === String(max)) return false;
@@ -110,7 +121,7 @@ export const maxAnnotation = (rs: KObject): number | undefined => {
 export function scaleReplicaSet(s: DSync, rs: KObject, newScale: number, op?: "up" | "down"): boolean {
   const { d, ctx } = s;
   const oldScale = replicasOf(rs);
-  const copy: J = structuredClone(rs);
+  const copy = structuredClone(rs);
   const annChanged = setReplicasAnnotations(copy, replicasOf(d), replicasOf(d) + maxSurge(d));
   if (oldScale === newScale && !annChanged) return false;
   copy.spec.replicas = newScale;

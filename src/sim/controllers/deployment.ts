@@ -80,7 +80,7 @@ function syncDeployment(ctx: SimContext, key: string, requeue: Requeuer): void {
 
 /** Write what the sync changed on the Deployment: its revision annotation and its status. */
 function save(s: DSync): void {
-  const cur = s.ctx.registry.tryGet(R("Deployment"), s.d.metadata.namespace, s.d.metadata.name);
+  const cur = s.ctx.registry.tryGet(R("Deployment"), s.d.metadata.namespace, s.d.metadata.name!);
   if (!cur || cur.metadata.uid !== s.d.metadata.uid) return;
   const annotations = s.d.metadata.annotations;
   if (isDeepStrictEqual(cur.metadata.annotations, annotations) && isDeepStrictEqual(cur.status, s.d.status))

@@ -3,24 +3,30 @@
 // so `kubectl rollout undo` can apply it back as a strategic merge patch, and a number that
 // `kubectl rollout history` lists.
 import { isDeepStrictEqual } from "node:util";
+import type { PodTemplate } from "../objects.js";
 import type { KObject } from "../types.js";
 import { ownerRef, R, type SimContext } from "./context.js";
-import { canonical, claim, computeHash, type J } from "./workload-util.js";
+import { canonical, claim, computeHash } from "./workload-util.js";
 
 const CR = () => R("ControllerRevision");
 
+/** What a ControllerRevision stores: a patch that replaces the owner's pod template. */
+export interface RevisionData {
+  spec: { template: PodTemplate & { $patch: "replace" } };
+}
+
 /** What a revision of `owner` stores: its pod template, to replace the live one on undo. */
-export function revisionData(owner: KObject): J {
+export function revisionData(owner: KObject): RevisionData {
   return { spec: { template: { ...structuredClone(owner.spec?.template ?? {}), $patch: "replace" } } };
 }
 
 /** The pod template a revision stores. */
-export function templateOf(cr: KObject): J {
+export function templateOf(cr: KObject): PodTemplate {
   const { $patch: _p, ...template } = cr.data?.spec?.template ?? {};
   return template;
 }
 
-const sameData = (cr: KObject, data: J) => isDeepStrictEqual(canonical(cr.data), canonical(data));
+const sameData = (cr: KObject, data: RevisionData) => isDeepStrictEqual(canonical(cr.data), canonical(data));
 
 /** The owner's revisions (adopting orphans its selector matches), oldest revision first. */
 export function listRevisions(ctx: SimContext, owner: KObject): KObject[] {
@@ -93,7 +99,7 @@ export function truncateHistory(
   ctx: SimContext,
   owner: KObject,
   revisions: KObject[],
-  live: Set<string>,
+  live: ReadonlySet<string | undefined>,
 ): void {
   const limit = owner.spec?.revisionHistoryLimit ?? 10;
   const historic = revisions

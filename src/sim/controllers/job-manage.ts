@@ -1,11 +1,13 @@
 // The parts of a Job's sync that create its pods (with the failure back-off) and write its
 // status counters, as kube's job controller does (pkg/controller/job/job_controller.go:
 // manageJob, and the status it updates with zero counters omitted but ready/terminating kept).
+
+import type { JobStatus } from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext } from "./context.js";
 import { indexOf, jobPod } from "./job-pods.js";
-import { type Requeuer, writeStatus } from "./workload-status.js";
-import { freshName, isActive, isTerminating, type J, podReady } from "./workload-util.js";
+import { type Condition, type Requeuer, writeStatus } from "./workload-status.js";
+import { freshName, isActive, isTerminating, podReady } from "./workload-util.js";
 
 const BACKOFF_BASE = 10_000;
 const BACKOFF_MAX = 360_000;
@@ -22,12 +24,15 @@ interface Tracking {
 }
 
 /** Create the pods the Job still needs, unless the failure back-off still runs. */
+/** A Job's status as the controller keeps it: batch/v1 JobStatus with the controllers' Condition. */
+export type JobState = Omit<JobStatus, "conditions"> & { conditions?: Condition[] };
+
 export function managePods(
   ctx: SimContext,
   job: KObject,
   active: KObject[],
   completed: Set<number>,
-  st: J,
+  st: JobState,
   t: Tracking,
   now: number,
   requeue: Requeuer,
@@ -67,19 +72,19 @@ export function managePods(
 }
 
 /** The status counters, as the controller writes them (zero counts omitted, ready/terminating kept). */
-export function writeJobStatus(ctx: SimContext, job: KObject, st: J, pods: KObject[]): void {
+export function writeJobStatus(ctx: SimContext, job: KObject, st: JobState, pods: KObject[]): void {
   const live = pods.filter((p) => ctx.registry.tryGet(R("Pod"), p.metadata.namespace, p.metadata.name!));
   const fresh = live.map((p) => ctx.registry.get(R("Pod"), p.metadata.namespace, p.metadata.name!));
   const active = fresh.filter(isActive);
-  const out: J = {};
+  const out: JobState = {};
   if (st.conditions?.length) out.conditions = st.conditions;
-  for (const k of ["startTime", "completionTime"]) if (st[k]) out[k] = st[k];
-  const counts: Record<string, number> = {
+  for (const k of ["startTime", "completionTime"] as const) if (st[k]) out[k] = st[k];
+  const counts: Record<"active" | "succeeded" | "failed", number> = {
     active: active.length,
     succeeded: st.succeeded ?? 0,
     failed: st.failed ?? 0,
   };
-  for (const [k, v] of Object.entries(counts)) if (v > 0) out[k] = v;
+  for (const k of ["active", "succeeded", "failed"] as const) if (counts[k] > 0) out[k] = counts[k];
   out.terminating = fresh.filter(
     (p) => isTerminating(p) && p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed",
   ).length;

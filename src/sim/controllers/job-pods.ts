@@ -2,8 +2,15 @@
 // indexes (indexed_job_utils.go), the pod failure policy (pod_failure_policy.go), the success
 // policy (success_policy.go), and the pods it creates for a Job.
 import { COMPLETION_INDEX } from "../api/batch.js";
+import type {
+  ContainerStatus,
+  EnvVar,
+  FailurePolicyRule,
+  OnExitCodes,
+  PodCondition,
+  SuccessPolicyRule,
+} from "../objects.js";
 import type { KObject } from "../types.js";
-import type { J } from "./workload-util.js";
 import { podFromTemplate } from "./workload-util.js";
 
 export const indexOf = (p: KObject): number | undefined => {
@@ -50,7 +57,7 @@ export function jobPod(job: KObject, name: string, index: number | undefined): K
     valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX}']` } },
   };
   for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])])
-    c.env = [env, ...(c.env ?? []).filter((e: J) => e.name !== env.name)];
+    c.env = [env, ...(c.env ?? []).filter((e: EnvVar) => e.name !== env.name)];
   pod.spec.hostname ??= `${job.metadata.name}-${index}`;
   return pod;
 }
@@ -63,9 +70,8 @@ export interface FailureMatch {
   message: string;
 }
 
-function exitCodeMatches(rule: J, pod: KObject): { container: string; code: number } | undefined {
-  const req = rule.onExitCodes;
-  const statuses: J[] = [
+function exitCodeMatches(req: OnExitCodes, pod: KObject): { container: string; code: number } | undefined {
+  const statuses: ContainerStatus[] = [
     ...(pod.status?.initContainerStatuses ?? []),
     ...(pod.status?.containerStatuses ?? []),
   ];
@@ -81,24 +87,24 @@ function exitCodeMatches(rule: J, pod: KObject): { container: string; code: numb
 
 /** The first rule of spec.podFailurePolicy a failed pod matches (matchPodFailurePolicy). */
 export function matchFailurePolicy(job: KObject, pod: KObject): FailureMatch | undefined {
-  const rules: J[] = job.spec?.podFailurePolicy?.rules ?? [];
+  const rules: FailurePolicyRule[] = job.spec?.podFailurePolicy?.rules ?? [];
   const where = `${pod.metadata.namespace}/${pod.metadata.name}`;
   for (const [i, rule] of rules.entries()) {
     if (rule.onExitCodes) {
-      const m = exitCodeMatches(rule, pod);
+      const m = exitCodeMatches(rule.onExitCodes, pod);
       if (m)
         return {
-          action: rule.action,
+          action: rule.action as FailureAction, // one of the four the API accepts
           message: `Container ${m.container} for pod ${where} failed with exit code ${m.code} matching ${rule.action} rule at index ${i}`,
         };
     }
     for (const pat of rule.onPodConditions ?? []) {
       const hit = (pod.status?.conditions ?? []).find(
-        (c: J) => c.type === pat.type && c.status === (pat.status ?? "True"),
+        (c: PodCondition) => c.type === pat.type && c.status === (pat.status ?? "True"),
       );
       if (hit)
         return {
-          action: rule.action,
+          action: rule.action as FailureAction, // one of the four the API accepts
           message: `Pod ${where} has condition ${pat.type} matching ${rule.action} rule at index ${i}`,
         };
     }
@@ -108,7 +114,7 @@ export function matchFailurePolicy(job: KObject, pod: KObject): FailureMatch | u
 
 /** The index of the first successPolicy rule the succeeded indexes meet (matchSuccessPolicy). */
 export function matchSuccessPolicy(job: KObject, succeeded: Set<number>): number | undefined {
-  const rules: J[] = job.spec?.successPolicy?.rules ?? [];
+  const rules: SuccessPolicyRule[] = job.spec?.successPolicy?.rules ?? [];
   for (const [i, rule] of rules.entries()) {
     const want = rule.succeededIndexes
       ? parseIndexes(rule.succeededIndexes, job.spec.completions)
@@ -124,6 +130,6 @@ export function matchSuccessPolicy(job: KObject, succeeded: Set<number>): number
 /** The restarts of a pod's containers (what backoffLimit counts under restartPolicy OnFailure). */
 export const restartsOf = (p: KObject): number =>
   [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])].reduce(
-    (n: number, s: J) => n + (s.restartCount ?? 0),
+    (n: number, s: ContainerStatus) => n + (s.restartCount ?? 0),
     0,
   );

@@ -2,10 +2,10 @@
 // ttlSecondsAfterFinished is deleted, with its pods, that long after its Complete or Failed
 // condition's transition time.
 import { parseStamp } from "../clock.js";
+import type { Condition } from "../objects.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 import { jobFinished } from "./job.js";
 import { Requeuer } from "./workload-status.js";
-import type { J } from "./workload-util.js";
 
 const NAME = "ttlafterfinished";
 
@@ -17,7 +17,7 @@ export function installJobTtlController(ctx: SimContext): void {
     const ttl = job?.spec?.ttlSecondsAfterFinished;
     if (!job || typeof ttl !== "number" || !jobFinished(job) || job.metadata.deletionTimestamp) return;
     const done = (job.status?.conditions ?? []).find(
-      (c: J) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
+      (c: Condition) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
     );
     const expireAt = parseStamp(ctx.clock, done?.lastTransitionTime) + ttl * 1000;
     const left = expireAt - ctx.clock.now();

@@ -9,6 +9,7 @@
 import { parseStamp } from "../clock.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import type { JobState } from "./job-manage.js";
 import { managePods, type Tracking, writeJobStatus } from "./job-manage.js";
 import {
   formatIndexes,
@@ -19,13 +20,13 @@ import {
   restartsOf,
 } from "./job-pods.js";
 import { type Condition, Requeuer, setCondition } from "./workload-status.js";
-import { isActive, type J, namespaceActive } from "./workload-util.js";
+import { isActive, namespaceActive } from "./workload-util.js";
 
 export const JOB_CONTROLLER = "job";
 const SOURCE = { component: "job-controller" };
 
 const isTrue = (job: KObject, type: string) =>
-  (job.status?.conditions ?? []).some((c: J) => c.type === type && c.status === "True");
+  (job.status?.conditions ?? []).some((c: Condition) => c.type === type && c.status === "True");
 export const jobFinished = (job: KObject) => isTrue(job, "Complete") || isTrue(job, "Failed");
 
 export function installJobController(ctx: SimContext): void {
@@ -69,7 +70,7 @@ function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, 
   const spec = job.spec;
   const indexed = spec.completionMode === "Indexed";
   const pods = store.list(R("Pod"), ns).filter((p) => controllerOf(p)?.uid === uid);
-  const st: J = structuredClone(job.status ?? {});
+  const st: JobState = structuredClone(job.status ?? {});
   let conds: Condition[] = st.conditions ?? [];
   const cond = (type: string, status: "True" | "False", reason: string, message: string) => {
     conds = setCondition(conds, {

@@ -4,6 +4,7 @@
 // fully labeled, ready and available (ready for minReadySeconds) counts.
 import { selectorMatches } from "../api/selectors.js";
 import { ApiError } from "../api/status.js";
+import type { Condition, ReplicaSetStatus } from "../objects.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { omitZero, Requeuer, writeStatus } from "./workload-status.js";
@@ -12,7 +13,6 @@ import {
   deletionOrder,
   freshName,
   isActive,
-  type J,
   namespaceActive,
   podFromTemplate,
   podReady,
@@ -84,7 +84,7 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
   }
   // a ready pod becomes available later without any write to tell us: look again then
   if (soonest !== Number.POSITIVE_INFINITY) requeue.after(key, soonest);
-  const status: J = omitZero(
+  const status: ReplicaSetStatus = omitZero(
     {
       replicas: pods.length,
       fullyLabeledReplicas: fullyLabeled,
@@ -95,8 +95,8 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
     ["replicas"],
   );
   // ReplicaFailure while creates are refused (replica_set_utils.go calculateStatus)
-  const others = (rs.status?.conditions ?? []).filter((c: J) => c.type !== "ReplicaFailure");
-  const prevFailure = (rs.status?.conditions ?? []).find((c: J) => c.type === "ReplicaFailure");
+  const others = (rs.status?.conditions ?? []).filter((c: Condition) => c.type !== "ReplicaFailure");
+  const prevFailure = (rs.status?.conditions ?? []).find((c: Condition) => c.type === "ReplicaFailure");
   const conditions = failure
     ? [
         ...others,

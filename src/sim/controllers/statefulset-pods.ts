@@ -3,10 +3,11 @@
 // volumeClaimTemplates, and the status counts kube computes over them.
 import { ApiError } from "../api/status.js";
 import type { Clock } from "../clock.js";
+import type { PodTemplate, StatefulSetStatus, Volume } from "../objects.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
 import { omitZero } from "./workload-status.js";
-import { isTerminating, type J, podFromTemplate, podReady, untilAvailable } from "./workload-util.js";
+import { isTerminating, podFromTemplate, podReady, untilAvailable } from "./workload-util.js";
 
 export const REVISION_LABEL = "controller-revision-hash";
 const SOURCE = { component: "statefulset-controller" };
@@ -26,7 +27,12 @@ const claimName = (set: KObject, template: string, ordinal: number) =>
   `${template}-${set.metadata.name}-${ordinal}`;
 
 /** The pod for `ordinal` from `template` at `revision`, with its identity and claims. */
-export function statefulPod(set: KObject, template: J, revision: string, ordinal: number): KObject {
+export function statefulPod(
+  set: KObject,
+  template: PodTemplate | undefined,
+  revision: string,
+  ordinal: number,
+): KObject {
   const name = `${set.metadata.name}-${ordinal}`;
   const pod = podFromTemplate(set, template, name);
   pod.metadata.labels = {
@@ -37,8 +43,8 @@ export function statefulPod(set: KObject, template: J, revision: string, ordinal
   };
   pod.spec.hostname = name;
   if (set.spec?.serviceName) pod.spec.subdomain = set.spec.serviceName;
-  const volumes: J[] = (pod.spec.volumes ?? []).filter(
-    (v: J) => !(set.spec?.volumeClaimTemplates ?? []).some((t: J) => t.metadata?.name === v.name),
+  const volumes: Volume[] = (pod.spec.volumes ?? []).filter(
+    (v: Volume) => !(set.spec?.volumeClaimTemplates ?? []).some((t: KObject) => t.metadata?.name === v.name),
   );
   for (const t of set.spec?.volumeClaimTemplates ?? [])
     volumes.push({
@@ -129,7 +135,7 @@ export function statefulSetStatus(
   update: string,
   collisionCount: number,
   clock: Clock,
-): J {
+): StatefulSetStatus {
   const now = clock.now();
   const minReady = set.spec?.minReadySeconds ?? 0;
   let replicas = 0;

@@ -3,7 +3,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KObject, ResourceType } from "../types.js";
 import type { SimContext } from "./context.js";
-import type { J } from "./workload-util.js";
 
 /** An IntOrString such as 1 or "25%" scaled against `total` (kube's GetScaledValueFromIntOrPercent). */
 export function scaled(v: number | string | undefined, total: number, roundUp: boolean): number {
@@ -23,7 +22,7 @@ export function omitZero<T extends Record<string, unknown>>(o: T, keep: string[]
 }
 
 /** Write status through the status subresource, only when it changed. */
-export function writeStatus(ctx: SimContext, rt: ResourceType, obj: KObject, status: J): KObject {
+export function writeStatus(ctx: SimContext, rt: ResourceType, obj: KObject, status: object): KObject {
   if (isDeepStrictEqual(obj.status, status)) return obj;
   return ctx.registry.update(
     rt,

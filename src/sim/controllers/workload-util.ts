@@ -4,12 +4,10 @@
 import { isDeepStrictEqual } from "node:util";
 import { type LabelSelectorSpec, selectorMatches } from "../api/selectors.js";
 import { type Clock, parseStamp } from "../clock.js";
-import type { KObject, ResourceType } from "../types.js";
+import type { ContainerStatus, PodCondition, PodTemplate } from "../objects.js";
+import type { KObject, ObjectMeta, ResourceType } from "../types.js";
 import { controllerOf, ownerRef, R, type SimContext } from "./context.js";
 import { podReady } from "./endpoints.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are open JSON
-export type J = any;
 
 /**
  * Go's semantic equality treats null, absent and empty lists alike (kubectl sends
@@ -54,9 +52,13 @@ export function computeHash(value: unknown, collisionCount?: number): string {
 }
 
 /** Pod templates equal once a label (pod-template-hash) is ignored on both. */
-export function templatesEqual(a: J, b: J, ignoreLabel?: string): boolean {
-  const strip = (t: J) => {
-    const c = structuredClone(t ?? {});
+export function templatesEqual(
+  a: PodTemplate | undefined,
+  b: PodTemplate | undefined,
+  ignoreLabel?: string,
+): boolean {
+  const strip = (t: PodTemplate | undefined) => {
+    const c: PodTemplate = structuredClone(t ?? {});
     if (ignoreLabel && c.metadata?.labels) delete c.metadata.labels[ignoreLabel];
     return canonical(c);
   };
@@ -75,7 +77,7 @@ export { podReady };
 export function untilAvailable(p: KObject, minReadySeconds: number, now: number, clock: Clock): number {
   if (!podReady(p)) return Number.POSITIVE_INFINITY;
   if (!minReadySeconds) return 0;
-  const cond = (p.status?.conditions ?? []).find((c: J) => c.type === "Ready");
+  const cond = (p.status?.conditions ?? []).find((c: PodCondition) => c.type === "Ready");
   // a wall-clock stamp, read back as cluster time (the clock may run fast)
   const since = parseStamp(clock, cond?.lastTransitionTime);
   if (Number.isNaN(since)) return 0;
@@ -88,9 +90,14 @@ export const isAvailable = (p: KObject, minReadySeconds: number, now: number, cl
   untilAvailable(p, minReadySeconds, now, clock) === 0;
 
 /** A pod for `owner` from a pod template (labels, annotations, finalizers and spec are copied). */
-export function podFromTemplate(owner: KObject, template: J, name: string, generateName?: string): KObject {
+export function podFromTemplate(
+  owner: KObject,
+  template: PodTemplate | undefined,
+  name: string,
+  generateName?: string,
+): KObject {
   const tm = template?.metadata ?? {};
-  const metadata: J = {
+  const metadata: ObjectMeta = {
     name,
     namespace: owner.metadata.namespace,
     labels: { ...(tm.labels ?? {}) },
@@ -112,9 +119,11 @@ export function freshName(ctx: SimContext, rt: ResourceType, ns: string | undefi
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 const readySince = (p: KObject) =>
-  Date.parse((p.status?.conditions ?? []).find((c: J) => c.type === "Ready")?.lastTransitionTime ?? "") || 0;
+  Date.parse(
+    (p.status?.conditions ?? []).find((c: PodCondition) => c.type === "Ready")?.lastTransitionTime ?? "",
+  ) || 0;
 const restarts = (p: KObject) =>
-  Math.max(0, ...(p.status?.containerStatuses ?? []).map((c: J) => c.restartCount ?? 0));
+  Math.max(0, ...(p.status?.containerStatuses ?? []).map((c: ContainerStatus) => c.restartCount ?? 0));
 const deletionCost = (p: KObject) =>
   Number(p.metadata.annotations?.["controller.kubernetes.io/pod-deletion-cost"] ?? 0) || 0;
 
