@@ -4,8 +4,9 @@
 // injected (the pod's uid, the container's id), since a pod of the same name may be another pod.
 import { R, type SimContext } from "../controllers/context.js";
 import type { Fault, FaultBook } from "../model/faults.js";
+import type { ContainerStatus } from "../objects.js";
 import type { KObject } from "../types.js";
-import type { J } from "./spec.js";
+import type { ChaosRecord, ChaosStatus } from "./spec.js";
 
 export interface Target {
   /** The record id: "ns/pod" or "ns/pod/container". */
@@ -32,9 +33,9 @@ export interface ApplyEnv {
   source: string;
   now: number;
   /** The object's status, to write kind-specific fields (instances) into. */
-  status: J;
+  status: ChaosStatus;
   /** Every record of the experiment (NetworkChaos pairs sources and targets). */
-  records: J[];
+  records: ChaosRecord[];
 }
 
 export type Outcome = { ok: true; injection?: Injection } | { ok: false; error: string };
@@ -55,8 +56,11 @@ export function targetOf(ctx: SimContext, id: string, selectorKey: string): Targ
 export const notFound = (t: Target) => `pods "${t.podName}" not found`;
 
 /** The container's status entry in its pod, if it runs now. */
-export function runningStatus(pod: KObject | undefined, container: string | undefined): J | undefined {
-  const st = (pod?.status?.containerStatuses ?? []).find((s: J) => s.name === container);
+export function runningStatus(
+  pod: KObject | undefined,
+  container: string | undefined,
+): ContainerStatus | undefined {
+  const st = (pod?.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === container);
   return st?.state?.running ? st : undefined;
 }
 

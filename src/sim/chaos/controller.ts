@@ -13,12 +13,13 @@ import type { KObject } from "../types.js";
 import { type Applier, type ApplyEnv, type Injection, targetOf } from "./applier.js";
 import { selectTargets } from "./select.js";
 import {
+  type ChaosRecord,
+  type ChaosStatus,
   CLEAN_FINALIZER_ANNOTATION,
   FINALIZER,
   isDeleting,
   isOneShot,
   isPaused,
-  type J,
   parseGoDuration,
   sourceOf,
 } from "./spec.js";
@@ -59,11 +60,11 @@ export class ExperimentController {
     const obj = this.ctx.registry.tryGet(R(kind), ns, name);
     if (!obj) return;
     const now = this.ctx.clock.now();
-    const next = structuredClone(obj) as J;
+    const next = structuredClone(obj);
     const events: Ev[] = [];
     next.status = next.status ?? {};
     next.status.experiment = next.status.experiment ?? {};
-    const status = next.status;
+    const status: ChaosStatus = next.status;
     const exp = status.experiment;
     let changed = false;
 
@@ -101,7 +102,7 @@ export class ExperimentController {
         changed = true;
       }
     }
-    const records: J[] = exp.containerRecords ?? [];
+    const records: ChaosRecord[] = exp.containerRecords ?? [];
     const env: ApplyEnv = { ctx: this.ctx, chaos: next, source: sourceOf(obj), now, status, records };
     let recordsChanged =
       exp.containerRecords !== undefined && obj.status?.experiment?.containerRecords === undefined;
@@ -147,7 +148,7 @@ export class ExperimentController {
   /** Apply or recover one record; records the outcome in it and in events. False on failure. */
   private syncRecord(
     env: ApplyEnv,
-    rec: J,
+    rec: ChaosRecord,
     op: "Apply" | "Recover",
     mem: Map<string, Injection>,
     events: Ev[],

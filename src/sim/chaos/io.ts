@@ -6,6 +6,7 @@
 // metadata.finalizers to [] (failures.md). With the injected container still running, recovery
 // works and the object goes.
 import type { FaultBook, IOFault } from "../model/faults.js";
+import type { Container, VolumeMount } from "../objects.js";
 import type { KObject } from "../types.js";
 import {
   type Applier,
@@ -19,13 +20,15 @@ import {
   samePod,
   type Target,
 } from "./applier.js";
-import { type J, parseGoDuration } from "./spec.js";
+import { type IOSpec, parseGoDuration } from "./spec.js";
 
 const ACTIONS = ["latency", "fault", "attrOverride", "mistake"] as const;
 
-export function ioFault(spec: J): IOFault | string {
+const isAction = (a: unknown): a is IOFault["action"] => (ACTIONS as readonly unknown[]).includes(a);
+
+export function ioFault(spec: IOSpec): IOFault | string {
   const action = spec?.action;
-  if (!ACTIONS.includes(action)) return `action ${action} not supported`;
+  if (!isAction(action)) return `action ${action} not supported`;
   if (!spec.volumePath) return "volumePath is required";
   const f: IOFault = {
     kind: "io",
@@ -45,21 +48,21 @@ export function ioFault(spec: J): IOFault | string {
 /** The IO applier, with what it injected where, to notice containers that restart. */
 export function ioApplier(faults: FaultBook) {
   /** "<source>|<podUid>|<container>" -> the container id injected into. */
-  const live = new Map<string, string>();
+  const live = new Map<string, string | undefined>();
   const applier: Applier = {
     apply({ chaos, source, now, status }, t) {
       if (!t.pod) return fail(notFound(t));
       const st = runningStatus(t.pod, t.container);
       if (!st) return fail(`container ${t.container} of pod ${t.ns}/${t.podName} is not running`);
-      const spec = (t.pod.spec?.containers ?? []).find((c: J) => c.name === t.container);
+      const spec = (t.pod.spec?.containers ?? []).find((c: Container) => c.name === t.container);
       const f = ioFault(chaos.spec);
       if (typeof f === "string") return fail(f);
       // toda mounts over an existing mount point of the container
-      if (!(spec?.volumeMounts ?? []).some((m: J) => m.mountPath === f.volumePath))
+      if (!(spec?.volumeMounts ?? []).some((m: VolumeMount) => m.mountPath === f.volumePath))
         return fail(`volume path ${f.volumePath} is not a mount point of container ${t.container}`);
       addContainer(faults, source, t.pod.metadata.uid!, t.container!, f, now);
       live.set(`${source}|${t.pod.metadata.uid}|${t.container}`, st.containerID);
-      status.instances = { ...(status.instances ?? {}), [t.id]: (status.instances?.[t.id] ?? 0) + 1 };
+      status.instances = { ...(status.instances ?? {}), [t.id]: Number(status.instances?.[t.id] ?? 0) + 1 };
       return ok({ podUid: t.pod.metadata.uid!, containerId: st.containerID });
     },
     recover({ source, status }, t, inj) {

@@ -10,16 +10,19 @@ import type { NetworkFault } from "../model/faults.js";
 import { publicAddress } from "../model/topology/outside.js";
 import type { KObject } from "../types.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok } from "./applier.js";
-import { type J, parseGoDuration } from "./spec.js";
+import { type NetworkSpec, parseGoDuration } from "./spec.js";
 
 const ACTIONS = ["delay", "loss", "duplicate", "corrupt", "partition", "bandwidth"] as const;
 
+const isAction = (a: string): a is NetworkFault["action"] => (ACTIONS as readonly string[]).includes(a);
+const isDirection = (d: string): d is NetworkFault["direction"] => ["to", "from", "both"].includes(d);
+
 /** The netem parameters of a spec as a fault (without target IPs), or why it is invalid. */
-export function networkFault(spec: J): NetworkFault | string {
+export function networkFault(spec: NetworkSpec): NetworkFault | string {
   const action = spec?.action ?? "delay";
-  if (!ACTIONS.includes(action)) return `action ${action} not supported`;
+  if (!isAction(action)) return `action ${action} not supported`;
   const direction = spec.direction ?? "to";
-  if (!["to", "from", "both"].includes(direction)) return `direction ${direction} not supported`;
+  if (!isDirection(direction)) return `direction ${direction} not supported`;
   const f: NetworkFault = { kind: "network", action, direction };
   if (action === "delay") {
     f.delayMs = parseGoDuration(spec.delay?.latency);
@@ -39,8 +42,8 @@ export function networkFault(spec: J): NetworkFault | string {
 /** IPs of the live pods behind the records of one selector key. */
 function ipsOf(env: ApplyEnv, key: string): string[] {
   return env.records
-    .filter((r: J) => r.selectorKey === key)
-    .map((r: J) => {
+    .filter((r) => r.selectorKey === key)
+    .map((r) => {
       const [ns, name] = String(r.id).split("/");
       return env.ctx.store.get(R("Pod"), ns, name) as KObject | undefined;
     })
@@ -80,7 +83,7 @@ export function networkApplier(): Applier {
         ctx.faults.add({ source, podUid: t.pod.metadata.uid!, fault, since: now });
       }
       // the PodNetworkChaos generation Chaos Mesh tracks per pod
-      status.instances = { ...(status.instances ?? {}), [t.id]: (status.instances?.[t.id] ?? 0) + 1 };
+      status.instances = { ...(status.instances ?? {}), [t.id]: Number(status.instances?.[t.id] ?? 0) + 1 };
       return ok({ podUid: t.pod.metadata.uid! });
     },
     recover({ ctx, source, status }, t, inj) {

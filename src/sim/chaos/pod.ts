@@ -7,7 +7,7 @@ import { KUBELET } from "../kubelet/index.js";
 import { killContainer } from "../model/faulted.js";
 import type { KObject } from "../types.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok, runningStatus, type Target } from "./applier.js";
-import { type J, PAUSE_IMAGE } from "./spec.js";
+import { PAUSE_IMAGE } from "./spec.js";
 
 /** annotation.GenKeyForImage: where the original image of a container is kept. */
 export function imageKey(chaos: KObject, container: string, init: boolean): string {
@@ -18,7 +18,7 @@ export function imageKey(chaos: KObject, container: string, init: boolean): stri
 
 /** Swap images (apply) or put the originals back (recover) through the API, as a merge patch. */
 function patchImages(env: ApplyEnv, pod: KObject, swap: boolean): void {
-  const next = structuredClone(pod) as J;
+  const next = structuredClone(pod);
   const ann: Record<string, string> = { ...(next.metadata.annotations ?? {}) };
   for (const [field, init] of [
     ["containers", false],

@@ -4,8 +4,9 @@
 // unless `containerNames` says otherwise). Pods created later are never looked at again.
 import { fieldMatches, parseFieldSelector, selectorMatches } from "../api/selectors.js";
 import { R, type SimContext } from "../controllers/context.js";
+import type { Container } from "../objects.js";
 import type { KObject } from "../types.js";
-import { containerScoped, type J } from "./spec.js";
+import { type ChaosSelector, containerScoped, type SelectorSpec } from "./spec.js";
 
 export interface Selected {
   id: string;
@@ -17,7 +18,7 @@ export interface Selected {
  * given, but its daemon can only inject into running containers; failures.md's rule (one random
  * Running pod) is what is modelled: by default only Running pods not being deleted count.
  */
-export function matchingPods(ctx: SimContext, sel: J, defaultNs: string): KObject[] {
+export function matchingPods(ctx: SimContext, sel: ChaosSelector | undefined, defaultNs: string): KObject[] {
   sel = sel ?? {};
   let pods: KObject[];
   if (sel.pods && Object.keys(sel.pods).length) {
@@ -93,9 +94,9 @@ function randomIndexes(ctx: SimContext, count: number, k: number): number[] {
 }
 
 /** The selector specs of an object by selector key, as GetSelectorSpecs returns them. */
-function selectorSpecs(chaos: KObject): [string, J][] {
+function selectorSpecs(chaos: KObject): [string, SelectorSpec][] {
   const s = chaos.spec ?? {};
-  const out: [string, J][] = [[".", { selector: s.selector, mode: s.mode, value: s.value }]];
+  const out: [string, SelectorSpec][] = [[".", { selector: s.selector, mode: s.mode, value: s.value }]];
   if (chaos.kind === "NetworkChaos" && s.target) out.push(["target", s.target]);
   return out;
 }
@@ -127,8 +128,8 @@ export function selectTargets(ctx: SimContext, chaos: KObject): Selected[] | str
 function containersOf(pod: KObject, names: string[] | undefined): string[] {
   if (!names?.length) return pod.spec?.containers?.length ? [pod.spec.containers[0].name] : [];
   const sidecars = (pod.spec?.initContainers ?? []).filter(
-    (c: J) => c.restartPolicy === "Always" && names.includes(c.name),
+    (c: Container) => c.restartPolicy === "Always" && names.includes(c.name),
   );
-  const regular = (pod.spec?.containers ?? []).filter((c: J) => names.includes(c.name));
-  return [...sidecars, ...regular].map((c: J) => c.name);
+  const regular = (pod.spec?.containers ?? []).filter((c: Container) => names.includes(c.name));
+  return [...sidecars, ...regular].map((c: Container) => c.name);
 }

@@ -4,8 +4,78 @@
 // once, never "recovered", unaffected by duration).
 import type { KObject } from "../types.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-export type J = any;
+/** One outcome in a record's bounded event list (v1alpha1.RecordEvent). */
+export interface RecordEvent {
+  type: string;
+  operation: string;
+  message?: string;
+  timestamp: string;
+}
+
+/** A record of status.experiment.containerRecords (v1alpha1.Record): one target and its phase. */
+export interface ChaosRecord {
+  id: string;
+  selectorKey: string;
+  phase: string;
+  injectedCount: number;
+  recoveredCount: number;
+  events?: RecordEvent[];
+}
+
+/** The status the controllers keep on a chaos object. */
+export interface ChaosStatus {
+  experiment: { desiredPhase?: string; containerRecords?: ChaosRecord[] };
+  conditions?: { type: string; status: string }[];
+  /** StressChaos, IOChaos and NetworkChaos: the instances injected per record id. */
+  instances?: Record<string, unknown>;
+}
+
+/** v1alpha1.PodSelectorSpec, as a chaos object states it. */
+export interface ChaosSelector {
+  pods?: Record<string, string[]>;
+  namespaces?: string[];
+  fieldSelectors?: Record<string, string>;
+  labelSelectors?: Record<string, string>;
+  expressionSelectors?: { key: string; operator: string; values?: string[] }[];
+  annotationSelectors?: Record<string, string>;
+  podPhaseSelectors?: string[];
+  nodes?: string[];
+  nodeSelectors?: Record<string, string>;
+}
+
+/** A selector spec with its mode (v1alpha1.PodSelector): the object's own, or NetworkChaos' target. */
+export interface SelectorSpec {
+  selector?: ChaosSelector;
+  mode?: string;
+  value?: string;
+}
+
+/** The spec fields of NetworkChaos the fault reads (netem: delay, loss, corrupt). */
+export interface NetworkSpec {
+  action?: string;
+  direction?: string;
+  delay?: { latency?: string; jitter?: string };
+  loss?: { loss?: string };
+  corrupt?: { corrupt?: string };
+}
+
+/** The spec fields of IOChaos the fault reads. */
+export interface IOSpec {
+  action?: string;
+  volumePath?: string;
+  path?: string;
+  percent?: number | string;
+  delay?: string;
+  errno?: number | string;
+}
+
+/** The spec fields of StressChaos the fault reads. */
+export interface StressSpec {
+  stressors?: {
+    cpu?: { workers?: number | string; load?: number | string };
+    memory?: { workers?: number | string; size?: string };
+  };
+}
 
 export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"] as const;
 export type ChaosKind = (typeof CHAOS_KINDS)[number];

@@ -1,6 +1,6 @@
 // The parts of a chaos object's status the records and conditions controllers keep: each
 // record's way to the desired phase, its bounded event list, and the four conditions.
-import type { J } from "./spec.js";
+import type { ChaosRecord, RecordEvent } from "./spec.js";
 
 /** config.ControllerCfg.MaxEvents: a record keeps its last ten apply/recover outcomes. */
 const MAX_RECORD_EVENTS = 10;
@@ -11,12 +11,12 @@ export function opFor(desired: string, phase: string): "Apply" | "Recover" | und
   return phase !== "Not Injected" ? "Recover" : undefined;
 }
 
-export function pushRecordEvent(rec: J, ev: J) {
+export function pushRecordEvent(rec: ChaosRecord, ev: RecordEvent) {
   rec.events = [...(rec.events ?? []), ev].slice(-MAX_RECORD_EVENTS);
 }
 
 /** The conditions controller's view of the records (and the pause annotation). */
-export function conditionsOf(records: J[] | undefined, paused: boolean) {
+export function conditionsOf(records: ChaosRecord[] | undefined, paused: boolean) {
   const every = (phase: string) => (records?.every((r) => r.phase === phase) ? "True" : "False");
   return [
     { type: "Selected", status: records !== undefined ? "True" : "False" },

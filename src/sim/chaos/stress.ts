@@ -8,12 +8,13 @@
 import { bytes } from "../../util/quantity.js";
 import { stamp } from "../clock.js";
 import type { FaultBook, StressFault } from "../model/faults.js";
+import type { Container } from "../objects.js";
 import type { KObject } from "../types.js";
 import { type Applier, addContainer, fail, notFound, ok, removeContainer, runningStatus } from "./applier.js";
-import { type J, parseMemorySize } from "./spec.js";
+import { parseMemorySize, type StressSpec } from "./spec.js";
 
 /** The stressors of a spec as a fault, or why they cannot run. */
-export function stressFault(spec: J, memoryLimit: number): StressFault | string {
+export function stressFault(spec: StressSpec | undefined, memoryLimit: number): StressFault | string {
   const s = spec?.stressors ?? {};
   const fault: StressFault = { kind: "stress" };
   if (s.cpu) {
@@ -35,13 +36,13 @@ export function stressFault(spec: J, memoryLimit: number): StressFault | string 
 /** The stress applier, with what it injected where, to notice container instances that end. */
 export function stressApplier(faults: FaultBook) {
   /** "<source>|<podUid>|<container>" -> the container id injected into. */
-  const live = new Map<string, string>();
+  const live = new Map<string, string | undefined>();
   const applier: Applier = {
     apply({ ctx, chaos, source, now, status }, t) {
       if (!t.pod) return fail(notFound(t));
       const st = runningStatus(t.pod, t.container);
       if (!st) return fail(`container ${t.container} of pod ${t.ns}/${t.podName} is not running`);
-      const spec = (t.pod.spec?.containers ?? []).find((c: J) => c.name === t.container);
+      const spec = (t.pod.spec?.containers ?? []).find((c: Container) => c.name === t.container);
       const f = stressFault(chaos.spec, bytes(spec?.resources?.limits?.memory));
       if (typeof f === "string") return fail(f);
       addContainer(ctx.faults, source, t.pod.metadata.uid!, t.container!, f, now);
