@@ -7,21 +7,19 @@ import { type Clock, parseStamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
 import type { ContainerRef, Usage } from "../model/behavior.js";
+import type { Container, ContainerStatus } from "../objects.js";
 import type { KObject } from "../types.js";
 
 /** What the node's own processes use (k3s server, containerd, kubelet, the OS): about k3s idle. */
 export const SYSTEM_OVERHEAD: Usage = { cpuMilli: 95, memoryBytes: 1100 * 1024 * 1024 };
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
-
 /** A running container of a pod as the Behavior sees it, from the pod's containerStatuses. */
 export function containerRef(pod: KObject, name: string, clock: Clock): ContainerRef | undefined {
-  const spec = (pod.spec?.containers ?? []).find((c: J) => c.name === name);
-  const st = (pod.status?.containerStatuses ?? []).find((s: J) => s.name === name);
+  const spec = (pod.spec?.containers ?? []).find((c: Container) => c.name === name);
+  const st = (pod.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === name);
   const startedAt = parseStamp(clock, st?.state?.running?.startedAt);
   if (!spec || !Number.isFinite(startedAt)) return undefined;
-  return { pod, container: spec, startedAt, restartCount: st.restartCount ?? 0 };
+  return { pod, container: spec, startedAt, restartCount: st?.restartCount ?? 0 };
 }
 
 /** Refs of all the pod's containers, or undefined unless every one of them is running. */
