@@ -13,12 +13,14 @@ import type {
   V1CustomResourceDefinitionStatus,
   V1CustomResourceDefinitionVersion,
   V1EndpointAddress,
+  V1EndpointSubset,
   V1EnvVar,
   V1HostAlias,
   V1JobSpec,
   V1JobStatus,
   V1KeyToPath,
   V1LabelSelectorRequirement,
+  V1LoadBalancerIngress,
   V1NodeAddress,
   V1NodeSelectorRequirement,
   V1NodeSelectorTerm,
@@ -44,6 +46,10 @@ import type {
   V1Volume,
   V1VolumeMount,
   V1VolumeProjection,
+  V2MetricSpec,
+  V2MetricStatus,
+  V2MetricTarget,
+  V2ResourceMetricSource,
 } from "@kubernetes/client-node";
 import type { KObject } from "./types.js";
 
@@ -98,6 +104,12 @@ export type CrdStatus = Stored<V1CustomResourceDefinitionStatus>;
 export type CrdVersion = Stored<V1CustomResourceDefinitionVersion>;
 export type CrdNames = Stored<V1CustomResourceDefinitionNames>;
 export type EndpointAddress = Stored<V1EndpointAddress>;
+export type EndpointSubset = Stored<V1EndpointSubset>;
+export type LoadBalancerIngress = Stored<V1LoadBalancerIngress>;
+export type MetricSpec = Stored<V2MetricSpec>;
+export type MetricStatus = Stored<V2MetricStatus>;
+export type MetricTarget = Stored<V2MetricTarget>;
+export type ResourceMetric = Stored<V2ResourceMetricSource>;
 /** A port of an Endpoints subset; `port` may be unresolved while it is built. */
 export type EndpointPort = Omit<Stored<CoreV1EndpointPort>, "port"> & { port?: number };
 

@@ -1,11 +1,12 @@
 // apps/v1 kinds: the workload controllers and their revisions.
+import type { KObject } from "../../types.js";
 import { since } from "./duration.js";
 import { containerCells, formatLabelSelector, formatLabels, int, labelSelectorString } from "./format.js";
-import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, type Json, NAME_COL, type Printer } from "./types.js";
+import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";
 
-const name = (o: Json): string => o.metadata?.name ?? "";
+const name = (o: KObject): string => o.metadata?.name ?? "";
 /** spec.replicas defaults to 1; stored objects normally carry it already. */
-const desired = (o: Json): number => (typeof o.spec?.replicas === "number" ? o.spec.replicas : 1);
+const desired = (o: KObject): number => (typeof o.spec?.replicas === "number" ? o.spec.replicas : 1);
 const selectorCol = (description: string) => col("Selector", "string", description, { p: 1 });
 
 export const deploymentPrinter: Printer = {
@@ -143,8 +144,8 @@ export const daemonSetPrinter: Printer = {
 };
 
 /** "statefulset.apps/web": the lower-cased group kind of the controlling owner, then its name. */
-function controllerOf(o: Json): string {
-  const ref = ((o.metadata?.ownerReferences ?? []) as Json[]).find((r) => r.controller === true);
+function controllerOf(o: KObject): string {
+  const ref = (o.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
   if (!ref) return "<none>";
   const apiVersion: string = ref.apiVersion ?? "";
   const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";

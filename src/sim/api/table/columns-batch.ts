@@ -1,14 +1,17 @@
 // batch/v1 kinds, with the columns of kubectl 1.31's printers (pkg/printers/internalversion/
 // printers.go: printJob with its Status column since 1.28, printCronJob with Timezone).
+
+import type { Condition } from "../../objects.js";
+import type { KObject } from "../../types.js";
 import { humanDuration, parseTime, since } from "./duration.js";
 import { containerCells, formatLabelSelector, int } from "./format.js";
-import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, type Json, NAME_COL, type Printer } from "./types.js";
+import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";
 
-const has = (o: Json, type: string) =>
-  (o.status?.conditions ?? []).some((c: Json) => c.type === type && c.status === "True");
+const has = (o: KObject, type: string) =>
+  (o.status?.conditions ?? []).some((c: Condition) => c.type === type && c.status === "True");
 
 /** printJob's status: terminal conditions first, then terminating, suspended, interim ones. */
-function jobStatus(o: Json): string {
+function jobStatus(o: KObject): string {
   if (has(o, "Complete")) return "Complete";
   if (has(o, "Failed")) return "Failed";
   if (o.metadata?.deletionTimestamp) return "Terminating";
@@ -18,14 +21,14 @@ function jobStatus(o: Json): string {
   return "Running";
 }
 
-function completions(o: Json): string {
+function completions(o: KObject): string {
   const succeeded = int(o.status?.succeeded);
   if (typeof o.spec?.completions === "number") return `${succeeded}/${o.spec.completions}`;
   const parallelism = int(o.spec?.parallelism);
   return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
 }
 
-function duration(o: Json, now: number): string {
+function duration(o: KObject, now: number): string {
   const start = parseTime(o.status?.startTime);
   if (start === undefined) return "";
   const end = parseTime(o.status?.completionTime);

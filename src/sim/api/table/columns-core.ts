@@ -1,12 +1,15 @@
 // Core (v1) kinds other than pods, events and nodes: columns and cells as the API server prints them.
+
+import type { EndpointSubset, LoadBalancerIngress, ServicePort } from "../../objects.js";
+import type { KObject } from "../../types.js";
 import { since } from "./duration.js";
 import { accessModes, formatLabels, joinHostPort, str } from "./format.js";
-import { AGE_COL, col, type Json, NAME_COL, type Printer } from "./types.js";
+import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
 
-const name = (o: Json): string => o.metadata?.name ?? "";
+const name = (o: KObject): string => o.metadata?.name ?? "";
 
 /** getServiceExternalIP as the server calls it (wide, so load-balancer lists are never clipped). */
-function serviceExternalIP(svc: Json): string {
+function serviceExternalIP(svc: KObject): string {
   const spec = svc.spec ?? {};
   const external = (spec.externalIPs ?? []) as string[];
   switch (spec.type ?? "ClusterIP") {
@@ -14,7 +17,7 @@ function serviceExternalIP(svc: Json): string {
     case "NodePort":
       return external.length > 0 ? external.join(",") : "<none>";
     case "LoadBalancer": {
-      const ingress = (svc.status?.loadBalancer?.ingress ?? []) as Json[];
+      const ingress = (svc.status?.loadBalancer?.ingress ?? []) as LoadBalancerIngress[];
       const lb = [...new Set(ingress.map((i) => i.ip || i.hostname).filter(Boolean) as string[])].sort();
       const all = [...lb, ...external];
       return all.length > 0 ? all.join(",") : "<pending>";
@@ -26,11 +29,11 @@ function serviceExternalIP(svc: Json): string {
 }
 
 /** makePortString: "80/TCP", or "80:30080/TCP" when a node port is allocated. */
-export function servicePorts(ports: Json[] | undefined): string {
+export function servicePorts(ports: ServicePort[] | undefined): string {
   const s = (ports ?? [])
     .map((p) => {
       const proto = p.protocol ?? "TCP";
-      return p.nodePort > 0 ? `${p.port}:${p.nodePort}/${proto}` : `${p.port}/${proto}`;
+      return (p.nodePort ?? 0) > 0 ? `${p.port}:${p.nodePort}/${proto}` : `${p.port}/${proto}`;
     })
     .join(",");
   return s || "<none>";
@@ -75,15 +78,15 @@ export const servicePrinter: Printer = {
 };
 
 /** formatEndpoints: up to three ip:port pairs, then "+ N more...". */
-export function formatEndpoints(subsets: Json[] | undefined): string {
+export function formatEndpoints(subsets: EndpointSubset[] | undefined): string {
   if (!subsets || subsets.length === 0) return "<none>";
   const max = 3;
   const list: string[] = [];
   let more = false;
   let count = 0;
   for (const ss of subsets) {
-    const addrs = (ss.addresses ?? []) as Json[];
-    const ports = (ss.ports ?? []) as Json[];
+    const addrs = ss.addresses ?? [];
+    const ports = ss.ports ?? [];
     if (ports.length === 0) {
       // Headless services may have no ports.
       count += addrs.length;
@@ -156,7 +159,7 @@ export const serviceAccountPrinter: Printer = {
   cells: (o, { now }) => [name(o), (o.secrets ?? []).length, since(o.metadata.creationTimestamp, now)],
 };
 
-const storageClassOf = (o: Json): string =>
+const storageClassOf = (o: KObject): string =>
   o.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"] ?? o.spec?.storageClassName ?? "";
 
 export const pvcPrinter: Printer = {

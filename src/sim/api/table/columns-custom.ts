@@ -2,7 +2,7 @@
 // fallbacks for kinds that have no printer.
 import type { KObject } from "../../types.js";
 import { parseTime, since } from "./duration.js";
-import { AGE_DESC, type Cell, type ColumnDefinition, type Json, NAME_COL, type Printer } from "./types.js";
+import { AGE_DESC, type Cell, type ColumnDefinition, NAME_COL, type Printer } from "./types.js";
 
 /** One entry of a CRD version's additionalPrinterColumns. */
 export interface PrinterColumn {
@@ -57,36 +57,44 @@ export function parseJsonPath(path: string): Step[] | undefined {
   return steps;
 }
 
-export function evalJsonPath(obj: Json, steps: Step[]): Json {
-  let cur: Json = obj;
+export function evalJsonPath(obj: unknown, steps: Step[]): unknown {
+  let cur: unknown = obj;
   for (const s of steps) {
     if (cur === undefined || cur === null) return undefined;
-    if ("key" in s) cur = typeof cur === "object" ? cur[s.key] : undefined;
+    if ("key" in s) cur = typeof cur === "object" ? (cur as Record<string, unknown>)[s.key] : undefined;
     else if ("index" in s) cur = Array.isArray(cur) ? cur[s.index] : undefined;
     else {
       if (!Array.isArray(cur)) return undefined;
       const path = s.filter.split(".");
-      cur = cur.find((item) => String(path.reduce((v: Json, k) => v?.[k], item)) === s.value);
+      cur = cur.find(
+        (item) =>
+          String(
+            path.reduce<unknown>(
+              (v, k) => (v === null || v === undefined ? undefined : (v as Record<string, unknown>)[k]),
+              item,
+            ),
+          ) === s.value,
+      );
     }
   }
   return cur;
 }
 
 /** Go's fmt.Fprint of a decoded JSON value, which the jsonpath printer uses for "string" columns. */
-export function goPrint(v: Json): string {
+export function goPrint(v: unknown): string {
   if (v === null || v === undefined) return "<nil>";
   if (Array.isArray(v)) return `[${v.map(goPrint).join(" ")}]`;
   if (typeof v === "object") {
     return `map[${Object.keys(v)
       .sort()
-      .map((k) => `${k}:${goPrint(v[k])}`)
+      .map((k) => `${k}:${goPrint((v as Record<string, unknown>)[k])}`)
       .join(" ")}]`;
   }
   return String(v);
 }
 
 /** cellForJSONValue: typed cells; a missing value or a type mismatch is null (kubectl shows <none>). */
-function cellFor(type: string, v: Json, now: number): Cell {
+function cellFor(type: string, v: unknown, now: number): Cell {
   if (v === undefined || v === null) return null;
   switch (type) {
     case "string":

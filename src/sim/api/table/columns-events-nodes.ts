@@ -1,13 +1,15 @@
 // Events and nodes: the two cluster-watching tables with the most derived cells.
+
+import type { Condition, NodeAddress } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { parseTime, since } from "./duration.js";
 import { str } from "./format.js";
-import { AGE_COL, col, type Json, NAME_COL, type Printer } from "./types.js";
+import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
 
 const time = (ts: unknown, now: number) => (parseTime(ts) === undefined ? undefined : since(ts, now));
 
 /** events.k8s.io/v1 renames the core/v1 fields; both are printed by the same internal printer. */
-function asCoreEvent(e: KObject): Json {
+function asCoreEvent(e: KObject): KObject {
   if (!e.apiVersion?.startsWith("events.k8s.io/")) return e;
   return {
     ...e,
@@ -97,15 +99,15 @@ export function nodeRoles(labels: Record<string, string> | undefined): string {
   return [...roles].sort().join(",") || "<none>";
 }
 
-function nodeStatus(node: Json): string {
-  const ready = ((node.status?.conditions ?? []) as Json[]).find((c) => c.type === "Ready");
+function nodeStatus(node: KObject): string {
+  const ready = (node.status?.conditions ?? []).find((c: Condition) => c.type === "Ready");
   const status = [ready ? (ready.status === "True" ? "Ready" : "NotReady") : "Unknown"];
   if (node.spec?.unschedulable) status.push("SchedulingDisabled");
   return status.join(",");
 }
 
-const address = (node: Json, type: string): string =>
-  ((node.status?.addresses ?? []) as Json[]).find((a) => a.type === type)?.address ?? "<none>";
+const address = (node: KObject, type: string): string =>
+  (node.status?.addresses ?? []).find((a: NodeAddress) => a.type === type)?.address ?? "<none>";
 
 export const nodePrinter: Printer = {
   columns: [

@@ -1,11 +1,13 @@
 // HorizontalPodAutoscalers and the metrics.k8s.io tables (metrics-server's own printer).
+
+import type { MetricSpec, MetricStatus, MetricTarget, ResourceMetric } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { since } from "./duration.js";
 import { int, str } from "./format.js";
-import { AGE_COL, type ColumnDefinition, col, type Json, NAME_COL, type Printer } from "./types.js";
+import { AGE_COL, type ColumnDefinition, col, NAME_COL, type Printer } from "./types.js";
 
 /** autoscaling/v1 carries one CPU target; the internal type (and v2) see it as a Resource metric. */
-function hpaMetrics(o: Json): { specs: Json[]; statuses: Json[] } {
+function hpaMetrics(o: KObject): { specs: MetricSpec[]; statuses: MetricStatus[] } {
   if (Array.isArray(o.spec?.metrics))
     return { specs: o.spec.metrics, statuses: o.status?.currentMetrics ?? [] };
   // Stored as v2, a v1 HPA without a target is defaulted to 80% CPU.
@@ -28,7 +30,7 @@ function hpaMetrics(o: Json): { specs: Json[]; statuses: Json[] } {
 const pct = (v: unknown) => (typeof v === "number" ? `${v}%` : undefined);
 
 /** formatHPAMetrics: "cpu: 45%/80%", at most two metrics then "+ N more...". */
-export function formatHPAMetrics(specs: Json[], statuses: Json[]): string {
+export function formatHPAMetrics(specs: MetricSpec[], statuses: MetricStatus[]): string {
   if (specs.length === 0) return "<none>";
   const list = specs.map((spec, i) => {
     const st = statuses[i];
@@ -36,7 +38,7 @@ export function formatHPAMetrics(specs: Json[], statuses: Json[]): string {
       case "External":
       case "Object": {
         const key = spec.type === "External" ? "external" : "object";
-        const t = spec[key]?.target ?? {};
+        const t: Partial<MetricTarget> = spec[key]?.target ?? {};
         if (t.averageValue !== undefined) {
           return `${st?.[key]?.current?.averageValue ?? "<unknown>"}/${t.averageValue} (avg)`;
         }
@@ -47,7 +49,7 @@ export function formatHPAMetrics(specs: Json[], statuses: Json[]): string {
       case "Resource":
       case "ContainerResource": {
         const key = spec.type === "Resource" ? "resource" : "containerResource";
-        const m = spec[key] ?? {};
+        const m: Partial<ResourceMetric> = spec[key] ?? {};
         const cur = st?.[key];
         if (m.target?.averageValue !== undefined) {
           return `${m.name}: ${cur ? str(cur.current?.averageValue) : "<unknown>"}/${m.target.averageValue}`;
@@ -107,7 +109,7 @@ export const hpaPrinter: Printer = {
 function usageOf(o: KObject): Record<string, string> {
   if (o.usage) return o.usage;
   const sums = new Map<string, string[]>();
-  for (const c of (o.containers ?? []) as Json[]) {
+  for (const c of (o.containers ?? []) as { usage?: Record<string, string> }[]) {
     for (const [k, v] of Object.entries((c.usage ?? {}) as Record<string, string>)) {
       sums.set(k, [...(sums.get(k) ?? []), v]);
     }

@@ -1,5 +1,5 @@
 // Small renderers shared by the printers: labels, selectors, container lists, access modes.
-import type { Json } from "./types.js";
+import type { PodSpec } from "../../objects.js";
 
 /** labels.FormatLabels: "k=v,k2=v2" sorted by key, "<none>" when empty. */
 export function formatLabels(m: Record<string, string> | undefined | null): string {
@@ -13,14 +13,21 @@ interface Requirement {
   text: string;
 }
 
+/** A label selector as an object states it: checked field by field below. */
+interface OpenSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key?: unknown; operator?: string; values?: string[] }[];
+}
+
 /** metav1.LabelSelectorAsSelector(sel).String(): "" for a nil or empty selector. */
-export function labelSelectorString(sel: Json): string {
-  if (!sel || typeof sel !== "object") return "";
+export function labelSelectorString(selector: unknown): string {
+  if (!selector || typeof selector !== "object") return "";
+  const sel: OpenSelector = selector;
   const reqs: Requirement[] = [];
   for (const [k, v] of Object.entries((sel.matchLabels ?? {}) as Record<string, string>)) {
     reqs.push({ key: k, text: `${k}=${v}` });
   }
-  for (const e of (sel.matchExpressions ?? []) as Json[]) {
+  for (const e of sel.matchExpressions ?? []) {
     const values = [...((e.values ?? []) as string[])].sort().join(",");
     const key = String(e.key ?? "");
     const text =
@@ -39,13 +46,13 @@ export function labelSelectorString(sel: Json): string {
 }
 
 /** metav1.FormatLabelSelector: like labelSelectorString but "<none>" when empty. */
-export function formatLabelSelector(sel: Json): string {
+export function formatLabelSelector(sel: unknown): string {
   return labelSelectorString(sel) || "<none>";
 }
 
 /** layoutContainerCells: names and images of a pod template's containers, comma-joined. */
-export function containerCells(podSpec: Json): [string, string] {
-  const cs = (podSpec?.containers ?? []) as Json[];
+export function containerCells(podSpec: PodSpec | undefined): [string, string] {
+  const cs = podSpec?.containers ?? [];
   return [cs.map((c) => c.name ?? "").join(","), cs.map((c) => c.image ?? "").join(",")];
 }
 

@@ -1,7 +1,9 @@
 // The pod row, computed like printPod in kubernetes pkg/printers/internalversion/printers.go.
+
+import type { Condition, Container, ContainerStatus, ReadinessGate } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { humanDuration, parseTime, since } from "./duration.js";
-import { AGE_COL, type Cell, col, type Json, NAME_COL, type Printer, type RowCondition } from "./types.js";
+import { AGE_COL, type Cell, col, NAME_COL, type Printer, type RowCondition } from "./types.js";
 
 /** The kubelet's reason for pods on a node that stopped reporting (node controller). */
 const NODE_LOST = "NodeLost";
@@ -26,9 +28,9 @@ export const podColumns = [
   }),
 ];
 
-const isRestartable = (c: Json) => c?.restartPolicy === "Always";
-const hasCondition = (pod: Json, type: string) =>
-  ((pod.status?.conditions ?? []) as Json[]).some((c) => c.type === type && c.status === "True");
+const isRestartable = (c: Container | undefined) => c?.restartPolicy === "Always";
+const hasCondition = (pod: KObject, type: string) =>
+  (pod.status?.conditions ?? []).some((c: Condition) => c.type === type && c.status === "True");
 
 /** Reason, ready count, restarts: the part of printPod that walks the container statuses. */
 export function podStatus(pod: KObject, now: number): { ready: string; reason: string; restarts: string } {
@@ -45,18 +47,18 @@ export function podStatus(pod: KObject, now: number): { ready: string; reason: s
   const later = (a: number | undefined, b: number | undefined) =>
     b === undefined ? a : a === undefined || b > a ? b : a;
 
-  for (const cond of (status.conditions ?? []) as Json[]) {
+  for (const cond of (status.conditions ?? []) as Condition[]) {
     if (cond.type === "PodScheduled" && cond.reason === "SchedulingGated") reason = "SchedulingGated";
   }
 
-  const initContainers = new Map<string, Json>();
-  for (const c of (spec.initContainers ?? []) as Json[]) {
+  const initContainers = new Map<string, Container>();
+  for (const c of (spec.initContainers ?? []) as Container[]) {
     initContainers.set(c.name, c);
     if (isRestartable(c)) totalContainers++; // sidecars count as regular containers
   }
 
   let initializing = false;
-  const initStatuses = (status.initContainerStatuses ?? []) as Json[];
+  const initStatuses: ContainerStatus[] = status.initContainerStatuses ?? [];
   for (let i = 0; i < initStatuses.length; i++) {
     const c = initStatuses[i];
     const finished = parseTime(c.lastState?.terminated?.finishedAt);
@@ -93,7 +95,7 @@ export function podStatus(pod: KObject, now: number): { ready: string; reason: s
     restarts = sidecarRestarts;
     lastRestart = lastSidecarRestart;
     let hasRunning = false;
-    const statuses = (status.containerStatuses ?? []) as Json[];
+    const statuses: ContainerStatus[] = status.containerStatuses ?? [];
     // Walked backwards so the first container's reason is the one that sticks.
     for (let i = statuses.length - 1; i >= 0; i--) {
       const c = statuses[i];
@@ -127,10 +129,10 @@ export function podStatus(pod: KObject, now: number): { ready: string; reason: s
   return { ready: `${readyContainers}/${totalContainers}`, reason, restarts: restartsStr };
 }
 
-function readinessGates(pod: Json): string {
-  const gates = (pod.spec?.readinessGates ?? []) as Json[];
+function readinessGates(pod: KObject): string {
+  const gates: ReadinessGate[] = pod.spec?.readinessGates ?? [];
   if (gates.length === 0) return "<none>";
-  const conds = (pod.status?.conditions ?? []) as Json[];
+  const conds: Condition[] = pod.status?.conditions ?? [];
   const ok = gates.filter((g) => conds.find((c) => c.type === g.conditionType)?.status === "True").length;
   return `${ok}/${gates.length}`;
 }

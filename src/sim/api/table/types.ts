@@ -1,10 +1,6 @@
 // Shapes of a meta.k8s.io/v1 Table and of the per-kind printers that fill one.
 import type { KObject } from "../../types.js";
 
-/** Nested parts of stored objects are open JSON documents. */
-// biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are open JSON documents
-export type Json = any;
-
 export type Cell = string | number | boolean | null;
 
 export interface ColumnDefinition {
