@@ -5,10 +5,11 @@ import { simData } from "../../src/cli/sim-data.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
+import type { Condition } from "../../src/sim/objects.js";
 import type { KObject } from "../../src/sim/types.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
+/** Spec fields a test adds to or overrides in a workload's spec. */
+type SpecFields = Record<string, unknown>;
 
 export const NS = "default";
 
@@ -37,8 +38,8 @@ export function testCluster(nodes: { name: string; cpu: string; memory: string; 
       return o;
     },
     /** Change an object as a user would (with generation bumps), then drain. */
-    edit(kind: string, name: string, change: (o: J) => void) {
-      const o = structuredClone(registry.get(R(kind), NS, name)) as J;
+    edit(kind: string, name: string, change: (o: KObject) => void) {
+      const o = structuredClone(registry.get(R(kind), NS, name));
       change(o);
       const out = registry.update(R(kind), NS, name, o);
       runtime.drain();
@@ -89,7 +90,12 @@ export function testCluster(nodes: { name: string; cpu: string; memory: string; 
   return api;
 }
 
-export function deployment(name: string, replicas: number, image = "nginx:1.25", spec: J = {}): KObject {
+export function deployment(
+  name: string,
+  replicas: number,
+  image = "nginx:1.25",
+  spec: SpecFields = {},
+): KObject {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -103,7 +109,12 @@ export function deployment(name: string, replicas: number, image = "nginx:1.25",
   };
 }
 
-export function statefulSet(name: string, replicas: number, image = "mysql:8", spec: J = {}): KObject {
+export function statefulSet(
+  name: string,
+  replicas: number,
+  image = "mysql:8",
+  spec: SpecFields = {},
+): KObject {
   return {
     apiVersion: "apps/v1",
     kind: "StatefulSet",
@@ -119,7 +130,7 @@ export function statefulSet(name: string, replicas: number, image = "mysql:8", s
 }
 
 export const cond = (o: KObject, type: string) =>
-  (o.status?.conditions ?? []).find((c: J) => c.type === type);
+  (o.status?.conditions ?? []).find((c: Condition) => c.type === type);
 export const image = (o: KObject) => (o.spec?.template?.spec ?? o.spec)?.containers?.[0]?.image;
 
 type TestCluster = ReturnType<typeof testCluster>;
