@@ -10,10 +10,11 @@ import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { R } from "../../src/sim/controllers/context.js";
 import type { NodeSpec } from "../../src/sim/controllers/nodes.js";
 import type { Behavior, ContainerRef, Usage } from "../../src/sim/model/behavior.js";
+import type { Container } from "../../src/sim/objects.js";
 import type { KObject } from "../../src/sim/types.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
+/** A field of an open JSON document, read by key. */
+const field = (v: unknown, k: string): unknown => (v as Record<string, unknown>)[k];
 
 /** What a container does, by its name; times are golden-file ms (0 = the pinned start). */
 export interface ContainerScript {
@@ -106,28 +107,39 @@ export function textMatches(want: string, have: unknown, vars: Record<string, st
 }
 
 /** Deep subset: every key of `want` must match; lists of objects match by `type` or `name`. */
-export function subsetDiff(want: J, have: J, path = "", vars: Record<string, string> = {}): string[] {
+export function subsetDiff(
+  want: unknown,
+  have: unknown,
+  path = "",
+  vars: Record<string, string> = {},
+): string[] {
   if (want === null)
     return have === null || have === undefined ? [] : [`${path}: want absent, have ${JSON.stringify(have)}`];
   if (Array.isArray(want)) {
     if (!Array.isArray(have)) return [`${path}: want a list, have ${JSON.stringify(have)}`];
-    return want.flatMap((w, i) => {
+    return want.flatMap((w: unknown, i) => {
       const key =
         w && typeof w === "object"
-          ? w.type !== undefined
+          ? field(w, "type") !== undefined
             ? "type"
-            : w.name !== undefined
+            : field(w, "name") !== undefined
               ? "name"
               : undefined
           : undefined;
-      const h = key ? have.find((x: J) => x?.[key] === w[key]) : have[i];
-      return subsetDiff(w, h, `${path}[${key ? `${key}=${w[key]}` : i}]`, vars);
+      const h = key
+        ? have.find(
+            (x: unknown) => (x === null || x === undefined ? undefined : field(x, key)) === field(w, key),
+          )
+        : have[i];
+      return subsetDiff(w, h, `${path}[${key ? `${key}=${field(w, key)}` : i}]`, vars);
     });
   }
   if (want && typeof want === "object") {
     if (!have || typeof have !== "object")
       return [`${path}: want ${JSON.stringify(want)}, have ${JSON.stringify(have)}`];
-    return Object.entries(want).flatMap(([k, v]) => subsetDiff(v, have[k], path ? `${path}.${k}` : k, vars));
+    return Object.entries(want).flatMap(([k, v]) =>
+      subsetDiff(v, field(have, k), path ? `${path}.${k}` : k, vars),
+    );
   }
   if (typeof want === "string" && textMatches(want, have, vars)) return [];
   return want === have ? [] : [`${path}: want ${JSON.stringify(want)}, have ${JSON.stringify(have)}`];
@@ -202,7 +214,7 @@ export class GoldenRun {
     if (s.setImage) {
       const pod = this.pod(s.setImage.pod)!;
       const spec = structuredClone(pod.spec);
-      spec.containers.find((c: J) => c.name === s.setImage!.container).image = s.setImage.image;
+      spec.containers.find((c: Container) => c.name === s.setImage!.container)!.image = s.setImage.image;
       registry.update(R("Pod"), "default", s.setImage.pod, { ...pod, spec });
     }
     this.drain();
