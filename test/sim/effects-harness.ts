@@ -17,18 +17,18 @@ import { SimMetrics } from "../../src/sim/metrics/source.js";
 import type { KObject } from "../../src/sim/types.js";
 import { subsetDiff, textMatches } from "./kubelet-harness.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-type J = any;
+/** An open JSON document, read and written by key. */
+type Doc = Record<string, unknown>;
 
 export interface EffectStep {
   at: number;
   create?: KObject;
   delete?: { kind: string; name: string; gracePeriodSeconds?: number };
   /** Merge into the live object (annotations, finalizers, spec fields) and update it. */
-  patch?: { kind: string; name: string; merge: J };
-  objects?: Record<string, J>;
-  exact?: Record<string, J>;
-  faults?: Record<string, J[]>;
+  patch?: { kind: string; name: string; merge: unknown };
+  objects?: Record<string, unknown>;
+  exact?: Record<string, unknown>;
+  faults?: Record<string, unknown[]>;
   metrics?: Record<string, "none" | Record<string, { cpu: string; memory: string }>>;
   events?: Record<string, string[]>;
 }
@@ -44,9 +44,9 @@ export interface EffectGolden {
 const NS = "chaos";
 
 /** JSON merge patch (RFC 7386). */
-function merge(target: J, patch: J): J {
+function merge(target: unknown, patch: unknown): unknown {
   if (!patch || typeof patch !== "object" || Array.isArray(patch)) return patch;
-  const out: J = target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
+  const out: Doc = target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = merge(out[k], v);
@@ -55,13 +55,13 @@ function merge(target: J, patch: J): J {
 }
 
 /** Whole-value comparison: same keys, same list lengths; strings may hold {{...}} patterns. */
-export function exactDiff(want: J, have: J, path: string): string[] {
+export function exactDiff(want: unknown, have: unknown, path: string): string[] {
   if (want === null)
     return have === null || have === undefined ? [] : [`${path}: want absent, have ${JSON.stringify(have)}`];
   if (Array.isArray(want)) {
     if (!Array.isArray(have) || have.length !== want.length)
       return [`${path}: want ${JSON.stringify(want)}, have ${JSON.stringify(have)}`];
-    return want.flatMap((w, i) => exactDiff(w, have[i], `${path}[${i}]`));
+    return want.flatMap((w: unknown, i) => exactDiff(w, have[i], `${path}[${i}]`));
   }
   if (want && typeof want === "object") {
     if (!have || typeof have !== "object" || Array.isArray(have))
@@ -69,8 +69,8 @@ export function exactDiff(want: J, have: J, path: string): string[] {
     const keys = new Set([...Object.keys(want), ...Object.keys(have)]);
     return [...keys].flatMap((k) =>
       k in want
-        ? exactDiff(want[k], have[k], `${path}.${k}`)
-        : [`${path}.${k}: not expected, have ${JSON.stringify(have[k])}`],
+        ? exactDiff((want as Doc)[k], (have as Doc)[k], `${path}.${k}`)
+        : [`${path}.${k}: not expected, have ${JSON.stringify((have as Doc)[k])}`],
     );
   }
   if (typeof want === "string" && textMatches(want, have)) return [];
@@ -138,7 +138,7 @@ export class EffectsRun {
   }
 
   /** Replace {{uid:<pod>}} with the pod's uid. */
-  private vars(want: J): J {
+  private vars(want: unknown): unknown {
     if (typeof want === "string")
       return want.replace(
         /\{\{uid:([\w-]+)\}\}/g,
@@ -163,7 +163,12 @@ export class EffectsRun {
     if (s.patch) {
       const live = this.get(s.patch.kind, s.patch.name)!;
       const rt = R(s.patch.kind);
-      registry.update(rt, rt.namespaced ? this.ns : undefined, s.patch.name, merge(live, s.patch.merge));
+      registry.update(
+        rt,
+        rt.namespaced ? this.ns : undefined,
+        s.patch.name,
+        merge(live, s.patch.merge) as KObject,
+      ); // an object merged with an object patch
     }
     this.drain();
     const diffs: string[] = [];
@@ -180,7 +185,12 @@ export class EffectsRun {
     for (const [key, raw] of Object.entries(s.exact ?? {})) {
       const [ref, path] = key.split(":");
       const [kind, name] = ref.split("/");
-      const have = path.split(".").reduce((o: J, k) => o?.[k], this.get(kind, name));
+      const have = path
+        .split(".")
+        .reduce<unknown>(
+          (o, k) => (o === null || o === undefined ? undefined : (o as Doc)[k]),
+          this.get(kind, name),
+        );
       diffs.push(...exactDiff(this.vars(raw), have, key));
     }
     for (const [pod, raw] of Object.entries(s.faults ?? {})) {
@@ -194,7 +204,11 @@ export class EffectsRun {
       const all = this.metrics.podMetrics(this.ns);
       for (const [pod, want] of Object.entries(s.metrics)) {
         const m = all.find((x) => x.metadata.name === pod);
-        const have = m ? Object.fromEntries(m.containers.map((c: J) => [c.name, c.usage])) : "none";
+        const have = m
+          ? Object.fromEntries(
+              (m.containers as { name: string; usage: unknown }[]).map((c) => [c.name, c.usage]),
+            )
+          : "none";
         diffs.push(...exactDiff(want, have, `metrics ${pod}`));
       }
     }
