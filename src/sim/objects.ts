@@ -38,6 +38,7 @@ import type {
   V1Probe,
   V1ReplicaSetStatus,
   V1ResourceFieldSelector,
+  V1ResourceRequirements,
   V1ServicePort,
   V1StatefulSetStatus,
   V1SuccessPolicyRule,
@@ -82,6 +83,7 @@ export type ServicePort = Stored<V1ServicePort>;
 export type HostAlias = Stored<V1HostAlias>;
 export type DnsOption = Stored<V1PodDNSConfigOption>;
 export type ResourceRef = Stored<V1ResourceFieldSelector>;
+export type ResourceRequirements = Stored<V1ResourceRequirements>;
 export type NodeAddress = Stored<V1NodeAddress>;
 export type NodeSelectorTerm = Stored<V1NodeSelectorTerm>;
 /** A selector requirement, of labels or of node fields: key, operator, values. */

@@ -2,7 +2,7 @@
 // start (later pods never injected), status records and conditions, the events Chaos Mesh
 // records, duration, the pause annotation, and deletion through the finalizer.
 import { describe, expect, it } from "vitest";
-import { app, chaos, chaosCluster, type J, NS, podOfRecord } from "./chaos-helpers.js";
+import { app, chaos, chaosCluster, NS, podOfRecord } from "./chaos-helpers.js";
 
 const delay = { action: "delay", delay: { latency: "10ms", correlation: "0" }, direction: "to" };
 
@@ -73,7 +73,7 @@ describe("selection", () => {
         .sort();
       t.create(chaos("NetworkChaos", "net", { ...delay, mode: "random-max-percent", value: "50" }));
       const s = t.statusOf("NetworkChaos", "net");
-      return (s.experiment.containerRecords ?? []).map((r: J) => pods.indexOf(podOfRecord(r.id))).sort();
+      return (s.experiment.containerRecords ?? []).map((r) => pods.indexOf(podOfRecord(r.id))).sort();
     };
     expect(pick(7).length).toBeLessThanOrEqual(2);
     expect(pick(7)).toEqual(pick(7));
@@ -125,7 +125,7 @@ describe("lifecycle", () => {
     t.run(2_000);
     const o = t.get("PodChaos", "pod-fail")!;
     expect(o.status.experiment.desiredPhase).toBe("Stop");
-    expect(o.status.experiment.containerRecords[0]).toMatchObject({
+    expect(o.status.experiment.containerRecords?.[0]).toMatchObject({
       phase: "Not Injected",
       injectedCount: 1,
       recoveredCount: 1,
@@ -166,7 +166,7 @@ describe("lifecycle", () => {
       o.metadata.annotations = { "experiment.chaos-mesh.org/pause": "false" };
     });
     expect(t.recordIds("StressChaos", "mem")).toEqual([id]);
-    expect(t.statusOf("StressChaos", "mem").experiment.containerRecords[0]).toMatchObject({
+    expect(t.statusOf("StressChaos", "mem").experiment.containerRecords?.[0]).toMatchObject({
       phase: "Injected",
       injectedCount: 2,
       recoveredCount: 1,
@@ -209,7 +209,7 @@ describe("lifecycle", () => {
     expect(t.faults.forPod(old.metadata.uid)).toEqual([]);
     expect(t.faults.forPod(t.pods()[0].metadata.uid)).toEqual([]);
     // Chaos Mesh does not revisit its records: the gone pod still shows as injected
-    expect(t.statusOf("StressChaos", "cpu").experiment.containerRecords[0]).toMatchObject({
+    expect(t.statusOf("StressChaos", "cpu").experiment.containerRecords?.[0]).toMatchObject({
       id,
       phase: "Injected",
     });

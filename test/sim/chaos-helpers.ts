@@ -2,27 +2,33 @@
 // drained by hand while cluster time moves in small steps.
 
 import { simData } from "../../src/cli/sim-data.js";
+import type { ChaosStatus } from "../../src/sim/chaos/spec.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
+import type {
+  Condition,
+  Container,
+  ContainerStatus,
+  Probe,
+  ResourceRequirements,
+} from "../../src/sim/objects.js";
 import type { KObject } from "../../src/sim/types.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-export type J = any;
 
 export const NS = "shop";
 
 export interface AppOptions {
   replicas?: number;
-  probe?: J;
+  /** false: no readiness probe. */
+  probe?: Probe | false;
   sidecar?: boolean;
-  resources?: J;
+  resources?: ResourceRequirements;
   volume?: boolean;
 }
 
 /** A Deployment shaped like the systems' services: app container (+ sidecar-busybox). */
 export function app(name: string, opts: AppOptions = {}): KObject {
-  const main: J = {
+  const main: Container = {
     name,
     image: "nginx:1.25",
     ports: [{ containerPort: 80 }],
@@ -34,7 +40,7 @@ export function app(name: string, opts: AppOptions = {}): KObject {
   if (opts.probe !== false)
     main.readinessProbe = opts.probe ?? { httpGet: { path: "/", port: 80 }, periodSeconds: 5 };
   if (opts.volume) main.volumeMounts = [{ name: "mysql-log", mountPath: "/var/log/mysql" }];
-  const containers: J[] = [main];
+  const containers: Container[] = [main];
   if (opts.sidecar)
     containers.push({
       name: "sidecar-busybox",
@@ -57,7 +63,7 @@ export function app(name: string, opts: AppOptions = {}): KObject {
   };
 }
 
-export function chaos(kind: string, name: string, spec: J, target = "web"): KObject {
+export function chaos(kind: string, name: string, spec: Record<string, unknown>, target = "web"): KObject {
   return {
     apiVersion: "chaos-mesh.org/v1alpha1",
     kind,
@@ -67,7 +73,7 @@ export function chaos(kind: string, name: string, spec: J, target = "web"): KObj
 }
 
 export const isReady = (p: KObject | undefined) =>
-  p?.status?.conditions?.some((c: J) => c.type === "Ready" && c.status === "True") ?? false;
+  p?.status?.conditions?.some((c: Condition) => c.type === "Ready" && c.status === "True") ?? false;
 
 export function chaosCluster(seed: number | string = 42) {
   const clock = new ManualClock();
@@ -118,8 +124,8 @@ export function chaosCluster(seed: number | string = 42) {
         return ps.length === n && ps.every(isReady) && ps;
       });
     },
-    edit(kind: string, name: string, change: (o: J) => void) {
-      const o = structuredClone(registry.get(R(kind), NS, name)) as J;
+    edit(kind: string, name: string, change: (o: KObject) => void) {
+      const o = structuredClone(registry.get(R(kind), NS, name));
       change(o);
       const out = registry.update(R(kind), NS, name, o);
       runtime.drain();
@@ -138,15 +144,15 @@ export function chaosCluster(seed: number | string = 42) {
         .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
         .map((e) => `${e.reason}: ${e.message}`);
     },
-    statusOf(kind: string, name: string) {
+    statusOf(kind: string, name: string): ChaosStatus {
       return registry.get(R(kind), NS, name).status;
     },
     /** The record ids of an experiment. */
     recordIds(kind: string, name: string): string[] {
-      return (t.statusOf(kind, name).experiment.containerRecords ?? []).map((r: J) => r.id);
+      return (t.statusOf(kind, name).experiment.containerRecords ?? []).map((r) => r.id);
     },
     cond(kind: string, name: string) {
-      return Object.fromEntries((t.statusOf(kind, name).conditions ?? []).map((c: J) => [c.type, c.status]));
+      return Object.fromEntries((t.statusOf(kind, name).conditions ?? []).map((c) => [c.type, c.status]));
     },
   };
   return t;
@@ -157,4 +163,4 @@ export type ChaosTest = ReturnType<typeof chaosCluster>;
 export const podOfRecord = (id: string) => id.split("/")[1];
 
 export const ctrStatus = (p: KObject | undefined, name: string) =>
-  (p?.status?.containerStatuses ?? []).find((s: J) => s.name === name);
+  (p?.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === name);
