@@ -8,9 +8,9 @@
 // FAQ "How often metrics are scraped?" and --metric-resolution). A manual clock makes it exact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/sim/clock.js";
+import { R } from "../../src/sim/controllers/context.js";
 import { cpuQuantity, memoryQuantity } from "../../src/sim/metrics/source.js";
 import type { Behavior, ContainerRef } from "../../src/sim/model/behavior.js";
-import { R } from "../../src/sim/controllers/context.js";
 import { podManifest, runningPod, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 let t: TestCluster;
@@ -24,8 +24,15 @@ const table = (out: string) =>
     .split("\n")
     .map((l) => l.trim().split(/\s+/));
 
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-const raw = async (path: string): Promise<any> => {
+/** A PodMetrics or NodeMetrics as the metrics API serves it (metrics.k8s.io/v1beta1). */
+interface Metrics {
+  timestamp: string;
+  window: string;
+  containers: { name: string; usage: { cpu: string; memory: string } }[];
+  usage: { cpu: string; memory: string };
+}
+
+const raw = async (path: string): Promise<Metrics> => {
   const r = await t.kubectl(["get", "--raw", path]);
   expect(r.exitCode, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
