@@ -8,10 +8,18 @@ import { startCluster, type TestCluster } from "./exec-helpers.js";
 
 let t: TestCluster;
 const NS = "sm";
-// biome-ignore lint/suspicious/noExplicitAny: kubectl's JSON
-let pods: any[];
+/** The fields of `kubectl get pods -o json` items these tests read. */
+interface PodJson {
+  metadata: { name: string; labels?: Record<string, string> };
+  status: { podIP: string };
+}
+let pods: PodJson[];
 
-const podOf = (app: string) => pods.find((p) => p.metadata.labels.app === app);
+const podOf = (app: string): PodJson => {
+  const pod = pods.find((p) => p.metadata.labels?.app === app);
+  if (!pod) throw new Error(`no pod of app ${app} in ${NS}`);
+  return pod;
+};
 
 beforeAll(async () => {
   t = await startCluster(60);
