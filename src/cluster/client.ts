@@ -296,7 +296,7 @@ export class KubeClient {
     return this.replace(desired, namespace);
   }
 
-  async version(): Promise<{ gitVersion: string; clockSpeed?: string }> {
+  async version(): Promise<{ gitVersion: string; clockSpeed?: string; clockMillis?: string }> {
     return this.request("GET", "/version", { timeoutMs: 10_000 });
   }
 }

@@ -55,6 +55,18 @@ export class ClusterTime {
     return this.clusterMsAtMark + (Date.now() - this.wallAtMark) * this.current;
   }
 
+  /**
+   * The cluster's own clock (ms), as the embedded cluster reports it in /version; a real
+   * cluster's time is the wall clock's. Exact where elapsed() is an estimate: the embedded
+   * clock falls behind the wall clock's pace when its engine is busy.
+   */
+  async clusterNow(): Promise<number> {
+    if (!this.client) return Date.now();
+    const v = await this.client.version();
+    const ms = Number(v.clockMillis);
+    return Number.isFinite(ms) ? ms : this.elapsed();
+  }
+
   /** Wall milliseconds for a cluster duration. */
   wall(clusterMs: number): number {
     return clusterMs / this.current;

@@ -73,7 +73,7 @@ async function process<R extends { cpuMs?: number }>(
   t: MethodTimes,
   run: (onWaiting: (waiting: boolean) => void) => Promise<R>,
 ) {
-  const cluster0 = time.elapsed();
+  const cluster0 = await time.clusterNow();
   let waiting = false;
   const onWaiting = (on: boolean) => {
     if (on === waiting) return;
@@ -86,7 +86,7 @@ async function process<R extends { cpuMs?: number }>(
     return r;
   } finally {
     onWaiting(false);
-    t.executeMs += time.elapsed() - cluster0;
+    t.executeMs += (await time.clusterNow()) - cluster0;
   }
 }
 

@@ -11,6 +11,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { KubeConfig } from "@kubernetes/client-node";
 import { sameUser } from "./peer.js";
+import { WaitTracker } from "./waiting.js";
 
 export interface AuditEntry {
   time: string;
@@ -117,25 +118,13 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
     appendFileSync(o.auditLog, `${JSON.stringify(entry)}\n`);
   };
 
-  // the union of the intervals with at least one watch open
-  let openWatches = 0;
-  let waitingSince = 0;
-  let waited = 0;
-  const watchOpened = () => {
-    if (openWatches++ > 0) return;
-    waitingSince = Date.now();
-    o.onWaiting?.(true);
-  };
-  const watchClosed = () => {
-    if (--openWatches > 0) return;
-    waited += Date.now() - waitingSince;
-    o.onWaiting?.(false);
-  };
+  const waits = new WaitTracker(o.onWaiting);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (isWatch(req.url)) {
-      watchOpened();
-      res.once("close", watchClosed);
+    const watch = isWatch(req.url);
+    if (watch) {
+      waits.opened();
+      res.once("close", () => waits.closed());
     }
     void upstream(req).then(
       (opts) => {
@@ -144,6 +133,7 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
           res.writeHead(ur.statusCode ?? 502, ur.statusMessage, ur.headers);
           // a watch with nothing to tell yet must still answer now: client-go waits for the headers
           res.flushHeaders();
+          if (watch) ur.on("data", () => waits.event());
           ur.pipe(res);
         });
         up.on("error", (e) => fail(req, res, e));
@@ -224,13 +214,10 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
   const addr = server.address();
   return {
     url: addr && typeof addr === "object" ? `http://127.0.0.1:${addr.port}` : undefined,
-    waitedMs: () => waited + (openWatches > 0 ? Date.now() - waitingSince : 0),
+    waitedMs: () => waits.waitedMs(),
     close: () =>
       new Promise<void>((resolve) => {
-        if (openWatches > 0) {
-          openWatches = 1;
-          watchClosed();
-        }
+        waits.stop();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
         if (agent && typeof agent === "object" && "destroy" in agent) (agent as http.Agent).destroy();

@@ -4,7 +4,7 @@ import { apiVersionOf, groupVersions, RESOURCES } from "./resources.js";
 
 export const KUBE_VERSION = { major: "1", minor: "31", gitVersion: "v1.31.6+k3s1" };
 
-export function versionInfo(speed: number) {
+export function versionInfo(speed: number, nowMs: number) {
   return {
     ...KUBE_VERSION,
     gitCommit: "microremed-embedded",
@@ -15,6 +15,9 @@ export function versionInfo(speed: number) {
     platform: "linux/amd64",
     // The embedded cluster says how fast its clock runs, so the runner need not be told twice.
     clockSpeed: String(speed),
+    // ...and where its clock is: the runner measures cluster time by it (the clock may fall
+    // behind the wall clock's pace when the engine is busy; it never runs ahead)
+    clockMillis: String(Math.round(nowMs)),
   };
 }
 

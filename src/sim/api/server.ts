@@ -131,7 +131,7 @@ export class ApiServer {
     const custom = this.deps.registry.custom.resources();
     switch (route.type) {
       case "version":
-        return sendJson(res, 200, versionInfo(this.deps.clock.speed));
+        return sendJson(res, 200, versionInfo(this.deps.clock.speed, this.deps.clock.now()));
       case "core-versions":
         return sendJson(res, 200, coreVersions());
       case "groups":
