@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadEnv } from "../../src/envs/env.js";
+import type { Container, PodCondition, PodSpec, PodStatus, VolumeMount } from "../../src/sim/objects.js";
 import { packageRoot } from "../../src/util/paths.js";
 import type { TestCluster } from "../helpers/cluster.js";
 
@@ -180,8 +181,11 @@ export const SIDECAR = "sidecar-busybox";
  * A named pod of an app: the one not being deleted, preferring a Ready one. `get pod -o json` is
  * read so that the caller has the spec (containers, limits) too.
  */
-// biome-ignore lint/suspicious/noExplicitAny: open JSON
-export type Pod = any;
+export interface Pod {
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  spec: PodSpec;
+  status?: PodStatus;
+}
 
 export async function podsOf(kn: Kn, app: string): Promise<Pod[]> {
   const r = await kn(["get", "pod", "-l", `app=${app}`, "-o", "json"]);
@@ -190,14 +194,14 @@ export async function podsOf(kn: Kn, app: string): Promise<Pod[]> {
 
 export const isReady = (p: Pod) =>
   p?.status?.phase === "Running" &&
-  (p.status.conditions ?? []).some((c: Pod) => c.type === "Ready" && c.status === "True");
+  (p.status?.conditions ?? []).some((c: PodCondition) => c.type === "Ready" && c.status === "True");
 
 /** The pod IP the network checks ping: a Running pod of the first ping app that is not the target. */
 export async function pingAddress(kn: Kn, apps: string[], target: string): Promise<string> {
   for (const app of apps) {
     if (app === target) continue;
     const ip = (await podsOf(kn, app)).find((p) => p.status?.phase === "Running" && p.status.podIP)?.status
-      .podIP;
+      ?.podIP;
     if (ip) return ip;
   }
   throw new Error(`no pod of ${apps.join("/")} to ping`);
@@ -212,7 +216,7 @@ export async function pingFrom(kn: Kn, pod: Pod, address: string, count = 3) {
   const main = pod.spec.containers[0].name;
   let r = await kn(["exec", pod.metadata.name, "-c", main, "--", ...cmd]);
   let container = main;
-  if (r.exitCode === 127 && pod.spec.containers.some((c: Pod) => c.name === SIDECAR)) {
+  if (r.exitCode === 127 && pod.spec.containers.some((c: Container) => c.name === SIDECAR)) {
     container = SIDECAR;
     r = await kn(["exec", pod.metadata.name, "-c", SIDECAR, "--", ...cmd]);
   }
@@ -241,8 +245,8 @@ export async function ddFrom(kn: Kn, pod: Pod, container?: string): Promise<numb
 
 /** The first container that mounts /var/log/mysql. */
 export function mainWithMount(pod: Pod): string {
-  const c = pod.spec.containers.find((x: Pod) =>
-    (x.volumeMounts ?? []).some((m: Pod) => m.mountPath === "/var/log/mysql"),
+  const c = pod.spec.containers.find((x: Container) =>
+    (x.volumeMounts ?? []).some((m: VolumeMount) => m.mountPath === "/var/log/mysql"),
   );
   return c?.name ?? pod.spec.containers[0].name;
 }
