@@ -112,16 +112,9 @@ export const isMetrics = (r: ResourceType) => r.group === "metrics.k8s.io";
 export const apiVersionOf = (r: ResourceType) => (r.group ? `${r.group}/${r.version}` : r.version);
 
 const byPath = new Map(RESOURCES.map((r) => [`${r.group}/${r.version}/${r.resource}`, r]));
-const byKind = new Map(
-  RESOURCES.filter((r) => !isMetrics(r)).map((r) => [`${apiVersionOf(r)}/${r.kind}`, r]),
-);
 
 export function resourceByPath(group: string, version: string, resource: string): ResourceType | undefined {
   return byPath.get(`${group}/${version}/${resource}`);
-}
-
-export function resourceByKind(apiVersion: string, kind: string): ResourceType | undefined {
-  return byKind.get(`${apiVersion}/${kind}`);
 }
 
 /** The resource a kind belongs to, whatever its version (for owner references). */
