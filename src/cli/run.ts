@@ -17,8 +17,9 @@ export async function runWithSignals(
   onSummary: (s: RunSummary) => void = () => {},
 ): Promise<RunSummary[]> {
   const { prepareRun, runExperiments } = await import("../runner/run.js");
-  const prepared = await Promise.all(cfgs.map((c) => prepareRun(c)));
+  // the tools first: without kubectl (or bubblewrap) nothing else is worth checking
   await checkTools((l) => process.stderr.write(`${l}\n`));
+  const prepared = await Promise.all(cfgs.map((c) => prepareRun(c)));
   const ac = new AbortController();
   const onSignal = () => {
     process.stderr.write("\ninterrupted: cleaning up the current case (press Ctrl-C again to force)\n");

@@ -34,8 +34,10 @@ export type WaitResult<T> =
   | { ok: false; waitedMs: number; error?: unknown };
 
 export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
-  const start = o.time.elapsed();
-  const elapsedCluster = () => o.time.elapsed() - start;
+  // by the cluster's own clock: a busy embedded cluster falls behind the wall clock's pace, and
+  // a timeout in cluster time must give it that much simulated time, not that much wall time
+  const start = await o.time.clusterNow();
+  const elapsedCluster = async () => (await o.time.clusterNow()) - start;
   const closers: (() => void)[] = [];
   let wake: (() => void) | undefined;
   const poke = () => wake?.();
@@ -54,15 +56,15 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<WaitResult<T>> {
       try {
         checks++;
         const v = await o.check();
-        if (v !== undefined) return { ok: true, value: v, waitedMs: elapsedCluster() };
+        if (v !== undefined) return { ok: true, value: v, waitedMs: await elapsedCluster() };
         lastError = undefined;
       } catch (e) {
         if (e instanceof MicroRemedError && e.code === "E_CLUSTER_UNREACHABLE") throw e;
         lastError = e;
       }
-      const left = o.timeoutMs - elapsedCluster();
-      if (left <= 0 && checks >= (o.minChecks ?? 1))
-        return { ok: false, waitedMs: elapsedCluster(), error: lastError };
+      const waited = await elapsedCluster();
+      const left = o.timeoutMs - waited;
+      if (left <= 0 && checks >= (o.minChecks ?? 1)) return { ok: false, waitedMs: waited, error: lastError };
       await new Promise<void>((resolve) => {
         const t = setTimeout(done, o.time.wall(Math.max(0, Math.min(left, o.pollMs ?? 2000))));
         function done() {

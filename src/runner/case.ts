@@ -251,9 +251,9 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
       return rec;
     }
     d.onPhase("settle and verify");
-    const finalStart = d.time.elapsed();
+    const finalStart = await d.time.clusterNow();
     const v: Score = await timed(phases, "verify", () => scorer.score(signal));
-    const finalMs = d.time.elapsed() - finalStart;
+    const finalMs = (await d.time.clusterNow()) - finalStart;
     rec.verdicts.reference = v.reference;
     rec.verdicts.health = v.health;
     rec.success = v.pass;

@@ -109,11 +109,11 @@ export function timedScorer(s: Scorer, time: ClusterTime, methodSpeed: number, t
   return {
     score: (signal) =>
       time.fast(methodSpeed, async () => {
-        const start = time.elapsed();
+        const start = await time.clusterNow();
         try {
           return await s.score(signal);
         } finally {
-          t.scoreMs += time.elapsed() - start;
+          t.scoreMs += (await time.clusterNow()) - start;
         }
       }),
   };

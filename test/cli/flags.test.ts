@@ -158,24 +158,24 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
   });
 
   it("--settle waits that many seconds of cluster time after the playbook", () => {
-    // 250 s of cluster time at speed 500 is half a second of wall time
-    for (const r of readCases(runDir()))
-      expect(r.phases.settle ?? 0).toBeGreaterThanOrEqual((250_000 / SPEED) * 0.9);
+    // 250 s of cluster time at speed 500 is half a second of wall time; the runner's settle and
+    // final checks are recorded apart from the remediation time, in cluster time
+    for (const r of readCases(runDir())) {
+      expect(r.phases.verify ?? 0).toBeGreaterThanOrEqual((250_000 / SPEED) * 0.9);
+      expect(r.remediation?.finalMs ?? 0).toBeGreaterThanOrEqual(250_000 * 0.9);
+    }
   });
 
-  it("the remediation time is cluster time: the method at its own speed, the rest at the run's", () => {
+  it("the remediation time is the method's, as a real cluster shows it: the settle is not in it", () => {
     for (const r of readCases(runDir())) {
-      const p = r.phases;
-      // the oracle's playbook runs at the method speed (60 for built-in models), the rest at SPEED
-      const expected =
-        ((p.method ?? 0) * 60 +
-          ((p.inject ?? 0) + (p.confirm ?? 0) + (p.settle ?? 0) + (p.verify ?? 0)) * SPEED) /
-        1000;
-      expect(r.remediationSeconds, JSON.stringify(p)).toBeGreaterThanOrEqual(250);
-      expect(
-        Math.abs((r.remediationSeconds ?? 0) - expected),
-        `${r.remediationSeconds} vs ${expected}`,
-      ).toBeLessThan(0.5 * expected + 30);
+      const t = r.remediation;
+      expect(t, JSON.stringify(r)).toBeDefined();
+      if (!t) continue;
+      // model + probes + the playbooks' cluster time (run at the method's speed, fast only while
+      // they waited on a watch), and nothing of the harness's 250 s settle
+      expect(r.remediationSeconds).toBeCloseTo((t.modelMs + t.probeMs + t.executeMs) / 1000, 0);
+      expect(r.remediationSeconds ?? 0).toBeGreaterThan(0);
+      expect(r.remediationSeconds ?? 0).toBeLessThan(250);
     }
   });
 
@@ -331,7 +331,7 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
       stringify({ cases: [{ failure: "pod-fail", target: "hello-service" }] }),
     );
     const slow =
-      "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: wait a long time\n      ansible.builtin.command: sleep 120\n";
+      "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: wait a long time\n      ansible.builtin.command: sleep 137\n";
     const script = scriptedPlaybooks(dir, "slow.yaml", [slow]);
     const started = Date.now();
     const r = await cli([
@@ -358,9 +358,9 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     expect(readFileSync(join(dir, "timeout", "case-001", "playbook-1.log"), "utf8")).toMatch(
       /problem: ansible-playbook timed out/,
     );
-    // no sleeping playbook is left behind
+    // no sleeping playbook is left behind (137: no other test sleeps that long)
     const ps = await execa("ps", ["-eo", "args"]);
-    expect(String(ps.stdout)).not.toMatch(/^sleep 120$/m);
+    expect(String(ps.stdout)).not.toMatch(/^sleep 137$/m);
     await expectCleanNamespace(sim, "flags-timeout", expect);
   });
 

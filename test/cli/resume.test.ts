@@ -2,8 +2,8 @@
 // cut off midway is cleaned up and run again; records are append-only; a resume with another
 // configuration is refused in one line naming what differs. Each run starts its own embedded
 // cluster (--cluster sim), as a user's second invocation would: only the records carry over.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -44,12 +44,13 @@ beforeAll(() => {
     }),
   );
   // Every case restarts its target (which repairs all three faults); the pod-fail case first
-  // sleeps while a marker file exists, and removes it: slow once, quick when run again.
+  // sleeps while a marker file exists, and removes it: slow once, quick when run again. The
+  // marker is in the case's folder, the one place of the host a playbook's sandbox can see.
   const playbook = `- hosts: localhost
   gather_facts: false
   tasks:
     - name: slow on the first run of one case
-      ansible.builtin.shell: "if [ -e ${dir}/slow-{{failure}} ]; then rm ${dir}/slow-{{failure}}; sleep 95; fi"
+      ansible.builtin.shell: "if [ -e slow-{{failure}} ]; then rm slow-{{failure}}; sleep 95; fi"
     - name: replace the faulty pod
       ansible.builtin.shell: kubectl rollout restart deployment/{{service}} -n {{namespace}} && kubectl rollout status deployment/{{service}} -n {{namespace}} --timeout=600s
 `;
@@ -75,13 +76,14 @@ describe("resuming a run", { timeout: 150_000 }, () => {
   let firstStart = "";
 
   it("a run interrupted in its second case has recorded the first as done and the second as interrupted", async () => {
-    writeFileSync(join(dir, "slow-pod-fail"), "");
+    const marker = join(runDir, "case-002", "slow-pod-fail");
+    mkdirSync(dirname(marker), { recursive: true });
+    writeFileSync(marker, "");
     const child = startCli(args);
     await waitForStderr(child, /^\[2\/3\] pod-fail → hello-service: method$/);
     // interrupt once the slow playbook runs
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && existsSync(join(dir, "slow-pod-fail")))
-      await new Promise((r) => setTimeout(r, 100));
+    while (Date.now() < deadline && existsSync(marker)) await new Promise((r) => setTimeout(r, 100));
     child.kill("SIGINT");
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(130);
