@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import type { KubeClient } from "../cluster/client.js";
+import { KubeApiError, type KubeClient } from "../cluster/client.js";
 import { MicroRemedError } from "../errors.js";
 import { agentClusterRules, agentRules } from "./rules.js";
 
@@ -49,15 +49,29 @@ export function agentKubeconfig(cluster: Record<string, unknown>, token: string,
   });
 }
 
-async function upsert(client: KubeClient, obj: Parameters<KubeClient["create"]>[0]): Promise<void> {
+/**
+ * Create the object, or replace the one there. Parallel cases share the cluster-scoped
+ * ClusterRole: when another case creates it between our look and our create (409), or changes it
+ * before our replace (409 conflict), look again.
+ */
+async function upsert(
+  client: KubeClient,
+  obj: Parameters<KubeClient["create"]>[0],
+  tries = 3,
+): Promise<void> {
   const ns = obj.metadata.namespace;
-  const have = await client.tryGet(obj.apiVersion, obj.kind, ns, obj.metadata.name ?? "");
-  if (have)
-    await client.replace(
-      { ...obj, metadata: { ...obj.metadata, resourceVersion: have.metadata.resourceVersion } },
-      ns,
-    );
-  else await client.create(obj, ns);
+  try {
+    const have = await client.tryGet(obj.apiVersion, obj.kind, ns, obj.metadata.name ?? "");
+    if (have)
+      await client.replace(
+        { ...obj, metadata: { ...obj.metadata, resourceVersion: have.metadata.resourceVersion } },
+        ns,
+      );
+    else await client.create(obj, ns);
+  } catch (e) {
+    if (!(e instanceof KubeApiError && e.status === 409) || tries <= 1) throw e;
+    await upsert(client, obj, tries - 1);
+  }
 }
 
 /** Names of the cluster-scoped binding per namespace (nodes and node metrics, read-only). */
