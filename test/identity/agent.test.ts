@@ -91,6 +91,20 @@ describe("the agent's identity", () => {
     await no(["-n", NS, "create", "rolebinding", "x", "--clusterrole=admin", "--user=me"], /forbidden/);
   });
 
+  it("is made for parallel cases at once (their namespaces share one ClusterRole)", async () => {
+    const client = new KubeClient(loadKubeConfig({ kubeconfig: t.kubeconfig }).kc);
+    for (const ns of ["par-1", "par-2", "par-3"]) await t.kubectl(["create", "namespace", ns]);
+    // the shared ClusterRole is absent, as before the first case of a run
+    await t.kubectl(["delete", "clusterrole", "microremed-agent", "--ignore-not-found"]);
+    const ids = await Promise.all(
+      ["par-1", "par-2", "par-3"].map((ns) => createAgentIdentity(client, ns, "namespace")),
+    );
+    expect(ids.map((x) => x.user)).toEqual(
+      ["par-1", "par-2", "par-3"].map((ns) => `system:serviceaccount:${ns}:microremed-agent`),
+    );
+    await Promise.all(ids.map((x) => x.remove()));
+  });
+
   it("stops working once removed", async () => {
     const path = id.kubeconfigPath;
     const token = /token: (\S+)/.exec(readFileSync(path, "utf8"))?.[1];
