@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { simData } from "../../src/cli/sim-data.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
+import { EmbeddedCluster, type EmbeddedClusterOptions } from "../../src/sim/cluster.js";
 
 export interface TestCluster {
   cluster: EmbeddedCluster;
@@ -18,8 +18,13 @@ export interface TestCluster {
   stop: () => Promise<void>;
 }
 
-export async function startTestCluster(speed = 30, seed = 42): Promise<TestCluster> {
-  const cluster = new EmbeddedCluster({ ...simData(), speed, seed });
+/** `nodes`: named nodes instead of the one default node (tests that drain, cordon, taint). */
+export async function startTestCluster(
+  speed = 30,
+  seed = 42,
+  nodes?: EmbeddedClusterOptions["nodes"],
+): Promise<TestCluster> {
+  const cluster = new EmbeddedCluster({ ...simData(), speed, seed, ...(nodes ? { nodes } : {}) });
   await cluster.listen();
   const dir = mkdtempSync(join(tmpdir(), "mr-test-"));
   const kubeconfig = cluster.writeKubeconfig(join(dir, "kubeconfig"));
