@@ -52,8 +52,9 @@ export class Scraper {
   ) {
     this.unsubscribe = ctx.faults.onChange((uid) => this.checkpointPod(uid));
     const tick = () => {
-      this.scrape();
+      // the next scrape is due whatever this one met (a pod half-deleted mid-scrape)
       this.cancel = ctx.clock.after(resolutionMs, tick);
+      this.scrape();
     };
     tick();
   }
@@ -105,6 +106,10 @@ export class Scraper {
       for (const ref of refs) {
         const k = key(pod.metadata.uid, ref.container.name);
         seen.add(k);
+        // a second scrape at the same cluster instant (the clock holds time while due timers
+        // run) learns nothing new: keep the window as it was rather than lose it for a cycle
+        const same = this.samples.get(k);
+        if (same && same.last.ts === now && same.last.startedAt === ref.startedAt) continue;
         const a = this.advance(ref, now);
         const point: Point = {
           ts: now,
