@@ -8,6 +8,7 @@
 // pod's faults, so a stressor injected mid-window counts for the part of the window it ran.
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
+import type { KObject } from "../types.js";
 import type { ContainerRef } from "../model/behavior.js";
 import { containerUsage, runningRefs } from "./usage.js";
 
@@ -101,8 +102,24 @@ export class Scraper {
     const now = this.ctx.clock.now();
     const seen = new Set<string>();
     for (const pod of this.ctx.registry.list(R("Pod"), undefined)) {
+      // a pod that cannot be read whole (mid-change) is left out of this scrape only, as
+      // metrics-server leaves out what a kubelet could not report, and the others still count
+      try {
+        this.scrapePod(pod, now, seen);
+      } catch {
+        continue;
+      }
+    }
+    // metrics-server keeps only what the last scrape saw
+    for (const k of [...this.samples.keys()]) if (!seen.has(k)) this.samples.delete(k);
+    for (const k of [...this.accs.keys()]) if (!seen.has(k)) this.accs.delete(k);
+  }
+
+  /** One pod's running containers into the samples (their keys into `seen`). */
+  private scrapePod(pod: KObject, now: number, seen: Set<string>): void {
+    {
       const refs = runningRefs(pod, this.ctx.clock);
-      if (!refs) continue;
+      if (!refs) return;
       for (const ref of refs) {
         const k = key(pod.metadata.uid, ref.container.name);
         seen.add(k);
@@ -126,9 +143,6 @@ export class Scraper {
         this.samples.set(k, { last: point, prev, node: pod.spec?.nodeName ?? "" });
       }
     }
-    // metrics-server keeps only what the last scrape saw
-    for (const k of [...this.samples.keys()]) if (!seen.has(k)) this.samples.delete(k);
-    for (const k of [...this.accs.keys()]) if (!seen.has(k)) this.accs.delete(k);
   }
 
   /** The usage metrics-server serves for a container: rate over the window, last memory. */
