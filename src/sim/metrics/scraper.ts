@@ -117,31 +117,29 @@ export class Scraper {
 
   /** One pod's running containers into the samples (their keys into `seen`). */
   private scrapePod(pod: KObject, now: number, seen: Set<string>): void {
-    {
-      const refs = runningRefs(pod, this.ctx.clock);
-      if (!refs) return;
-      for (const ref of refs) {
-        const k = key(pod.metadata.uid, ref.container.name);
-        seen.add(k);
-        // a second scrape at the same cluster instant (the clock holds time while due timers
-        // run) learns nothing new: keep the window as it was rather than lose it for a cycle
-        const same = this.samples.get(k);
-        if (same && same.last.ts === now && same.last.startedAt === ref.startedAt) continue;
-        const a = this.advance(ref, now);
-        const point: Point = {
-          ts: now,
-          startedAt: ref.startedAt,
-          cum: a.cum,
-          memoryBytes: a.mem,
-        };
-        const old = this.samples.get(k);
-        const age = now - ref.startedAt;
-        let prev: Point | undefined;
-        if (age > 0 && age < this.resolutionMs && age >= FRESH_MIN_MS)
-          prev = { ts: ref.startedAt, startedAt: ref.startedAt, cum: 0, memoryBytes: 0 };
-        else if (old && old.last.startedAt === ref.startedAt && old.last.ts < now) prev = old.last;
-        this.samples.set(k, { last: point, prev, node: pod.spec?.nodeName ?? "" });
-      }
+    const refs = runningRefs(pod, this.ctx.clock);
+    if (!refs) return;
+    for (const ref of refs) {
+      const k = key(pod.metadata.uid, ref.container.name);
+      seen.add(k);
+      // a second scrape at the same cluster instant (the clock holds time while due timers
+      // run) learns nothing new: keep the window as it was rather than lose it for a cycle
+      const same = this.samples.get(k);
+      if (same && same.last.ts === now && same.last.startedAt === ref.startedAt) continue;
+      const a = this.advance(ref, now);
+      const point: Point = {
+        ts: now,
+        startedAt: ref.startedAt,
+        cum: a.cum,
+        memoryBytes: a.mem,
+      };
+      const old = this.samples.get(k);
+      const age = now - ref.startedAt;
+      let prev: Point | undefined;
+      if (age > 0 && age < this.resolutionMs && age >= FRESH_MIN_MS)
+        prev = { ts: ref.startedAt, startedAt: ref.startedAt, cum: 0, memoryBytes: 0 };
+      else if (old && old.last.startedAt === ref.startedAt && old.last.ts < now) prev = old.last;
+      this.samples.set(k, { last: point, prev, node: pod.spec?.nodeName ?? "" });
     }
   }
 
