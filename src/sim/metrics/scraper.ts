@@ -28,6 +28,12 @@ interface Acc {
 export interface Point {
   ts: number;
   startedAt: number;
+  /**
+   * Which run of the container (its restartCount): what tells a restart from the same run. The
+   * start instant, parsed back from a wall-clock stamp through the clock's speed segments, may
+   * move by a few cluster ms when the speed changes often (parallel cases).
+   */
+  instance: number;
   cum: number;
   memoryBytes: number;
 }
@@ -69,7 +75,7 @@ export class Scraper {
   private advance(ref: ContainerRef, now: number): Acc {
     const k = key(ref.pod.metadata.uid, ref.container.name);
     let a = this.accs.get(k);
-    if (!a || a.ref.startedAt !== ref.startedAt) {
+    if (!a || a.ref.restartCount !== ref.restartCount) {
       // a new container instance: from its start at the rate it has now
       const u = containerUsage(this.ctx, ref, now);
       a = {
@@ -125,11 +131,12 @@ export class Scraper {
       // a second scrape at the same cluster instant (the clock holds time while due timers
       // run) learns nothing new: keep the window as it was rather than lose it for a cycle
       const same = this.samples.get(k);
-      if (same && same.last.ts === now && same.last.startedAt === ref.startedAt) continue;
+      if (same && same.last.ts === now && same.last.instance === ref.restartCount) continue;
       const a = this.advance(ref, now);
       const point: Point = {
         ts: now,
         startedAt: ref.startedAt,
+        instance: ref.restartCount,
         cum: a.cum,
         memoryBytes: a.mem,
       };
@@ -137,16 +144,22 @@ export class Scraper {
       const age = now - ref.startedAt;
       let prev: Point | undefined;
       if (age > 0 && age < this.resolutionMs && age >= FRESH_MIN_MS)
-        prev = { ts: ref.startedAt, startedAt: ref.startedAt, cum: 0, memoryBytes: 0 };
-      else if (old && old.last.startedAt === ref.startedAt && old.last.ts < now) prev = old.last;
+        prev = {
+          ts: ref.startedAt,
+          startedAt: ref.startedAt,
+          instance: ref.restartCount,
+          cum: 0,
+          memoryBytes: 0,
+        };
+      else if (old && old.last.instance === ref.restartCount && old.last.ts < now) prev = old.last;
       this.samples.set(k, { last: point, prev, node: pod.spec?.nodeName ?? "" });
     }
   }
 
   /** The usage metrics-server serves for a container: rate over the window, last memory. */
-  usage(uid: string | undefined, container: string, startedAt: number) {
+  usage(uid: string | undefined, container: string, instance: number) {
     const s = this.samples.get(key(uid, container));
-    if (!s?.prev || s.last.startedAt !== startedAt) return undefined;
+    if (!s?.prev || s.last.instance !== instance) return undefined;
     const window = s.last.ts - s.prev.ts;
     if (!(window > 0)) return undefined;
     return {

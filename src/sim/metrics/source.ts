@@ -58,7 +58,7 @@ export class SimMetrics implements MetricsSource {
     if (!refs) return undefined;
     const rows = refs.map((ref) => ({
       name: ref.container.name,
-      u: this.scraper.usage(pod.metadata.uid, ref.container.name, ref.startedAt),
+      u: this.scraper.usage(pod.metadata.uid, ref.container.name, ref.restartCount),
     }));
     if (rows.some((r) => !r.u)) return undefined;
     return rows as { name: string; u: NonNullable<(typeof rows)[number]["u"]> }[];
