@@ -3,8 +3,8 @@
 // tests/integration/targets/k8s_drain/tasks/main.yml (cordon/uncordon idempotency, a drain refused
 // for DaemonSet-managed, unmanaged and emptyDir pods, then forced); the CRD play applies a CRD,
 // waits for Established and reads back a custom resource with its schema defaults.
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { playbook } from "../helpers/ansible.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 
 const DRAIN = `
@@ -135,21 +135,7 @@ const CRD = `
 `;
 
 let t: TestCluster;
-const inventory = "[local]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n";
-
-async function play(file: string) {
-  const r = await execa("ansible-playbook", ["-i", t.file("inventory.ini", inventory), file], {
-    env: {
-      KUBECONFIG: t.kubeconfig,
-      K8S_AUTH_KUBECONFIG: t.kubeconfig,
-      ANSIBLE_NOCOLOR: "1",
-      ANSIBLE_LOCALHOST_WARNING: "0",
-    },
-    reject: false,
-    timeout: 240_000,
-  });
-  return { out: `${r.stdout}\n${r.stderr}`, code: r.exitCode };
-}
+const play = (file: string) => playbook(t, file);
 
 beforeAll(async () => {
   t = await startTestCluster(30);

@@ -4,8 +4,8 @@
 // k8s_info on its pods and k8s_log on the job. Conditions as kube's job controller sets them
 // (pkg/controller/job/job_controller.go): Complete / CompletionsReached, Failed /
 // BackoffLimitExceeded.
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { playbook } from "../helpers/ansible.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 
 const PLAYBOOK = `
@@ -103,21 +103,7 @@ const CLEANUP = `
 `;
 
 let t: TestCluster;
-const inventory = "[local]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n";
-
-async function play(file: string) {
-  const r = await execa("ansible-playbook", ["-i", t.file("inventory.ini", inventory), file], {
-    env: {
-      KUBECONFIG: t.kubeconfig,
-      K8S_AUTH_KUBECONFIG: t.kubeconfig,
-      ANSIBLE_NOCOLOR: "1",
-      ANSIBLE_LOCALHOST_WARNING: "0",
-    },
-    reject: false,
-    timeout: 240_000,
-  });
-  return { out: `${r.stdout}\n${r.stderr}`, code: r.exitCode };
-}
+const play = (file: string) => playbook(t, file);
 
 beforeAll(async () => {
   t = await startTestCluster(30);
