@@ -2,28 +2,40 @@
 // where client-node's models say Date the stored object has an RFC 3339 string: Stored<T> says so.
 import type {
   CoreV1EndpointPort,
+  RbacV1Subject,
+  V1AggregationRule,
   V1Condition,
   V1Container,
   V1ContainerPort,
   V1ContainerState,
   V1ContainerStatus,
+  V1CronJobSpec,
   V1CronJobStatus,
   V1CustomResourceDefinitionNames,
   V1CustomResourceDefinitionSpec,
   V1CustomResourceDefinitionStatus,
   V1CustomResourceDefinitionVersion,
+  V1DaemonSetSpec,
+  V1DaemonSetStatus,
+  V1DeploymentSpec,
+  V1DeploymentStatus,
   V1EndpointAddress,
   V1EndpointSubset,
   V1EnvVar,
+  V1EventSource,
   V1HostAlias,
   V1JobSpec,
   V1JobStatus,
   V1KeyToPath,
   V1LabelSelectorRequirement,
   V1LoadBalancerIngress,
+  V1NamespaceSpec,
+  V1NamespaceStatus,
   V1NodeAddress,
   V1NodeSelectorRequirement,
   V1NodeSelectorTerm,
+  V1NodeSpec,
+  V1NodeStatus,
   V1ObjectReference,
   V1PodCondition,
   V1PodDisruptionBudgetSpec,
@@ -35,11 +47,17 @@ import type {
   V1PodSpec,
   V1PodStatus,
   V1PodTemplateSpec,
+  V1PolicyRule,
   V1Probe,
+  V1ReplicaSetSpec,
   V1ReplicaSetStatus,
   V1ResourceFieldSelector,
   V1ResourceRequirements,
+  V1RoleRef,
   V1ServicePort,
+  V1ServiceSpec,
+  V1ServiceStatus,
+  V1StatefulSetSpec,
   V1StatefulSetStatus,
   V1SuccessPolicyRule,
   V1Taint,
@@ -47,6 +65,8 @@ import type {
   V1Volume,
   V1VolumeMount,
   V1VolumeProjection,
+  V2HorizontalPodAutoscalerSpec,
+  V2HorizontalPodAutoscalerStatus,
   V2MetricSpec,
   V2MetricStatus,
   V2MetricTarget,
@@ -133,3 +153,104 @@ export interface Condition {
 export type Doc = Record<string, unknown>;
 
 export type { KObject };
+
+// The kinds the simulator reads, as stored. A store read is a KObject; code that knows the kind
+// says so once (`store.get(...) as Pod | undefined`) and then reads typed fields.
+export interface Pod extends KObject {
+  spec: PodSpec;
+  status?: PodStatus;
+}
+export interface Deployment extends KObject {
+  spec: Stored<V1DeploymentSpec>;
+  status?: Stored<V1DeploymentStatus>;
+}
+export interface ReplicaSet extends KObject {
+  spec: Stored<V1ReplicaSetSpec>;
+  status?: ReplicaSetStatus;
+}
+export interface StatefulSet extends KObject {
+  spec: Stored<V1StatefulSetSpec>;
+  status?: StatefulSetStatus;
+}
+export interface DaemonSet extends KObject {
+  spec: Stored<V1DaemonSetSpec>;
+  status?: Stored<V1DaemonSetStatus>;
+}
+export interface Job extends KObject {
+  spec: JobSpec;
+  status?: JobStatus;
+}
+export interface CronJob extends KObject {
+  spec: Stored<V1CronJobSpec>;
+  status?: CronJobStatus;
+}
+export interface Service extends KObject {
+  spec: Stored<V1ServiceSpec>;
+  status?: Stored<V1ServiceStatus>;
+}
+export interface Endpoints extends KObject {
+  subsets?: EndpointSubset[];
+}
+export interface Node extends KObject {
+  spec?: Stored<V1NodeSpec>;
+  status?: Stored<V1NodeStatus>;
+}
+export interface Namespace extends KObject {
+  spec?: Stored<V1NamespaceSpec>;
+  status?: Stored<V1NamespaceStatus>;
+}
+export interface ConfigMap extends KObject {
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+}
+export interface Secret extends KObject {
+  type?: string;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}
+export interface ServiceAccount extends KObject {
+  secrets?: ObjectReference[];
+  automountServiceAccountToken?: boolean;
+}
+export interface PodDisruptionBudget extends KObject {
+  spec: PdbSpec;
+  status?: PdbStatus;
+}
+export interface CustomResourceDefinition extends KObject {
+  spec: CrdSpec;
+  status?: CrdStatus;
+}
+export interface HorizontalPodAutoscaler extends KObject {
+  spec: Stored<V2HorizontalPodAutoscalerSpec>;
+  status?: Stored<V2HorizontalPodAutoscalerStatus>;
+}
+export interface ControllerRevision extends KObject {
+  revision: number;
+  data?: unknown;
+}
+export interface Role extends KObject {
+  rules?: Stored<V1PolicyRule>[];
+  aggregationRule?: Stored<V1AggregationRule>;
+}
+export interface RoleBinding extends KObject {
+  roleRef: Stored<V1RoleRef>;
+  subjects?: Stored<RbacV1Subject>[];
+}
+export interface Event extends KObject {
+  involvedObject: ObjectReference;
+  reason?: string;
+  message?: string;
+  type?: string;
+  count?: number;
+  source?: Stored<V1EventSource>;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  eventTime?: string;
+  reportingComponent?: string;
+  reportingInstance?: string;
+}
+/** A Chaos Mesh object: its spec is the experiment's, read by each kind's own code. */
+export interface Chaos extends KObject {
+  spec: Doc;
+  status?: Doc;
+}
