@@ -2,7 +2,7 @@
 // (allocating an IP, creating a container instance, writing logs, the back-off bookkeeping).
 import { stamp } from "../clock.js";
 import { R } from "../controllers/context.js";
-import type { KObject } from "../types.js";
+import type { Node, Pod } from "../objects.js";
 import { terminationOf } from "./command-exit.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
 import type { Kubelet } from "./kubelet.js";
@@ -10,17 +10,17 @@ import { internalIP } from "./network.js";
 import { freshProbes, probeOf } from "./probes.js";
 import { type CtrRec, type PodRec, specOf } from "./records.js";
 
-type PodAction = (k: Kubelet, pod: KObject, rec: PodRec, now: number) => void;
-type CtrAction = (k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number) => void;
+type PodAction = (k: Kubelet, pod: Pod, rec: PodRec, now: number) => void;
+type CtrAction = (k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number) => void;
 
 export const POD_ACTIONS: Record<string, PodAction> = {
   admit(k, _pod, rec, now) {
-    const node = k.ctx.registry.tryGet(R("Node"), undefined, rec.node);
+    const node = k.ctx.registry.tryGet(R("Node"), undefined, rec.node) as Node | undefined;
     rec.hostIP = node ? internalIP(node) : undefined;
     rec.startTime = stamp(k.ctx.clock, now);
   },
   allocateIP(k, pod, rec) {
-    const node = k.ctx.registry.tryGet(R("Node"), undefined, rec.node);
+    const node = k.ctx.registry.tryGet(R("Node"), undefined, rec.node) as Node | undefined;
     if (pod.spec.hostNetwork) rec.ip = rec.hostIP;
     else if (node) rec.ip = k.net.allocate(node);
   },
@@ -32,7 +32,7 @@ export const POD_ACTIONS: Record<string, PodAction> = {
 
 function log(
   k: Kubelet,
-  pod: KObject,
+  pod: Pod,
   rec: PodRec,
   c: CtrRec,
   moment: "start" | "ready" | "tick" | "stop",
@@ -102,6 +102,6 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
   },
 };
 
-export function logTick(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number) {
+export function logTick(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number) {
   log(k, pod, rec, c, "tick", now);
 }

@@ -62,8 +62,9 @@ const instanceKey = (ref: ContainerRef) =>
 export function startFailure(spec: Container | undefined): string | undefined {
   const argv = mainArgv(spec);
   const image = String(spec?.image ?? "");
-  if (!argv || imageTools(image).toolset !== "none" || imageHas(image, argv[0]) || isPause(spec))
-    return undefined;
+  // pause too: Chaos Mesh's pod-failure swaps only the image and keeps the command
+  // (controllers/chaosimpl/podchaos/podfailure/impl.go), and pause is FROM scratch with /pause
+  if (!argv || imageTools(image).toolset !== "none" || imageHas(image, argv[0])) return undefined;
   const why = argv[0].includes("/")
     ? `stat ${argv[0]}: no such file or directory`
     : "executable file not found in $PATH";
@@ -137,7 +138,7 @@ export class MainProcesses {
   }
 
   private decide(ref: ContainerRef): boolean {
-    // Chaos Mesh's pod-failure swaps the image for pause, which runs pause whatever the command
+    // pause runs its own /pause, or a command it lacks fails to start (startFailure)
     if (isPause(ref.container)) return false;
     const argv = mainArgv(ref.container);
     if (!argv) return false;

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { bytes } from "../../util/quantity.js";
 import { qosClass } from "../api/defaults.js";
 import type { ContainerRef } from "../model/behavior.js";
-import type { KObject } from "../types.js";
+import type { Pod } from "../objects.js";
 import { goDuration } from "./backoff.js";
 import { startFailure } from "./command.js";
 import type { Kubelet } from "./kubelet.js";
@@ -49,7 +49,7 @@ export const crashKey = (rec: PodRec, c: CtrRec, image: string) =>
   `${rec.uid}_${c.init ? "init:" : ""}${c.name}_${image}`;
 export const pullKey = (rec: PodRec, image: string) => `${rec.uid}_${image}`;
 
-export function refOf(pod: KObject, c: CtrRec, now: number): ContainerRef {
+export function refOf(pod: Pod, c: CtrRec, now: number): ContainerRef {
   return {
     pod,
     container: specOf(pod, c),
@@ -58,7 +58,7 @@ export function refOf(pod: KObject, c: CtrRec, now: number): ContainerRef {
   };
 }
 
-export function podFacts(pod: KObject, rec: PodRec): Facts {
+export function podFacts(pod: Pod, rec: PodRec): Facts {
   return {
     admitted: rec.admitted,
     sandbox: rec.sandbox,
@@ -77,7 +77,7 @@ function imageFact(k: Kubelet, rec: PodRec, spec: CtrSpec): string {
 }
 
 /** The exit code of a running instance that ends on its own, if it does by now. */
-function exitNow(k: Kubelet, pod: KObject, c: CtrRec, spec: CtrSpec, now: number): number | undefined {
+function exitNow(k: Kubelet, pod: Pod, c: CtrRec, spec: CtrSpec, now: number): number | undefined {
   const code = k.ctx.behavior.exitCode?.(refOf(pod, c, now), now);
   if (code !== undefined) return code;
   // an init container does its work in its startup time, then succeeds
@@ -88,14 +88,14 @@ function exitNow(k: Kubelet, pod: KObject, c: CtrRec, spec: CtrSpec, now: number
 /** A new container allocates as it starts: its memory is first held against the limit a housekeeping period later. */
 export const memoryCheckAt = (k: Kubelet, c: CtrRec) => (c.inst?.startedAt ?? 0) + k.cfg.timings.housekeeping;
 
-function restartAfterExit(pod: KObject, c: CtrRec, spec: CtrSpec): boolean {
+function restartAfterExit(pod: Pod, c: CtrRec, spec: CtrSpec): boolean {
   const code = c.inst?.terminated?.exitCode ?? 0;
   const policy = pod.spec.restartPolicy ?? "Always";
   if (c.init) return isSidecar(spec) || (code !== 0 && policy !== "Never");
   return policy === "Always" || (policy === "OnFailure" && code !== 0);
 }
 
-export function ctrFacts(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number): Facts {
+export function ctrFacts(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number): Facts {
   const spec = specOf(pod, c);
   const inits = rec.ctrs.filter((x) => x.init);
   const before = c.init ? inits.slice(0, c.index) : inits;
@@ -132,14 +132,7 @@ export function ctrFacts(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: 
   };
 }
 
-export function ctrDelay(
-  k: Kubelet,
-  pod: KObject,
-  rec: PodRec,
-  c: CtrRec,
-  name: string,
-  now: number,
-): number {
+export function ctrDelay(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, name: string, now: number): number {
   const t = k.cfg.timings;
   const spec = specOf(pod, c);
   switch (name) {
@@ -162,11 +155,11 @@ export function ctrDelay(
   }
 }
 
-export function podVars(pod: KObject, rec: PodRec): Vars {
+export function podVars(pod: Pod, rec: PodRec): Vars {
   return { pod: pod.metadata.name, namespace: pod.metadata.namespace, uid: rec.uid, node: rec.node };
 }
 
-export function ctrVars(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: number): Vars {
+export function ctrVars(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number): Vars {
   const spec = specOf(pod, c);
   const info = k.images.lookup(spec.image);
   const usage = k.ctx.behavior.usage(refOf(pod, c, now), now).memoryBytes;
@@ -198,7 +191,7 @@ export function ctrVars(k: Kubelet, pod: KObject, rec: PodRec, c: CtrRec, now: n
 }
 
 /** The kubelet's oom_score_adj for a container (pkg/kubelet/qos/policy.go). */
-function oomScoreAdj(pod: KObject, spec: CtrSpec, nodeMemory: number): number {
+function oomScoreAdj(pod: Pod, spec: CtrSpec, nodeMemory: number): number {
   const qos = qosClass(pod.spec);
   if (qos === "Guaranteed") return -997;
   if (qos === "BestEffort") return 1000;

@@ -5,13 +5,14 @@
 import { bytes, milliCpu } from "../../util/quantity.js";
 import type {
   Container,
+  Node,
   NodeSelectorTerm,
+  Pod,
   PodSpec,
   SelectorRequirement,
   Taint,
   Toleration,
 } from "../objects.js";
-import type { KObject } from "../types.js";
 
 export type Misfit =
   | { kind: "cpu" | "memory" | "pods" | "selector" | "unschedulable" }
@@ -43,7 +44,7 @@ export function podRequests(spec: PodSpec | undefined): Requests {
   };
 }
 
-export const isTerminated = (p: KObject) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
+export const isTerminated = (p: Pod) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
 
 function matchExpression(e: SelectorRequirement, labels: Record<string, string>): boolean {
   const v = labels[e.key];
@@ -65,7 +66,7 @@ function matchExpression(e: SelectorRequirement, labels: Record<string, string>)
   }
 }
 
-function selectorFits(spec: PodSpec, node: KObject): boolean {
+function selectorFits(spec: PodSpec, node: Node): boolean {
   const labels = node.metadata.labels ?? {};
   if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
   const terms: NodeSelectorTerm[] | undefined =
@@ -90,7 +91,7 @@ function tolerates(tolerations: Toleration[], taint: Taint): boolean {
 }
 
 /** Why the pod does not fit the node (empty when it fits). */
-export function misfits(pod: KObject, node: KObject, bound: KObject[]): Misfit[] {
+export function misfits(pod: Pod, node: Node, bound: Pod[]): Misfit[] {
   const out: Misfit[] = [];
   if (
     node.spec?.unschedulable &&
@@ -119,7 +120,7 @@ export function misfits(pod: KObject, node: KObject, bound: KObject[]): Misfit[]
 }
 
 /** Least-allocated score: the node with the most room left after placing the pod wins. */
-export function score(pod: KObject, node: KObject, bound: KObject[]): number {
+export function score(pod: Pod, node: Node, bound: Pod[]): number {
   const alloc = node.status?.allocatable ?? {};
   const want = podRequests(pod.spec);
   let cpu = want.cpu;

@@ -6,9 +6,11 @@ import { isDeepStrictEqual } from "node:util";
 import { bytes } from "../../util/quantity.js";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
 import type { ContainerRef } from "../model/behavior.js";
+import type { Node, Pod } from "../objects.js";
 import type { KObject } from "../types.js";
 import { CTR_ACTIONS, logTick, POD_ACTIONS } from "./actions.js";
 import { Backoff } from "./backoff.js";
+import { processesOf } from "./command.js";
 import {
   CTR_FACTS,
   ctrDelay,
@@ -20,7 +22,6 @@ import {
   podFacts,
   podVars,
 } from "./facts.js";
-import { processesOf } from "./command.js";
 import { ImageCatalog } from "./images.js";
 import type { PodStagesDoc } from "./load.js";
 import { PodNetwork } from "./network.js";
@@ -76,7 +77,8 @@ export class Kubelet {
   }
 
   nodeMemory(node: string): number {
-    return bytes(this.ctx.registry.tryGet(R("Node"), undefined, node)?.status?.capacity?.memory);
+    const n = this.ctx.registry.tryGet(R("Node"), undefined, node) as Node | undefined;
+    return bytes(n?.status?.capacity?.memory);
   }
 
   /** A pod left the store: release what it held. */
@@ -95,7 +97,7 @@ export class Kubelet {
   reconcile(key: string): void {
     const { registry, clock } = this.ctx;
     const [ns, name] = splitKey(key);
-    const pod = registry.tryGet(R("Pod"), ns, name);
+    const pod = registry.tryGet(R("Pod"), ns, name) as Pod | undefined;
     if (!pod?.spec?.nodeName || !registry.tryGet(R("Node"), undefined, pod.spec.nodeName)) return;
     let rec = this.recs.get(key);
     if (rec && rec.uid !== pod.metadata.uid) {
@@ -112,7 +114,7 @@ export class Kubelet {
     const now = clock.now();
     if (!this.advance(pod, rec, now)) return;
     this.housekeeping(pod, rec, now);
-    const latest = registry.get(R("Pod"), ns, name);
+    const latest = registry.get(R("Pod"), ns, name) as Pod;
     const status = buildStatus(latest, rec, now, clock);
     if (!isDeepStrictEqual(latest.status, status))
       registry.update(R("Pod"), ns, name, { ...latest, status }, { force: true });
@@ -125,7 +127,7 @@ export class Kubelet {
   }
 
   /** Fire every stage that is due, probing running containers in between. False once purged. */
-  private advance(pod: KObject, rec: PodRec, now: number): boolean {
+  private advance(pod: Pod, rec: PodRec, now: number): boolean {
     for (let i = 0; i < MAX_STEPS; i++) {
       let fired = false;
       for (const c of rec.ctrs)
@@ -157,7 +159,7 @@ export class Kubelet {
     return true;
   }
 
-  private apply(stage: Stage, pod: KObject, rec: PodRec, c: CtrRec | undefined, vars: Vars, now: number) {
+  private apply(stage: Stage, pod: Pod, rec: PodRec, c: CtrRec | undefined, vars: Vars, now: number) {
     const events = this.engine.eventsOf(stage, vars);
     Object.assign(c ?? rec, this.engine.nextOf(stage, vars));
     for (const ev of events) {
@@ -170,7 +172,7 @@ export class Kubelet {
     }
   }
 
-  private probeDeps(pod: KObject, rec: PodRec, c: CtrRec) {
+  private probeDeps(pod: Pod, rec: PodRec, c: CtrRec) {
     return {
       behavior: this.ctx.behavior,
       texts: this.cfg.probes,
@@ -190,7 +192,7 @@ export class Kubelet {
   }
 
   /** Running containers are looked at every housekeeping period: memory, exits, log ticks. */
-  private housekeeping(pod: KObject, rec: PodRec, now: number) {
+  private housekeeping(pod: Pod, rec: PodRec, now: number) {
     const running = rec.ctrs.filter((c) => c.step === "Running");
     if (!running.length) {
       rec.nextHousekeeping = undefined;
@@ -205,7 +207,7 @@ export class Kubelet {
   }
 
   /** Ask to be called again when the next stage, probe, housekeeping or init exit is due. */
-  private wake(pod: KObject, rec: PodRec, now: number) {
+  private wake(pod: Pod, rec: PodRec, now: number) {
     const times: (number | undefined)[] = [rec.pending?.due, rec.nextHousekeeping];
     for (const c of rec.ctrs) {
       times.push(c.pending?.due);
@@ -233,7 +235,7 @@ export function installKubelet(ctx: SimContext): Kubelet {
   ctx.store.subscribe((e) => {
     if (e.rt.kind !== "Pod") return;
     if (e.type === "DELETED") kubelet.forget(e.object);
-    else if (e.object.spec?.nodeName) ctx.runtime.enqueue(KUBELET, keyOf(e.object));
+    else if ((e.object as Pod).spec?.nodeName) ctx.runtime.enqueue(KUBELET, keyOf(e.object));
   });
   return kubelet;
 }

@@ -1,7 +1,7 @@
 // Pod IPs from each node's pod CIDR (10.42.<node>.0/24, as k3s's host-local IPAM hands them
 // out): sequential, skipping addresses in use, wrapping around at the end of the range.
 
-import type { NodeAddress } from "../objects.js";
+import type { Node, NodeAddress } from "../objects.js";
 import type { KObject } from "../types.js";
 
 interface Range {
@@ -16,18 +16,18 @@ const LAST = 254;
 export class PodNetwork {
   private readonly ranges = new Map<string, Range>();
 
-  private range(node: KObject): Range {
+  private range(node: Node): Range {
     const name = node.metadata.name!;
     let r = this.ranges.get(name);
     if (!r) {
-      const cidr: string = node.spec?.podCIDR ?? `10.42.${this.ranges.size}.0/24`;
+      const cidr = node.spec?.podCIDR ?? `10.42.${this.ranges.size}.0/24`;
       r = { prefix: cidr.replace(/\.\d+\/\d+$/, "."), next: FIRST, used: new Set() };
       this.ranges.set(name, r);
     }
     return r;
   }
 
-  allocate(node: KObject): string {
+  allocate(node: Node): string {
     const r = this.range(node);
     for (let i = 0; i <= LAST - FIRST; i++) {
       const n = r.next;
@@ -48,5 +48,5 @@ export class PodNetwork {
 
 /** The node's InternalIP (the pods' hostIP). */
 export function internalIP(node: KObject): string | undefined {
-  return node.status?.addresses?.find((a: NodeAddress) => a.type === "InternalIP")?.address;
+  return (node as Node).status?.addresses?.find((a: NodeAddress) => a.type === "InternalIP")?.address;
 }

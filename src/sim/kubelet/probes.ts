@@ -4,8 +4,7 @@
 // started (Behavior.startupMs) and Behavior.probeOk says so; each failure is an Unhealthy event.
 // Readiness and liveness wait for the startup probe, which stops once it passed.
 import type { Behavior, ContainerRef } from "../model/behavior.js";
-import type { Container, ContainerPort, Probe } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Container, ContainerPort, Pod, Probe } from "../objects.js";
 import type { PodStagesDoc } from "./load.js";
 import type { CtrRec, CtrSpec, Instance } from "./records.js";
 import { render } from "./stages.js";
@@ -63,7 +62,7 @@ export interface ProbeDeps {
 }
 
 /** Run every probe tick due by `now` for a running instance. */
-export function runProbes(pod: KObject, c: CtrRec, spec: CtrSpec, now: number, deps: ProbeDeps): void {
+export function runProbes(pod: Pod, c: CtrRec, spec: CtrSpec, now: number, deps: ProbeDeps): void {
   const inst = c.inst;
   if (!inst?.startedAt || !inst.probes) return;
   for (const kind of KINDS) {

@@ -2,8 +2,7 @@
 // the lifecycle step, the current instance and the one before it. The pod status is computed
 // from this (status.ts); the stages move it (kubelet.ts).
 
-import type { Container } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Container, Pod } from "../objects.js";
 import type { ProbeKind, ProbeState } from "./probes.js";
 import type { Subject } from "./stages.js";
 
@@ -83,7 +82,7 @@ export const CTR_FIELDS = [
 /** A container's spec as the kubelet reads it: the API server refused one without an image. */
 export type CtrSpec = Container & { image: string };
 
-export function newPodRec(pod: KObject, key: string): PodRec {
+export function newPodRec(pod: Pod, key: string): PodRec {
   const mk = (c: Container, init: boolean, index: number): CtrRec => ({
     name: c.name,
     init,
@@ -98,7 +97,8 @@ export function newPodRec(pod: KObject, key: string): PodRec {
   return {
     uid: pod.metadata.uid!,
     key,
-    node: pod.spec.nodeName,
+    // the kubelet keeps records only for bound pods (Kubelet.reconcile)
+    node: pod.spec.nodeName!,
     admitted: false,
     sandbox: false,
     ctrs: [
@@ -108,8 +108,8 @@ export function newPodRec(pod: KObject, key: string): PodRec {
   };
 }
 
-export function specOf(pod: KObject, c: CtrRec): CtrSpec {
-  const spec: CtrSpec | undefined = (c.init ? pod.spec.initContainers : pod.spec.containers)?.[c.index];
+export function specOf(pod: Pod, c: CtrRec): CtrSpec {
+  const spec = (c.init ? pod.spec.initContainers : pod.spec.containers)?.[c.index] as CtrSpec | undefined;
   // a pod's containers are immutable (validate.ts), so the record's index finds its spec
   return spec ?? ({} as CtrSpec);
 }

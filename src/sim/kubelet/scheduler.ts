@@ -4,7 +4,7 @@
 // every `scheduling.retry` ms. Texts and delays: the `scheduling` part of pod.yaml.
 import { isDeepStrictEqual } from "node:util";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
-import type { PodCondition } from "../objects.js";
+import type { Node, Pod, PodCondition } from "../objects.js";
 import type { KObject } from "../types.js";
 import { isTerminated, type Misfit, misfits, score } from "./fit.js";
 import type { SchedulingDoc } from "./load.js";
@@ -45,7 +45,7 @@ export function installScheduler(ctx: SimContext): void {
 
   runtime.register(SCHEDULER, (key) => {
     const [ns, name] = splitKey(key);
-    const pod = registry.tryGet(R("Pod"), ns, name);
+    const pod = registry.tryGet(R("Pod"), ns, name) as Pod | undefined;
     const mine =
       pod &&
       (pod.spec?.schedulerName ?? "default-scheduler") === "default-scheduler" &&
@@ -55,9 +55,9 @@ export function installScheduler(ctx: SimContext): void {
       retryAt.delete(key);
       return;
     }
-    const nodes = registry.list(R("Node"), undefined);
-    const bound = new Map<string, KObject[]>();
-    for (const p of store.list(R("Pod"))) {
+    const nodes = registry.list(R("Node"), undefined) as Node[];
+    const bound = new Map<string, Pod[]>();
+    for (const p of store.list(R("Pod")) as Pod[]) {
       if (!p.spec?.nodeName || isTerminated(p)) continue;
       bound.set(p.spec.nodeName, [...(bound.get(p.spec.nodeName) ?? []), p]);
     }
@@ -139,20 +139,22 @@ export function installScheduler(ctx: SimContext): void {
   store.subscribe((e) => {
     const o = e.object;
     if (e.rt.kind === "Node") {
-      const relevant = (n?: KObject) => n && [n.metadata.labels, n.spec, n.status?.allocatable];
+      const relevant = (n?: KObject) => n && [n.metadata.labels, n.spec, (n as Node).status?.allocatable];
       if (e.type === "ADDED" || !isDeepStrictEqual(relevant(e.old), relevant(o))) retryAll();
       return;
     }
     if (e.rt.kind !== "Pod") return;
+    const pod = o as Pod;
+    const old = e.old as Pod | undefined;
     if (e.type === "DELETED") {
       waiting.delete(keyOf(o));
-      if (o.spec?.nodeName) retryAll();
-    } else if (!o.spec?.nodeName) {
+      if (pod.spec?.nodeName) retryAll();
+    } else if (!pod.spec?.nodeName) {
       // a new pod, or a changed spec (tolerations, a gate removed); not our own status writes
       if (e.type === "ADDED") {
         if (cfg.delay > 0) runtime.enqueueAfter(SCHEDULER, keyOf(o), cfg.delay);
         else runtime.enqueue(SCHEDULER, keyOf(o));
-      } else if (!isDeepStrictEqual(e.old?.spec, o.spec)) runtime.enqueue(SCHEDULER, keyOf(o));
-    } else if (isTerminated(o) && e.old && !isTerminated(e.old)) retryAll();
+      } else if (!isDeepStrictEqual(old?.spec, pod.spec)) runtime.enqueue(SCHEDULER, keyOf(o));
+    } else if (isTerminated(pod) && old && !isTerminated(old)) retryAll();
   });
 }

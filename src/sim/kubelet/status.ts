@@ -3,8 +3,14 @@
 
 import { qosClass } from "../api/defaults.js";
 import { type Clock, stamp } from "../clock.js";
-import type { Condition, ContainerState, ContainerStatus, PodStatus, ReadinessGate } from "../objects.js";
-import type { KObject } from "../types.js";
+import type {
+  Condition,
+  ContainerState,
+  ContainerStatus,
+  Pod,
+  PodStatus,
+  ReadinessGate,
+} from "../objects.js";
 import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
 
 /** The status the kubelet writes; its conditions carry lastProbeTime: null, as the kubelet's do. */
@@ -39,7 +45,7 @@ function containerStatus(c: CtrRec, spec: CtrSpec, clock: Clock): BuiltCtrStatus
 }
 
 /** The phase, as the kubelet's getPhase decides it from the container statuses. */
-function phaseOf(pod: KObject, rec: PodRec, statuses: BuiltCtrStatus[]): string {
+function phaseOf(pod: Pod, rec: PodRec, statuses: BuiltCtrStatus[]): string {
   const policy = pod.spec.restartPolicy ?? "Always";
   for (const c of rec.ctrs.filter((x) => x.init)) {
     const spec = specOf(pod, c);
@@ -69,7 +75,7 @@ function phaseOf(pod: KObject, rec: PodRec, statuses: BuiltCtrStatus[]): string 
   return "Pending";
 }
 
-export function buildStatus(pod: KObject, rec: PodRec, now: number, clock: Clock): BuiltStatus {
+export function buildStatus(pod: Pod, rec: PodRec, now: number, clock: Clock): BuiltStatus {
   const old: BuiltStatus = pod.status ?? {};
   const at = stamp(clock, now);
   const cond = (type: string, ok: boolean, reason?: string, message?: string): Condition => {
