@@ -8,8 +8,8 @@
 // pod's faults, so a stressor injected mid-window counts for the part of the window it ran.
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
-import type { KObject } from "../types.js";
 import type { ContainerRef } from "../model/behavior.js";
+import type { Pod } from "../objects.js";
 import { containerUsage, runningRefs } from "./usage.js";
 
 const FRESH_MIN_MS = 10_000;
@@ -107,14 +107,12 @@ export class Scraper {
   scrape(): void {
     const now = this.ctx.clock.now();
     const seen = new Set<string>();
-    for (const pod of this.ctx.registry.list(R("Pod"), undefined)) {
+    for (const pod of this.ctx.registry.list(R("Pod"), undefined) as Pod[]) {
       // a pod that cannot be read whole (mid-change) is left out of this scrape only, as
       // metrics-server leaves out what a kubelet could not report, and the others still count
       try {
         this.scrapePod(pod, now, seen);
-      } catch {
-        continue;
-      }
+      } catch {}
     }
     // metrics-server keeps only what the last scrape saw
     for (const k of [...this.samples.keys()]) if (!seen.has(k)) this.samples.delete(k);
@@ -122,7 +120,7 @@ export class Scraper {
   }
 
   /** One pod's running containers into the samples (their keys into `seen`). */
-  private scrapePod(pod: KObject, now: number, seen: Set<string>): void {
+  private scrapePod(pod: Pod, now: number, seen: Set<string>): void {
     const refs = runningRefs(pod, this.ctx.clock);
     if (!refs) return;
     for (const ref of refs) {

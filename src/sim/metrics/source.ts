@@ -3,12 +3,14 @@
 // top` says "metrics not available yet"), the CPU averaged over the window between them (15 s,
 // --metric-resolution) and the memory of the last, with that `window` and `timestamp`;
 // NodeMetrics summing the node's containers over the same window plus what the system uses.
+
+import { bytes, milliCpu } from "../../util/quantity.js";
 import type { MetricsSource } from "../api/hooks.js";
 import { stamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
+import type { Condition, Node, Pod } from "../objects.js";
 import type { KObject } from "../types.js";
-import { bytes, milliCpu } from "../../util/quantity.js";
 import { goDuration, Scraper } from "./scraper.js";
 import { runningRefs, SYSTEM_OVERHEAD } from "./usage.js";
 
@@ -53,7 +55,7 @@ export class SimMetrics implements MetricsSource {
   }
 
   /** A pod's containers as the last scrapes saw them, or undefined unless every one has a rate. */
-  private podUsage(pod: KObject) {
+  private podUsage(pod: Pod) {
     const refs = runningRefs(pod, this.ctx.clock);
     if (!refs) return undefined;
     const rows = refs.map((ref) => ({
@@ -66,7 +68,7 @@ export class SimMetrics implements MetricsSource {
 
   podMetrics(ns: string | undefined): KObject[] {
     const out: KObject[] = [];
-    for (const pod of this.ctx.registry.list(R("Pod"), ns)) {
+    for (const pod of this.ctx.registry.list(R("Pod"), ns) as Pod[]) {
       const rows = this.podUsage(pod);
       if (!rows) continue;
       // the earliest point of the pod's containers, as metrics-server's GetMetrics takes it
@@ -93,12 +95,9 @@ export class SimMetrics implements MetricsSource {
 
   nodeMetrics(): KObject[] {
     const now = this.ctx.clock.now();
-    return this.ctx.registry
-      .list(R("Node"), undefined)
+    return (this.ctx.registry.list(R("Node"), undefined) as Node[])
       .filter((n) =>
-        (n.status?.conditions ?? []).some(
-          (c: { type: string; status: string }) => c.type === "Ready" && c.status === "True",
-        ),
+        (n.status?.conditions ?? []).some((c: Condition) => c.type === "Ready" && c.status === "True"),
       )
       .map((node) => {
         let cpu = SYSTEM_OVERHEAD.cpuMilli;

@@ -7,7 +7,7 @@ import { type Clock, parseStamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
 import type { ContainerRef, Usage } from "../model/behavior.js";
-import type { Container, ContainerStatus } from "../objects.js";
+import type { Container, ContainerStatus, Node, Pod } from "../objects.js";
 import type { KObject } from "../types.js";
 
 /** What the node's own processes use (k3s server, containerd, kubelet, the OS): about k3s idle. */
@@ -15,15 +15,16 @@ export const SYSTEM_OVERHEAD: Usage = { cpuMilli: 95, memoryBytes: 1100 * 1024 *
 
 /** A running container of a pod as the Behavior sees it, from the pod's containerStatuses. */
 export function containerRef(pod: KObject, name: string, clock: Clock): ContainerRef | undefined {
-  const spec = (pod.spec?.containers ?? []).find((c: Container) => c.name === name);
-  const st = (pod.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === name);
+  const { spec: podSpec, status } = pod as Pod;
+  const spec = (podSpec?.containers ?? []).find((c: Container) => c.name === name);
+  const st = (status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === name);
   const startedAt = parseStamp(clock, st?.state?.running?.startedAt);
   if (!spec || !Number.isFinite(startedAt)) return undefined;
   return { pod, container: spec, startedAt, restartCount: st?.restartCount ?? 0 };
 }
 
 /** Refs of all the pod's containers, or undefined unless every one of them is running. */
-export function runningRefs(pod: KObject, clock: Clock): ContainerRef[] | undefined {
+export function runningRefs(pod: Pod, clock: Clock): ContainerRef[] | undefined {
   if (pod.status?.phase !== "Running") return undefined;
   const refs: ContainerRef[] = [];
   for (const c of pod.spec?.containers ?? []) {
@@ -43,10 +44,10 @@ export function containerUsage(ctx: SimContext, ref: ContainerRef, now: number):
 }
 
 /** Pods bound to a node whose containers all run. */
-export function runningPodsOn(ctx: SimContext, nodeName: string): KObject[] {
-  return ctx.registry
-    .list(R("Pod"), undefined)
-    .filter((p) => p.spec?.nodeName === nodeName && runningRefs(p, ctx.clock));
+export function runningPodsOn(ctx: SimContext, nodeName: string): Pod[] {
+  return (ctx.registry.list(R("Pod"), undefined) as Pod[]).filter(
+    (p) => p.spec?.nodeName === nodeName && runningRefs(p, ctx.clock),
+  );
 }
 
 export function nodeUsage(ctx: SimContext, node: KObject, now: number): Usage {
@@ -59,7 +60,8 @@ export function nodeUsage(ctx: SimContext, node: KObject, now: number): Usage {
       mem += u.memoryBytes;
     }
   }
-  const capCpu = milliCpu(node.status?.capacity?.cpu) || Number.POSITIVE_INFINITY;
-  const capMem = bytes(node.status?.capacity?.memory) || Number.POSITIVE_INFINITY;
+  const capacity = (node as Node).status?.capacity;
+  const capCpu = milliCpu(capacity?.cpu) || Number.POSITIVE_INFINITY;
+  const capMem = bytes(capacity?.memory) || Number.POSITIVE_INFINITY;
   return { cpuMilli: Math.min(cpu, capCpu), memoryBytes: Math.min(mem, capMem) };
 }
