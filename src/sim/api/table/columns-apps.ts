@@ -1,4 +1,12 @@
 // apps/v1 kinds: the workload controllers and their revisions.
+import type {
+  ControllerRevision,
+  DaemonSet,
+  Deployment,
+  ReplicaSet,
+  ReplicaSetStatus,
+  StatefulSet,
+} from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { since } from "./duration.js";
 import { containerCells, formatLabelSelector, formatLabels, int, labelSelectorString } from "./format.js";
@@ -6,7 +14,8 @@ import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from
 
 const name = (o: KObject): string => o.metadata?.name ?? "";
 /** spec.replicas defaults to 1; stored objects normally carry it already. */
-const desired = (o: KObject): number => (typeof o.spec?.replicas === "number" ? o.spec.replicas : 1);
+const desired = (o: Deployment | ReplicaSet | StatefulSet): number =>
+  typeof o.spec?.replicas === "number" ? o.spec.replicas : 1;
 const selectorCol = (description: string) => col("Selector", "string", description, { p: 1 });
 
 export const deploymentPrinter: Printer = {
@@ -30,7 +39,8 @@ export const deploymentPrinter: Printer = {
       "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
     ),
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as Deployment;
     const st = o.status ?? {};
     const [names, images] = containerCells(o.spec?.template?.spec);
     return [
@@ -58,8 +68,10 @@ export const replicaSetPrinter: Printer = {
     IMAGES_COL,
     selectorCol("Selector is a label query over pods that should match the replica count."),
   ],
-  cells(o, { now }) {
-    const st = o.status ?? {};
+  cells(obj, { now }) {
+    const o = obj as ReplicaSet;
+    // Partial: a set the controller has not synced yet has no status counts.
+    const st: Partial<ReplicaSetStatus> = o.status ?? {};
     const [names, images] = containerCells(o.spec?.template?.spec);
     return [
       name(o),
@@ -82,7 +94,8 @@ export const statefulSetPrinter: Printer = {
     CONTAINERS_COL,
     IMAGES_COL,
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as StatefulSet;
     const [names, images] = containerCells(o.spec?.template?.spec);
     return [
       name(o),
@@ -124,8 +137,9 @@ export const daemonSetPrinter: Printer = {
     IMAGES_COL,
     selectorCol("A label query over pods that are managed by the daemon set."),
   ],
-  cells(o, { now }) {
-    const st = o.status ?? {};
+  cells(obj, { now }) {
+    const o = obj as DaemonSet;
+    const st: Partial<NonNullable<DaemonSet["status"]>> = o.status ?? {};
     const [names, images] = containerCells(o.spec?.template?.spec);
     return [
       name(o),
@@ -164,7 +178,7 @@ export const controllerRevisionPrinter: Printer = {
   cells: (o, { now }) => [
     name(o),
     controllerOf(o),
-    int(o.revision),
+    int((o as ControllerRevision).revision),
     since(o.metadata.creationTimestamp, now),
   ],
 };

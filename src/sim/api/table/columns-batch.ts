@@ -1,17 +1,16 @@
 // batch/v1 kinds, with the columns of kubectl 1.31's printers (pkg/printers/internalversion/
 // printers.go: printJob with its Status column since 1.28, printCronJob with Timezone).
 
-import type { Condition } from "../../objects.js";
-import type { KObject } from "../../types.js";
+import type { CronJob, Job } from "../../objects.js";
 import { humanDuration, parseTime, since } from "./duration.js";
 import { containerCells, formatLabelSelector, int } from "./format.js";
 import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";
 
-const has = (o: KObject, type: string) =>
-  (o.status?.conditions ?? []).some((c: Condition) => c.type === type && c.status === "True");
+const has = (o: Job, type: string) =>
+  (o.status?.conditions ?? []).some((c) => c.type === type && c.status === "True");
 
 /** printJob's status: terminal conditions first, then terminating, suspended, interim ones. */
-function jobStatus(o: KObject): string {
+function jobStatus(o: Job): string {
   if (has(o, "Complete")) return "Complete";
   if (has(o, "Failed")) return "Failed";
   if (o.metadata?.deletionTimestamp) return "Terminating";
@@ -21,14 +20,14 @@ function jobStatus(o: KObject): string {
   return "Running";
 }
 
-function completions(o: KObject): string {
+function completions(o: Job): string {
   const succeeded = int(o.status?.succeeded);
   if (typeof o.spec?.completions === "number") return `${succeeded}/${o.spec.completions}`;
   const parallelism = int(o.spec?.parallelism);
   return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
 }
 
-function duration(o: KObject, now: number): string {
+function duration(o: Job, now: number): string {
   const start = parseTime(o.status?.startTime);
   if (start === undefined) return "";
   const end = parseTime(o.status?.completionTime);
@@ -55,7 +54,8 @@ export const jobPrinter: Printer = {
       { p: 1 },
     ),
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as Job;
     const [names, images] = containerCells(o.spec?.template?.spec);
     return [
       o.metadata.name ?? "",
@@ -96,7 +96,8 @@ export const cronJobPrinter: Printer = {
       { p: 1 },
     ),
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as CronJob;
     const [names, images] = containerCells(o.spec?.jobTemplate?.spec?.template?.spec);
     const suspend = o.spec?.suspend;
     return [

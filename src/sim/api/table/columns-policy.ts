@@ -1,5 +1,5 @@
 // PodDisruptionBudget columns, as pkg/printers/internalversion/printers.go prints them.
-import type { KObject } from "../../types.js";
+import type { PodDisruptionBudget } from "../../objects.js";
 import { since } from "./duration.js";
 import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
 
@@ -13,11 +13,14 @@ export const pdbPrinter: Printer = {
     col("Allowed Disruptions", "integer", "Calculated number of pods that may be disrupted at this time."),
     AGE_COL,
   ],
-  cells: (o: KObject, { now }) => [
-    o.metadata.name ?? "",
-    orNA(o.spec?.minAvailable),
-    orNA(o.spec?.maxUnavailable),
-    o.status?.disruptionsAllowed ?? 0,
-    since(o.metadata.creationTimestamp, now),
-  ],
+  cells(obj, { now }) {
+    const o = obj as PodDisruptionBudget;
+    return [
+      o.metadata.name ?? "",
+      orNA(o.spec?.minAvailable),
+      orNA(o.spec?.maxUnavailable),
+      o.status?.disruptionsAllowed ?? 0,
+      since(o.metadata.creationTimestamp, now),
+    ];
+  },
 };

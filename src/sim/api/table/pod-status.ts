@@ -1,6 +1,6 @@
 // The pod row, computed like printPod in kubernetes pkg/printers/internalversion/printers.go.
 
-import type { Condition, Container, ContainerStatus, ReadinessGate } from "../../objects.js";
+import type { Container, ContainerStatus, Pod, PodSpec, PodStatus, ReadinessGate } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { humanDuration, parseTime, since } from "./duration.js";
 import { AGE_COL, type Cell, col, NAME_COL, type Printer, type RowCondition } from "./types.js";
@@ -29,13 +29,15 @@ export const podColumns = [
 ];
 
 const isRestartable = (c: Container | undefined) => c?.restartPolicy === "Always";
-const hasCondition = (pod: KObject, type: string) =>
-  (pod.status?.conditions ?? []).some((c: Condition) => c.type === type && c.status === "True");
+const hasCondition = (pod: Pod, type: string) =>
+  (pod.status?.conditions ?? []).some((c) => c.type === type && c.status === "True");
 
 /** Reason, ready count, restarts: the part of printPod that walks the container statuses. */
-export function podStatus(pod: KObject, now: number): { ready: string; reason: string; restarts: string } {
-  const spec = pod.spec ?? {};
-  const status = pod.status ?? {};
+export function podStatus(obj: KObject, now: number): { ready: string; reason: string; restarts: string } {
+  const pod = obj as Pod;
+  // Partial: a pod as first written may lack even the containers its spec requires.
+  const spec: Partial<PodSpec> = pod.spec ?? {};
+  const status: PodStatus = pod.status ?? {};
   const phase: string = status.phase ?? "";
   let reason: string = status.reason || phase;
   let restarts = 0;
@@ -47,12 +49,12 @@ export function podStatus(pod: KObject, now: number): { ready: string; reason: s
   const later = (a: number | undefined, b: number | undefined) =>
     b === undefined ? a : a === undefined || b > a ? b : a;
 
-  for (const cond of (status.conditions ?? []) as Condition[]) {
+  for (const cond of status.conditions ?? []) {
     if (cond.type === "PodScheduled" && cond.reason === "SchedulingGated") reason = "SchedulingGated";
   }
 
   const initContainers = new Map<string, Container>();
-  for (const c of (spec.initContainers ?? []) as Container[]) {
+  for (const c of spec.initContainers ?? []) {
     initContainers.set(c.name, c);
     if (isRestartable(c)) totalContainers++; // sidecars count as regular containers
   }
@@ -129,10 +131,10 @@ export function podStatus(pod: KObject, now: number): { ready: string; reason: s
   return { ready: `${readyContainers}/${totalContainers}`, reason, restarts: restartsStr };
 }
 
-function readinessGates(pod: KObject): string {
+function readinessGates(pod: Pod): string {
   const gates: ReadinessGate[] = pod.spec?.readinessGates ?? [];
   if (gates.length === 0) return "<none>";
-  const conds: Condition[] = pod.status?.conditions ?? [];
+  const conds = pod.status?.conditions ?? [];
   const ok = gates.filter((g) => conds.find((c) => c.type === g.conditionType)?.status === "True").length;
   return `${ok}/${gates.length}`;
 }
@@ -146,9 +148,10 @@ const FAILED: RowCondition[] = [
 
 export const podPrinter: Printer = {
   columns: podColumns,
-  cells(pod, { now }): Cell[] {
+  cells(obj, { now }): Cell[] {
+    const pod = obj as Pod;
     const { ready, reason, restarts } = podStatus(pod, now);
-    const st = pod.status ?? {};
+    const st: PodStatus = pod.status ?? {};
     const ip: string = st.podIPs?.[0]?.ip || st.podIP || "<none>";
     return [
       pod.metadata.name ?? "",
@@ -162,8 +165,8 @@ export const podPrinter: Printer = {
       readinessGates(pod),
     ];
   },
-  conditions(pod) {
-    const phase = pod.status?.phase;
+  conditions(obj) {
+    const phase = (obj as Pod).status?.phase;
     return phase === "Succeeded" ? SUCCEEDED : phase === "Failed" ? FAILED : undefined;
   },
 };
