@@ -1,6 +1,20 @@
 // Core (v1) kinds other than pods, events and nodes: columns and cells as the API server prints them.
 
-import type { EndpointSubset, LoadBalancerIngress, ServicePort } from "../../objects.js";
+import type {
+  V1PersistentVolumeClaimSpec,
+  V1PersistentVolumeClaimStatus,
+  V1PersistentVolumeSpec,
+  V1PersistentVolumeStatus,
+} from "@kubernetes/client-node";
+import type {
+  EndpointSubset,
+  Endpoints,
+  Namespace,
+  Service,
+  ServiceAccount,
+  ServicePort,
+  Stored,
+} from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { since } from "./duration.js";
 import { accessModes, formatLabels, joinHostPort, str } from "./format.js";
@@ -8,16 +22,26 @@ import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
 
 const name = (o: KObject): string => o.metadata?.name ?? "";
 
+// The volume kinds are printed but not otherwise read by the simulator, so objects.ts has no view.
+interface PersistentVolumeClaim extends KObject {
+  spec?: Stored<V1PersistentVolumeClaimSpec>;
+  status?: Stored<V1PersistentVolumeClaimStatus>;
+}
+interface PersistentVolume extends KObject {
+  spec?: Stored<V1PersistentVolumeSpec>;
+  status?: Stored<V1PersistentVolumeStatus>;
+}
+
 /** getServiceExternalIP as the server calls it (wide, so load-balancer lists are never clipped). */
-function serviceExternalIP(svc: KObject): string {
+function serviceExternalIP(svc: Service): string {
   const spec = svc.spec ?? {};
-  const external = (spec.externalIPs ?? []) as string[];
+  const external = spec.externalIPs ?? [];
   switch (spec.type ?? "ClusterIP") {
     case "ClusterIP":
     case "NodePort":
       return external.length > 0 ? external.join(",") : "<none>";
     case "LoadBalancer": {
-      const ingress = (svc.status?.loadBalancer?.ingress ?? []) as LoadBalancerIngress[];
+      const ingress = svc.status?.loadBalancer?.ingress ?? [];
       const lb = [...new Set(ingress.map((i) => i.ip || i.hostname).filter(Boolean) as string[])].sort();
       const all = [...lb, ...external];
       return all.length > 0 ? all.join(",") : "<pending>";
@@ -62,7 +86,8 @@ export const servicePrinter: Printer = {
       { p: 1 },
     ),
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as Service;
     const spec = o.spec ?? {};
     const clusterIP: string = spec.clusterIPs?.[0] || spec.clusterIP || "<none>";
     return [
@@ -120,12 +145,20 @@ export const endpointsPrinter: Printer = {
     col("Endpoints", "string", "The set of all endpoints is the union of all subsets."),
     AGE_COL,
   ],
-  cells: (o, { now }) => [name(o), formatEndpoints(o.subsets), since(o.metadata.creationTimestamp, now)],
+  cells: (o, { now }) => [
+    name(o),
+    formatEndpoints((o as Endpoints).subsets),
+    since(o.metadata.creationTimestamp, now),
+  ],
 };
 
 export const namespacePrinter: Printer = {
   columns: [NAME_COL, col("Status", "string", "The status of the namespace"), AGE_COL],
-  cells: (o, { now }) => [name(o), str(o.status?.phase), since(o.metadata.creationTimestamp, now)],
+  cells: (o, { now }) => [
+    name(o),
+    str((o as Namespace).status?.phase),
+    since(o.metadata.creationTimestamp, now),
+  ],
 };
 
 const count = (m: unknown) => (m && typeof m === "object" ? Object.keys(m).length : 0);
@@ -156,10 +189,14 @@ export const serviceAccountPrinter: Printer = {
     col("Secrets", "string", "Secrets is a list of the secrets in the same namespace."),
     AGE_COL,
   ],
-  cells: (o, { now }) => [name(o), (o.secrets ?? []).length, since(o.metadata.creationTimestamp, now)],
+  cells: (o, { now }) => [
+    name(o),
+    ((o as ServiceAccount).secrets ?? []).length,
+    since(o.metadata.creationTimestamp, now),
+  ],
 };
 
-const storageClassOf = (o: KObject): string =>
+const storageClassOf = (o: PersistentVolumeClaim | PersistentVolume): string =>
   o.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"] ?? o.spec?.storageClassName ?? "";
 
 export const pvcPrinter: Printer = {
@@ -182,7 +219,8 @@ export const pvcPrinter: Printer = {
     AGE_COL,
     col("VolumeMode", "string", "volumeMode defines what type of volume is required by the claim.", { p: 1 }),
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as PersistentVolumeClaim;
     const bound = !!o.spec?.volumeName;
     return [
       name(o),
@@ -233,7 +271,8 @@ export const pvPrinter: Printer = {
       { p: 1 },
     ),
   ],
-  cells(o, { now }) {
+  cells(obj, { now }) {
+    const o = obj as PersistentVolume;
     const ref = o.spec?.claimRef;
     return [
       name(o),

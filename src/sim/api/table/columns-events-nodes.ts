@@ -1,6 +1,7 @@
 // Events and nodes: the two cluster-watching tables with the most derived cells.
 
-import type { Condition, NodeAddress } from "../../objects.js";
+import type { EventsV1Event } from "@kubernetes/client-node";
+import type { Event, Node, Stored } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { parseTime, since } from "./duration.js";
 import { str } from "./format.js";
@@ -8,9 +9,19 @@ import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
 
 const time = (ts: unknown, now: number) => (parseTime(ts) === undefined ? undefined : since(ts, now));
 
+/** An events.k8s.io/v1 Event as stored. */
+type NewEvent = KObject & Omit<Stored<EventsV1Event>, "apiVersion" | "kind" | "metadata">;
+
+/** What printEvent reads: the core/v1 fields, and the new API's series and controller. */
+interface PrintedEvent extends Event {
+  series?: { count?: number; lastObservedTime?: string };
+  reportingController?: string;
+}
+
 /** events.k8s.io/v1 renames the core/v1 fields; both are printed by the same internal printer. */
-function asCoreEvent(e: KObject): KObject {
-  if (!e.apiVersion?.startsWith("events.k8s.io/")) return e;
+function asCoreEvent(obj: KObject): PrintedEvent {
+  if (!obj.apiVersion?.startsWith("events.k8s.io/")) return obj as PrintedEvent;
+  const e = obj as NewEvent;
   return {
     ...e,
     involvedObject: e.regarding ?? {},
@@ -99,15 +110,15 @@ export function nodeRoles(labels: Record<string, string> | undefined): string {
   return [...roles].sort().join(",") || "<none>";
 }
 
-function nodeStatus(node: KObject): string {
-  const ready = (node.status?.conditions ?? []).find((c: Condition) => c.type === "Ready");
+function nodeStatus(node: Node): string {
+  const ready = (node.status?.conditions ?? []).find((c) => c.type === "Ready");
   const status = [ready ? (ready.status === "True" ? "Ready" : "NotReady") : "Unknown"];
   if (node.spec?.unschedulable) status.push("SchedulingDisabled");
   return status.join(",");
 }
 
-const address = (node: KObject, type: string): string =>
-  (node.status?.addresses ?? []).find((a: NodeAddress) => a.type === type)?.address ?? "<none>";
+const address = (node: Node, type: string): string =>
+  (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? "<none>";
 
 export const nodePrinter: Printer = {
   columns: [
@@ -137,8 +148,10 @@ export const nodePrinter: Printer = {
       { p: 1 },
     ),
   ],
-  cells(o, { now }) {
-    const info = o.status?.nodeInfo ?? {};
+  cells(obj, { now }) {
+    const o = obj as Node;
+    // Partial: a node the kubelet has not reported on yet has no versions.
+    const info: Partial<NonNullable<NonNullable<Node["status"]>["nodeInfo"]>> = o.status?.nodeInfo ?? {};
     return [
       o.metadata.name ?? "",
       nodeStatus(o),

@@ -1,13 +1,25 @@
 // HorizontalPodAutoscalers and the metrics.k8s.io tables (metrics-server's own printer).
 
-import type { MetricSpec, MetricStatus, MetricTarget, ResourceMetric } from "../../objects.js";
+import type {
+  HorizontalPodAutoscaler,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  ResourceMetric,
+} from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { since } from "./duration.js";
 import { int, str } from "./format.js";
 import { AGE_COL, type ColumnDefinition, col, NAME_COL, type Printer } from "./types.js";
 
+/** An HPA as stored: v2's fields, or autoscaling/v1's single CPU target. */
+interface Hpa extends HorizontalPodAutoscaler {
+  spec: HorizontalPodAutoscaler["spec"] & { targetCPUUtilizationPercentage?: number };
+  status?: NonNullable<HorizontalPodAutoscaler["status"]> & { currentCPUUtilizationPercentage?: number };
+}
+
 /** autoscaling/v1 carries one CPU target; the internal type (and v2) see it as a Resource metric. */
-function hpaMetrics(o: KObject): { specs: MetricSpec[]; statuses: MetricStatus[] } {
+function hpaMetrics(o: Hpa): { specs: MetricSpec[]; statuses: MetricStatus[] } {
   if (Array.isArray(o.spec?.metrics))
     return { specs: o.spec.metrics, statuses: o.status?.currentMetrics ?? [] };
   // Stored as v2, a v1 HPA without a target is defaulted to 80% CPU.
@@ -90,12 +102,13 @@ export const hpaPrinter: Printer = {
     ),
     AGE_COL,
   ],
-  cells(o, { now }) {
-    const ref = o.spec?.scaleTargetRef ?? {};
+  cells(obj, { now }) {
+    const o = obj as Hpa;
+    const ref = o.spec?.scaleTargetRef;
     const { specs, statuses } = hpaMetrics(o);
     return [
       o.metadata.name ?? "",
-      `${str(ref.kind)}/${str(ref.name)}`,
+      `${str(ref?.kind)}/${str(ref?.name)}`,
       formatHPAMetrics(specs, statuses),
       typeof o.spec?.minReplicas === "number" ? String(o.spec.minReplicas) : "<unset>",
       int(o.spec?.maxReplicas),
@@ -105,12 +118,20 @@ export const hpaPrinter: Printer = {
   },
 };
 
+/** A metrics.k8s.io PodMetrics (per-container usage) or NodeMetrics (usage). */
+interface Metrics extends KObject {
+  usage?: Record<string, string>;
+  containers?: { name?: string; usage?: Record<string, string> }[];
+  window?: string;
+}
+
 /** Usage totals of a PodMetrics (summed over containers) or a NodeMetrics. */
-function usageOf(o: KObject): Record<string, string> {
+function usageOf(obj: KObject): Record<string, string> {
+  const o = obj as Metrics;
   if (o.usage) return o.usage;
   const sums = new Map<string, string[]>();
-  for (const c of (o.containers ?? []) as { usage?: Record<string, string> }[]) {
-    for (const [k, v] of Object.entries((c.usage ?? {}) as Record<string, string>)) {
+  for (const c of o.containers ?? []) {
+    for (const [k, v] of Object.entries(c.usage ?? {})) {
       sums.set(k, [...(sums.get(k) ?? []), v]);
     }
   }

@@ -1,6 +1,8 @@
 // Server-side Table output (meta.k8s.io/v1 Table), what kubectl asks for with
 // `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. Like the real API server, every row
 // carries all columns (priority-1 ones included); kubectl hides the priority-1 columns unless -o wide.
+
+import { bindingPrinter } from "../../auth/table.js";
 import type { KObject, ResourceType } from "../../types.js";
 import {
   controllerRevisionPrinter,
@@ -24,7 +26,6 @@ import { crdPrinter, defaultConvertorPrinter, nameAgePrinter, type PrinterColumn
 import { eventPrinter, nodePrinter } from "./columns-events-nodes.js";
 import { hpaPrinter, metricsPrinter } from "./columns-other.js";
 import { pdbPrinter } from "./columns-policy.js";
-import { bindingPrinter } from "../../auth/table.js";
 import { podPrinter } from "./pod-status.js";
 import type { Printer, Table, TableRow } from "./types.js";
 
