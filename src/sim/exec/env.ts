@@ -6,7 +6,7 @@
 import { parseQuantity } from "../../util/quantity.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
-import type { Container, ResourceRef, ServicePort } from "../objects.js";
+import type { ConfigMap, Container, Pod, ResourceRef, Secret, Service, ServicePort } from "../objects.js";
 import type { KObject } from "../types.js";
 
 export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -14,7 +14,7 @@ export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 export const KUBERNETES_SERVICE_IP = "10.43.0.1";
 
 /** Service link variables for one service, as docker links named them. */
-function serviceVars(svc: KObject): [string, string][] {
+function serviceVars(svc: Service): [string, string][] {
   const ip = svc.spec?.clusterIP;
   const ports: ServicePort[] = svc.spec?.ports ?? [];
   if (!ip || ip === "None" || !ports.length) return [];
@@ -55,7 +55,7 @@ function kubernetesVars(): [string, string][] {
   ];
 }
 
-function fieldValue(pod: KObject, path: string): string | undefined {
+function fieldValue(pod: Pod, path: string): string | undefined {
   const m = path.match(/^metadata\.(labels|annotations)\['(.+)'\]$/);
   if (m) return pod.metadata[m[1] as "labels" | "annotations"]?.[m[2]];
   const simple: Record<string, () => unknown> = {
@@ -94,12 +94,14 @@ export function sourceData(
   const o = name === undefined ? undefined : ctx.registry.tryGet(R(kind), ns, name);
   if (!o) return undefined;
   if (kind === "ConfigMap") {
+    const cm = o as ConfigMap;
     const bin = Object.fromEntries(
-      Object.entries(o.binaryData ?? {}).map(([k, v]) => [k, decode(String(v))]),
+      Object.entries(cm.binaryData ?? {}).map(([k, v]) => [k, decode(String(v))]),
     );
-    return { ...bin, ...(o.data ?? {}) };
+    return { ...bin, ...(cm.data ?? {}) };
   }
-  return Object.fromEntries(Object.entries(o.data ?? {}).map(([k, v]) => [k, decode(String(v))]));
+  const secret = o as Secret;
+  return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, decode(String(v))]));
 }
 
 /** Expand $(VAR) from earlier variables; $$(VAR) escapes to $(VAR); unknown references stay. */
@@ -112,7 +114,8 @@ function expandRefs(value: string, ...scopes: Map<string, string>[]): string {
 }
 
 /** The environment a process started by exec in this container sees, in a stable order. */
-export function containerEnv(ctx: SimContext, pod: KObject, container: Container): Map<string, string> {
+export function containerEnv(ctx: SimContext, obj: KObject, container: Container): Map<string, string> {
+  const pod = obj as Pod;
   const ns = pod.metadata.namespace!;
   const env = new Map<string, string>([
     ["PATH", DEFAULT_PATH],
@@ -121,7 +124,7 @@ export function containerEnv(ctx: SimContext, pod: KObject, container: Container
   // Service variables come after the pod's own, which win on a clash (as the kubelet merges).
   const services = new Map<string, string>();
   if (pod.spec?.enableServiceLinks !== false) {
-    for (const svc of ctx.registry.list(R("Service"), ns))
+    for (const svc of ctx.registry.list(R("Service"), ns) as Service[])
       for (const [k, v] of serviceVars(svc)) services.set(k, v);
   }
   for (const [k, v] of kubernetesVars()) services.set(k, v);
@@ -152,10 +155,10 @@ export function containerEnv(ctx: SimContext, pod: KObject, container: Container
   return env;
 }
 
-export function uidOf(pod: KObject, container: Container): number {
+export function uidOf(pod: Pod, container: Container): number {
   return Number(container?.securityContext?.runAsUser ?? pod.spec?.securityContext?.runAsUser ?? 0);
 }
 
-function homeOf(pod: KObject, container: Container): string {
+function homeOf(pod: Pod, container: Container): string {
   return uidOf(pod, container) === 0 ? "/root" : "/";
 }

@@ -4,7 +4,7 @@
 import type { ExecHandler, ExecIO, ExecRequest } from "../api/hooks.js";
 import type { SimContext } from "../controllers/context.js";
 import { imageTools } from "../model/topology/toolbox.js";
-import type { Container, ContainerStatus } from "../objects.js";
+import type { Container, ContainerStatus, Pod } from "../objects.js";
 import { defaultCommands } from "./commands/index.js";
 import { containerEnv } from "./env.js";
 import { type CommandRegistry, Proc, runHandler } from "./process.js";
@@ -36,7 +36,7 @@ export class ContainerExec implements ExecHandler {
   }
 
   async exec(req: ExecRequest, io: ExecIO): Promise<number> {
-    const { pod } = req;
+    const pod = req.pod as Pod;
     const spec = (pod.spec?.containers ?? []).find((c: Container) => c.name === req.container);
     if (!spec) throw new Error(`container not found ("${req.container}")`);
     const status = (pod.status?.containerStatuses ?? []).find(

@@ -5,7 +5,7 @@
 // the caller: what they throw is printed as `name: message` and becomes exit code 1.
 import type { Clock } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
-import type { Container } from "../objects.js";
+import type { Container, Pod } from "../objects.js";
 import type { KObject } from "../types.js";
 import { type ContainerFs, FsError, resolvePath } from "./fs.js";
 import type { Input, Output } from "./stream.js";
@@ -58,7 +58,7 @@ export class CommandRegistry {
 }
 
 export class Proc implements Stdio {
-  readonly pod: KObject;
+  readonly pod: Pod;
   readonly container: Container;
   readonly restartCount: number;
   readonly ctx: SimContext;
@@ -76,7 +76,8 @@ export class Proc implements Stdio {
   name = "";
 
   constructor(init: ProcInit) {
-    this.pod = init.pod;
+    // every caller passes the pod the container belongs to
+    this.pod = init.pod as Pod;
     this.container = init.container;
     this.restartCount = init.restartCount;
     this.ctx = init.ctx;

@@ -7,14 +7,13 @@ import { parseStamp } from "../clock.js";
 import type { SimContext } from "../controllers/context.js";
 import { R } from "../controllers/context.js";
 import { containerRef, containerUsage, nodeUsage } from "../metrics/usage.js";
-import type { Container, DnsOption, HostAlias } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Container, DnsOption, HostAlias, Node, Pod } from "../objects.js";
 
 /** k3s' cluster DNS Service address and the cluster domain. */
 export const CLUSTER_DNS = "10.43.0.10";
 export const CLUSTER_DOMAIN = "cluster.local";
 
-function hosts(pod: KObject): string {
+function hosts(pod: Pod): string {
   const host = pod.spec?.hostname ?? pod.metadata.name;
   const fqdn = pod.spec?.subdomain
     ? `${host}.${pod.spec.subdomain}.${pod.metadata.namespace}.svc.${CLUSTER_DOMAIN}\t${host}`
@@ -36,7 +35,7 @@ function hosts(pod: KObject): string {
   return out;
 }
 
-function resolvConf(pod: KObject): string {
+function resolvConf(pod: Pod): string {
   const ns = pod.metadata.namespace;
   const dns = pod.spec?.dnsConfig ?? {};
   const servers = [CLUSTER_DNS, ...(dns.nameservers ?? [])];
@@ -55,9 +54,9 @@ function resolvConf(pod: KObject): string {
 
 const kB = (b: number) => `${String(Math.round(b / 1024)).padStart(8)} kB`;
 
-function meminfo(ctx: SimContext, pod: KObject, container: Container): string {
+function meminfo(ctx: SimContext, pod: Pod, container: Container): string {
   // Without lxcfs a container sees the node's memory, not its limit (why Java needs its flags).
-  const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "");
+  const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "") as Node | undefined;
   const total = bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
   const used = node ? nodeUsage(ctx, node, ctx.clock.now()).memoryBytes : 0;
   const ref = containerRef(pod, container.name, ctx.clock);
@@ -80,15 +79,15 @@ function meminfo(ctx: SimContext, pod: KObject, container: Container): string {
   return rows.map(([k, v]) => `${`${k}:`.padEnd(16)}${kB(v)}`).join("\n") + "\n";
 }
 
-function loadavg(ctx: SimContext, pod: KObject): string {
-  const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "");
+function loadavg(ctx: SimContext, pod: Pod): string {
+  const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "") as Node | undefined;
   const cores = node ? nodeUsage(ctx, node, ctx.clock.now()).cpuMilli / 1000 : 0.1;
   const l = (f: number) => (cores * f).toFixed(2);
   return `${l(1.05)} ${l(1)} ${l(0.95)} 1/612 ${4000 + (pod.metadata.name?.length ?? 0)}\n`;
 }
 
-function cpuinfo(ctx: SimContext, pod: KObject): string {
-  const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "");
+function cpuinfo(ctx: SimContext, pod: Pod): string {
+  const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "") as Node | undefined;
   const n = Math.max(1, Math.round(milliCpu(node?.status?.capacity?.cpu) / 1000) || 4);
   return Array.from(
     { length: n },
@@ -97,11 +96,7 @@ function cpuinfo(ctx: SimContext, pod: KObject): string {
 }
 
 /** Generated files by absolute path. */
-export function systemFiles(
-  ctx: SimContext,
-  pod: KObject,
-  container: Container,
-): Record<string, () => string> {
+export function systemFiles(ctx: SimContext, pod: Pod, container: Container): Record<string, () => string> {
   const started =
     parseStamp(ctx.clock, pod.status?.startTime ?? pod.metadata.creationTimestamp) || ctx.clock.now();
   return {

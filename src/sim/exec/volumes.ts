@@ -6,7 +6,7 @@
 import { bytes } from "../../util/quantity.js";
 import type { SimContext } from "../controllers/context.js";
 import { imageBinaries } from "../model/topology/toolbox.js";
-import type { Container, KeyToPath, Volume, VolumeProjection } from "../objects.js";
+import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../objects.js";
 import type { KObject } from "../types.js";
 import { sourceData } from "./env.js";
 import { ContainerFs, Layer, type Mount } from "./fs.js";
@@ -72,7 +72,8 @@ export class FsStore {
   }
 
   /** The filesystem of one container instance of a pod. */
-  forContainer(pod: KObject, container: Container, restartCount: number): ContainerFs {
+  forContainer(obj: KObject, container: Container, restartCount: number): ContainerFs {
+    const pod = obj as Pod;
     const uid = pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
     const ns = pod.metadata.namespace!;
     const rootKey = `${uid}/root/${container.name}/`;

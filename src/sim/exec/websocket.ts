@@ -10,7 +10,7 @@ import type { ExecHandler } from "../api/hooks.js";
 import type { Registry } from "../api/registry.js";
 import type { Route } from "../api/route.js";
 import { ApiError, badRequest } from "../api/status.js";
-import type { Container, ContainerStatus } from "../objects.js";
+import type { Container, ContainerStatus, Pod } from "../objects.js";
 import type { KObject } from "../types.js";
 import { isSpdyUpgrade, spdyExec } from "./spdy-exec.js";
 import { Pipe } from "./stream.js";
@@ -44,7 +44,7 @@ export interface Target {
 class KubeletError extends Error {}
 
 /** The container exec defaults to: the only one, the annotated default, else the first. */
-export function defaultContainer(pod: KObject): string | undefined {
+export function defaultContainer(pod: Pod): string | undefined {
   const names: string[] = (pod.spec?.containers ?? []).map((c: Container) => c.name);
   if (names.length === 1) return names[0];
   const annotated = pod.metadata.annotations?.["kubectl.kubernetes.io/default-container"];
@@ -54,7 +54,7 @@ export function defaultContainer(pod: KObject): string | undefined {
 function prepare(registry: Registry, req: IncomingMessage, route: Route & { type: "object" }): Target {
   if (!route.name) throw badRequest("exec needs a pod name");
   const q = new URL(req.url ?? "/", "http://x").searchParams;
-  const pod = registry.get(route.rt, route.namespace, route.name);
+  const pod = registry.get(route.rt, route.namespace, route.name) as Pod;
   const flag = (n: string) => ["true", "1"].includes((q.get(n) ?? "").toLowerCase());
   const command = q.getAll("command");
   if (!command.length) throw badRequest("you must specify at least one command for the container");

@@ -4,6 +4,7 @@
 
 import { bytes } from "../../../util/quantity.js";
 import { R } from "../../controllers/context.js";
+import type { Node } from "../../objects.js";
 import type { Mount } from "../fs.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { parseArgs } from "./args.js";
@@ -21,7 +22,7 @@ interface Row {
 }
 
 function rows(p: Proc): Row[] {
-  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "");
+  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "") as Node | undefined;
   const disk = bytes(node?.status?.capacity?.["ephemeral-storage"]) || DEFAULT_DISK;
   const memory = bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
   const onDisk = (m: Mount): Row => ({

@@ -9,6 +9,7 @@ import { systemOf } from "../../model/topology/catalog.js";
 import { type Listener, listeners } from "../../model/topology/listeners.js";
 import { gated } from "../../model/topology/toolbox.js";
 import { trafficOf } from "../../model/topology/traffic.js";
+import type { Service } from "../../objects.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { parseArgs } from "./args.js";
 
@@ -40,9 +41,11 @@ function sockets(p: Proc): Sock[] {
   let port = 40000 + ((p.pod.metadata.uid ?? "").charCodeAt(0) % 50) * 100;
   for (const e of systemOf(m).edges.get(m.key) ?? []) {
     if (!st.services.get(e.to)?.serving.length) continue;
-    const svc = p.ctx.registry.tryGet(R("Service"), p.pod.metadata.namespace, e.dep);
+    const svc = p.ctx.registry.tryGet(R("Service"), p.pod.metadata.namespace, e.dep) as Service | undefined;
     const ip =
-      svc?.spec?.clusterIP === "None" ? st.services.get(e.to)!.serving[0].status.podIP : svc?.spec?.clusterIP;
+      svc?.spec?.clusterIP === "None"
+        ? st.services.get(e.to)!.serving[0].status?.podIP
+        : svc?.spec?.clusterIP;
     const sp = svc?.spec?.ports?.[0]?.port;
     if (!ip || !sp) continue;
     port += 7;

@@ -6,6 +6,7 @@ import { bytes } from "../../../util/quantity.js";
 import { R } from "../../controllers/context.js";
 import { type ProcInfo, processTable } from "../../model/topology/processes.js";
 import { gated, inShell, toolImpl } from "../../model/topology/toolbox.js";
+import type { Node } from "../../objects.js";
 import { uidOf } from "../env.js";
 import type { CommandRegistry, Proc } from "../process.js";
 
@@ -24,7 +25,7 @@ export const userOf = (p: Proc) => {
 };
 
 export function nodeMemory(p: Proc): number {
-  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "");
+  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "") as Node | undefined;
   return bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
 }
 

@@ -6,6 +6,7 @@ import { milliCpu } from "../../../util/quantity.js";
 import { R } from "../../controllers/context.js";
 import { nodeUsage } from "../../metrics/usage.js";
 import { gated, toolImpl } from "../../model/topology/toolbox.js";
+import type { Node } from "../../objects.js";
 import type { CommandRegistry, Proc } from "../process.js";
 import { parseArgs } from "./args.js";
 import { nodeMemory, table, userOf } from "./ps.js";
@@ -38,7 +39,7 @@ async function top(args: string[], p: Proc): Promise<number> {
 }
 
 function once(args: string[], p: Proc): void {
-  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "");
+  const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "") as Node | undefined;
   const now = p.clock.now();
   const cores = Math.max(1, Math.round(milliCpu(node?.status?.capacity?.cpu) / 1000) || 1);
   const used = node ? nodeUsage(p.ctx, node, now) : { cpuMilli: 100, memoryBytes: 1 << 30 };
