@@ -7,6 +7,7 @@ import { bytes, MiB, milliCpu } from "../../util/quantity.js";
 import type { Rng } from "../../util/rng.js";
 import type { SimContext } from "../controllers/context.js";
 import { type MainProcesses, processesOf } from "../kubelet/command.js";
+import type { Pod } from "../objects.js";
 import type { Behavior, ContainerRef, Usage } from "./behavior.js";
 
 const INIT_RUNS_MS = 7 * 24 * 3600 * 1000;
@@ -29,9 +30,7 @@ export class GenericBehavior implements Behavior {
   startupMs(ref: ContainerRef): number {
     // an init container that runs its command is done when the command exits (the kubelet takes
     // an init container's startup time as its work otherwise): a week, under the timers' limit
-    const init = (ref.pod.spec?.initContainers ?? []).some(
-      (c: { name: string }) => c.name === ref.container.name,
-    );
+    const init = ((ref.pod as Pod).spec?.initContainers ?? []).some((c) => c.name === ref.container.name);
     if (init && ref.container.restartPolicy !== "Always" && this.running(ref)) return INIT_RUNS_MS;
     const limit = milliCpu(ref.container.resources?.limits?.cpu);
     // 2 s at a full core; a CPU limit stretches startup proportionally (2m takes 1000x longer).

@@ -18,6 +18,7 @@
 import { bytes, milliCpu } from "../../../util/quantity.js";
 import { hashString, Rng } from "../../../util/rng.js";
 import type { SimContext } from "../../controllers/context.js";
+import type { Pod } from "../../objects.js";
 import type { Behavior, ContainerRef, Usage } from "../behavior.js";
 import type { Runtime, ServiceModel, SidecarModel } from "./catalog.js";
 import { baseVars, render, sample } from "./logs.js";
@@ -133,6 +134,7 @@ export class TopologyBehavior implements Behavior {
   logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[] {
     const md = this.modelOf(ref);
     if (!md) return this.fallback.logLines(ref, moment, now);
+    const pod = ref.pod as Pod;
     const key = instanceKey(ref.pod, ref.container.name, ref.restartCount);
     const started = now - ref.startedAt >= this.startupMs(ref);
     const st = this.state(key, ref.startedAt);
@@ -143,7 +145,7 @@ export class TopologyBehavior implements Behavior {
     const rnd = () => rng.next();
     const logs = md.kind === "service" ? md.m.logs : md.s.logs;
     const vars = {
-      ...baseVars(this.ctx, ref.pod, md.kind === "service" ? md.m : undefined, now, rnd),
+      ...baseVars(this.ctx, pod, md.kind === "service" ? md.m : undefined, now, rnd),
       seconds: ((now - ref.startedAt) / 1000).toFixed(3),
     };
     const limit = bytes(ref.container.resources?.limits?.memory);
@@ -173,10 +175,7 @@ export class TopologyBehavior implements Behavior {
         st.nextSample = now + SAMPLE_MS;
         const s = this.flows.state(ref.pod.metadata.namespace ?? "").services.get(md.m.key);
         const rate = (s?.sends ?? 0) / Math.max(1, s?.pods.length ?? 1) + this.flows.podRps(ref.pod, md.m);
-        return [
-          ...out,
-          ...sample(this.ctx, this.flows, md.m, ref.pod, now, rnd, { rate, periodMs: SAMPLE_MS }),
-        ];
+        return [...out, ...sample(this.ctx, this.flows, md.m, pod, now, rnd, { rate, periodMs: SAMPLE_MS })];
       }
     }
     return [];

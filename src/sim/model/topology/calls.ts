@@ -8,7 +8,7 @@
 // latency to every crossing of the impaired side; a lost packet is retransmitted after the
 // kernel's RTO (1 s for a handshake, 200 ms on an established connection).
 import type { SimContext } from "../../controllers/context.js";
-import type { KObject } from "../../types.js";
+import type { Pod } from "../../objects.js";
 import type { Edge, ServiceModel } from "./catalog.js";
 import { egress, oneWay } from "./impairments.js";
 import type { SvcState } from "./traffic.js";
@@ -68,7 +68,7 @@ export function edgeView(
   ctx: SimContext,
   services: Map<string, SvcState>,
   caller: ServiceModel,
-  callerPod: KObject | undefined,
+  callerPod: Pod | undefined,
   e: Edge,
 ): EdgeView {
   const wait = timeoutMs(caller, e);

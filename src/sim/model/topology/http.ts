@@ -7,7 +7,7 @@
 // 1, 2, 4... s, giving up after ~127 s as Linux does) and to the exchange (RTO from 200 ms).
 import { R, type SimContext } from "../../controllers/context.js";
 import { podReady } from "../../controllers/endpoints.js";
-import type { KObject } from "../../types.js";
+import type { Node, Pod, Service, ServicePort } from "../../objects.js";
 import { POD_RTT_MS } from "./calls.js";
 import { draw, type Impairment, NONE, oneWay } from "./impairments.js";
 import type { Listener } from "./listeners.js";
@@ -35,7 +35,7 @@ interface HttpDoc {
 const httpDoc = (ctx: SimContext) => ctx.stages.toolboxes.http as HttpDoc;
 
 export type Route =
-  | { pod: KObject; port: number }
+  | { pod: Pod; port: number }
   | { refused: true }
   | { blackhole: true }
   | { unreachable: true };
@@ -43,32 +43,30 @@ export type Route =
 /** Where a connection to ip:port ends up. `who` is what holds the IP (dns.ts whoHas). */
 export function route(
   ctx: SimContext,
-  who: { kind: string; pod?: KObject; svc?: KObject; node?: KObject },
+  who: { kind: string; pod?: Pod; svc?: Service; node?: Node },
   port: number,
 ): Route {
   if (who.kind === "pod" && who.pod) return { pod: who.pod, port };
   if (who.kind === "unassigned") return { unreachable: true };
   if (who.kind === "external" || (who.kind === "service" && !who.svc)) return { blackhole: true };
   let svc = who.svc;
-  let sp: { port: number; targetPort?: number | string; nodePort?: number } | undefined;
+  let sp: ServicePort | undefined;
   if (who.kind === "node") {
-    svc = ctx.registry
-      .list(R("Service"), undefined)
-      .find((s) => (s.spec?.ports ?? []).some((x: { nodePort?: number }) => x.nodePort === port));
-    sp = svc?.spec.ports.find((x: { nodePort?: number }) => x.nodePort === port);
-    if (!sp) return { refused: true };
-  } else sp = svc?.spec?.ports?.find((x: { port: number }) => x.port === port);
-  if (!svc || !sp) return { blackhole: true };
-  const sel: Record<string, string> = svc.spec?.selector ?? {};
-  const ready = ctx.registry
-    .list(R("Pod"), svc.metadata.namespace)
-    .filter(
-      (p) =>
-        Object.entries(sel).every(([k, v]) => p.metadata.labels?.[k] === v) &&
-        p.status?.podIP &&
-        !p.metadata.deletionTimestamp &&
-        podReady(p),
+    svc = (ctx.registry.list(R("Service"), undefined) as Service[]).find((s) =>
+      (s.spec?.ports ?? []).some((x) => x.nodePort === port),
     );
+    sp = svc?.spec.ports?.find((x) => x.nodePort === port);
+    if (!sp) return { refused: true };
+  } else sp = svc?.spec?.ports?.find((x) => x.port === port);
+  if (!svc || !sp) return { blackhole: true };
+  const sel = svc.spec?.selector ?? {};
+  const ready = (ctx.registry.list(R("Pod"), svc.metadata.namespace) as Pod[]).filter(
+    (p) =>
+      Object.entries(sel).every(([k, v]) => p.metadata.labels?.[k] === v) &&
+      p.status?.podIP &&
+      !p.metadata.deletionTimestamp &&
+      podReady(p),
+  );
   if (!Object.keys(sel).length || !ready.length) return { refused: true };
   const pod = ready[Math.floor(ctx.rng.next() * ready.length)];
   const tp = sp.targetPort ?? sp.port;
@@ -76,9 +74,7 @@ export function route(
     typeof tp === "number" || /^\d+$/.test(String(tp))
       ? Number(tp)
       : Number(
-          (pod.spec.containers ?? [])
-            .flatMap((c: { ports?: { name?: string; containerPort: number }[] }) => c.ports ?? [])
-            .find((x: { name?: string }) => x.name === tp)?.containerPort,
+          (pod.spec.containers ?? []).flatMap((c) => c.ports ?? []).find((x) => x.name === tp)?.containerPort,
         );
   return Number.isFinite(target) ? { pod, port: target } : { refused: true };
 }
@@ -111,14 +107,14 @@ const pretty = (app: string) =>
 /** What the listener answers to `method path`. */
 export function answer(
   ctx: SimContext,
-  pod: KObject,
+  pod: Pod,
   l: Listener,
   method: string,
   path: string,
   rnd: () => number,
 ): Answer {
   const m = l.model;
-  const spec = (pod.spec?.containers ?? []).find((c: { name: string }) => c.name === l.container);
+  const spec = (pod.spec?.containers ?? []).find((c) => c.name === l.container);
   const process = imageTools(String(spec?.image ?? "")).runtime;
   const lang = m?.lang ?? process;
   const page = httpDoc(ctx).pages.find(
@@ -183,7 +179,7 @@ export function exchangeMs(go: Impairment, back: Impairment, rnd: () => number):
 }
 
 /** The impairments both ways between two pods (none within a pod). */
-export function paths(ctx: SimContext, from: KObject, to: KObject): [Impairment, Impairment] {
+export function paths(ctx: SimContext, from: Pod, to: Pod): [Impairment, Impairment] {
   if (from.metadata.uid === to.metadata.uid) return [NONE, NONE];
   return [oneWay(ctx.faults, from, to), oneWay(ctx.faults, to, from)];
 }

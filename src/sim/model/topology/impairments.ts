@@ -3,6 +3,7 @@
 // the pod's egress, "from" its ingress, "both" either, each limited to the target's IPs when the
 // experiment names a target. A packet from A to B crosses A's egress and B's ingress.
 import type { SimContext } from "../../controllers/context.js";
+import type { Pod } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import type { FaultBook, IOFault, NetworkFault } from "../faults.js";
 
@@ -50,7 +51,7 @@ export const ingress = (book: FaultBook, pod: KObject | undefined, peerIp?: stri
   side(book, pod, peerIp, ["from", "both"]);
 
 /** One way from pod `src` to pod `dst` (either may be outside the cluster's pods). */
-export function oneWay(book: FaultBook, src: KObject | undefined, dst: KObject | undefined): Impairment {
+export function oneWay(book: FaultBook, src: Pod | undefined, dst: Pod | undefined): Impairment {
   const a = egress(book, src, dst?.status?.podIP);
   const b = ingress(book, dst, src?.status?.podIP);
   return {

@@ -5,8 +5,7 @@
 // namespace is shared, so every container of the pod sees all of them.
 import type { SimContext } from "../../controllers/context.js";
 import { containerRef } from "../../metrics/usage.js";
-import type { Container } from "../../objects.js";
-import type { KObject } from "../../types.js";
+import type { Pod } from "../../objects.js";
 import type { ServiceModel } from "./catalog.js";
 import { commandLine, imageTools, isPause, runtimeOf } from "./toolbox.js";
 
@@ -26,12 +25,10 @@ export interface Listener {
 const V6 = new Set(["java", "go", "node", "dotnet", "erlang", "mysqld"]);
 const PROTOCOL_BY_RUNTIME: Record<string, string> = { mysqld: "mysql", redis: "redis", erlang: "amqp" };
 
-type Spec = Container;
-
-export function listeners(ctx: SimContext, pod: KObject, now: number): Listener[] {
+export function listeners(ctx: SimContext, pod: Pod, now: number): Listener[] {
   const cat = ctx.catalog;
   const out: Listener[] = [];
-  for (const spec of (pod.spec?.containers ?? []) as Spec[]) {
+  for (const spec of pod.spec?.containers ?? []) {
     if (isPause(spec) || cat.sidecars.has(spec.name)) continue;
     const ref = containerRef(pod, spec.name, ctx.clock);
     if (!ref || now - ref.startedAt < ctx.behavior.startupMs(ref)) continue;

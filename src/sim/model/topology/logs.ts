@@ -5,7 +5,7 @@
 // connections (nacos, rabbitmq), and the store pool of a service without traffic, are checked
 // every period whatever the load, and a disk under IOChaos shows as ioStall lines. A quiet service logs a request only as often as it gets one.
 import { R, type SimContext } from "../../controllers/context.js";
-import type { KObject } from "../../types.js";
+import type { Pod, Service } from "../../objects.js";
 import { type EdgeView, edgeView } from "./calls.js";
 import { type Edge, type ServiceModel, systemOf } from "./catalog.js";
 import { ioFaultsOnMounts } from "./impairments.js";
@@ -30,7 +30,7 @@ export function render(lines: string[] | undefined, vars: Vars): string[] {
 /** The vars every line of a pod may use. */
 export function baseVars(
   ctx: SimContext,
-  pod: KObject,
+  pod: Pod,
   m: ServiceModel | undefined,
   now: number,
   rnd: () => number,
@@ -57,7 +57,7 @@ function uuid(rnd: () => number): string {
 
 /** The port callers dial for a dependency: its Service's first port, else the model's. */
 function depPort(ctx: SimContext, ns: string, e: Edge, callee: ServiceModel | undefined): number | string {
-  const svc = ctx.store.get(R("Service"), ns, e.dep);
+  const svc = ctx.store.get(R("Service"), ns, e.dep) as Service | undefined;
   return svc?.spec?.ports?.[0]?.port ?? callee?.port ?? "";
 }
 
@@ -87,7 +87,7 @@ export function sample(
   ctx: SimContext,
   traffic: Traffic,
   m: ServiceModel,
-  pod: KObject,
+  pod: Pod,
   now: number,
   rnd: () => number,
   o: SampleOpts,
@@ -117,7 +117,7 @@ export function sample(
         ),
       );
   }
-  const spec = (pod.spec?.containers ?? []).find((c: { name: string }) => c.name === m.container);
+  const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   for (const f of spec ? ioFaultsOnMounts(ctx.faults, pod, spec) : [])
     if (f.action === "latency" && rnd() < (f.percent ?? 100) / 100)
       out.push(...render(m.logs.ioStall, { ...vars, ms: f.delayMs ?? 0 }));

@@ -10,13 +10,13 @@ import { podReady } from "../../controllers/endpoints.js";
 import { KUBERNETES_SERVICE_IP } from "../../exec/env.js";
 import { CLUSTER_DNS, CLUSTER_DOMAIN } from "../../exec/system-files.js";
 import { internalIP } from "../../kubelet/network.js";
-import type { KObject } from "../../types.js";
+import type { Node, Pod, Service } from "../../objects.js";
 import { draw, egress } from "./impairments.js";
 import { packetRttMs, publicAddress, UPSTREAM_RESOLVER } from "./outside.js";
 
 /** Who asks: a process in a pod (exec's Proc is one). */
 export interface Caller {
-  pod: KObject;
+  pod: Pod;
   ctx: SimContext;
   sleep(ms: number): Promise<boolean>;
 }
@@ -24,9 +24,9 @@ export interface Caller {
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 export type Holder =
-  | { kind: "pod"; pod: KObject }
-  | { kind: "service"; svc?: KObject }
-  | { kind: "node"; node: KObject }
+  | { kind: "pod"; pod: Pod }
+  | { kind: "service"; svc?: Service }
+  | { kind: "node"; node: Node }
   | { kind: "loopback" }
   | { kind: "unassigned" }
   | { kind: "external" };
@@ -36,13 +36,13 @@ export function whoHas(p: Caller, ip: string): Holder {
   if (ip.startsWith("127.") || ip === p.pod.status?.podIP)
     return ip.startsWith("127.") ? { kind: "loopback" } : { kind: "pod", pod: p.pod };
   const { registry } = p.ctx;
-  const pod = registry
-    .list(R("Pod"), undefined)
-    .find((x) => x.status?.podIP === ip && !["Succeeded", "Failed"].includes(x.status?.phase));
+  const pod = (registry.list(R("Pod"), undefined) as Pod[]).find(
+    (x) => x.status?.podIP === ip && !["Succeeded", "Failed"].includes(x.status?.phase ?? ""),
+  );
   if (pod) return { kind: "pod", pod };
-  const svc = registry.list(R("Service"), undefined).find((s) => s.spec?.clusterIP === ip);
+  const svc = (registry.list(R("Service"), undefined) as Service[]).find((s) => s.spec?.clusterIP === ip);
   if (svc || ip === KUBERNETES_SERVICE_IP || ip === CLUSTER_DNS) return { kind: "service", svc };
-  const node = registry.list(R("Node"), undefined).find((n) => internalIP(n) === ip);
+  const node = (registry.list(R("Node"), undefined) as Node[]).find((n) => internalIP(n) === ip);
   if (node) return { kind: "node", node };
   return /^10\.4[23]\./.test(ip) ? { kind: "unassigned" } : { kind: "external" };
 }
@@ -66,29 +66,28 @@ export function resolveFqdn(p: Caller, fqdn: string): string[] | undefined {
   const parts = name.slice(0, -suffix.length).split(".");
   if (parts.length === 2) {
     const [svcName, ns] = parts;
-    const svc = registry.tryGet(R("Service"), ns, svcName);
+    const svc = registry.tryGet(R("Service"), ns, svcName) as Service | undefined;
     if (!svc) return undefined;
     if (svc.spec?.clusterIP && svc.spec.clusterIP !== "None") return [svc.spec.clusterIP];
-    const pods = registry.list(R("Pod"), ns).filter((x) => matches(svc, x) && x.status?.podIP);
-    const ips = pods
-      .filter((x) => svc.spec?.publishNotReadyAddresses || podReady(x))
-      .map((x) => x.status.podIP);
+    const ips = (registry.list(R("Pod"), ns) as Pod[])
+      .filter(
+        (x) => matches(svc, x) && x.status?.podIP && (svc.spec?.publishNotReadyAddresses || podReady(x)),
+      )
+      .flatMap((x) => x.status?.podIP || []);
     return ips.length ? ips : undefined;
   }
   if (parts.length === 3) {
     const [host, sub, ns] = parts;
-    const x = registry
-      .list(R("Pod"), ns)
-      .find(
-        (q) => (q.spec?.hostname ?? q.metadata.name) === host && q.spec?.subdomain === sub && q.status?.podIP,
-      );
-    return x ? [x.status.podIP] : undefined;
+    const ip = (registry.list(R("Pod"), ns) as Pod[]).find(
+      (q) => (q.spec?.hostname ?? q.metadata.name) === host && q.spec?.subdomain === sub && q.status?.podIP,
+    )?.status?.podIP;
+    return ip ? [ip] : undefined;
   }
   return undefined;
 }
 
-function matches(svc: KObject, pod: KObject): boolean {
-  const sel: Record<string, string> = svc.spec?.selector ?? {};
+function matches(svc: Service, pod: Pod): boolean {
+  const sel = svc.spec?.selector ?? {};
   const keys = Object.keys(sel);
   return keys.length > 0 && keys.every((k) => pod.metadata.labels?.[k] === sel[k]);
 }

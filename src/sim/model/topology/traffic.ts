@@ -8,6 +8,7 @@
 import { milliCpu } from "../../../util/quantity.js";
 import { R, type SimContext } from "../../controllers/context.js";
 import { podReady } from "../../controllers/endpoints.js";
+import type { Pod } from "../../objects.js";
 import type { KObject } from "../../types.js";
 import { edgeView } from "./calls.js";
 import type { Edge, ServiceModel, SystemModel } from "./catalog.js";
@@ -17,11 +18,11 @@ import { isPause } from "./toolbox.js";
 export interface SvcState {
   model: ServiceModel;
   /** Pods of the workload that are not being deleted. */
-  pods: KObject[];
+  pods: Pod[];
   /** Ready pods: the Service's endpoints. */
-  endpoints: KObject[];
+  endpoints: Pod[];
   /** Endpoints that really answer. */
-  serving: KObject[];
+  serving: Pod[];
   /** Requests per second the Service receives. */
   rps: number;
   /** Requests per second a load source (e.g. Locust) sends, spread over its running pods. */
@@ -34,8 +35,8 @@ export interface NsState {
   services: Map<string, SvcState>;
 }
 
-const mainSpec = (pod: KObject, m: ServiceModel) =>
-  (pod.spec?.containers ?? []).find((c: { name: string }) => c.name === m.container);
+const mainSpec = (pod: Pod, m: ServiceModel) =>
+  (pod.spec?.containers ?? []).find((c) => c.name === m.container);
 
 export class Traffic {
   private readonly cache = new Map<string, NsState>();
@@ -43,8 +44,8 @@ export class Traffic {
   constructor(private readonly ctx: SimContext) {
     ctx.store.subscribe((e) => {
       if (e.rt.kind !== "Pod") return;
-      const o = e.object;
-      const was = e.old;
+      const o = e.object as Pod;
+      const was = e.old as Pod | undefined;
       // only what changes who serves: existence, readiness, IP, phase, labels, deletion
       if (was && fingerprint(was) === fingerprint(o)) return;
       this.cache.delete(o.metadata.namespace ?? "");
@@ -70,8 +71,8 @@ export class Traffic {
 
   private compute(ns: string): NsState {
     const cat = this.ctx.catalog;
-    const byApp = new Map<string, KObject[]>();
-    for (const p of this.ctx.store.list(R("Pod"), ns)) {
+    const byApp = new Map<string, Pod[]>();
+    for (const p of this.ctx.store.list(R("Pod"), ns) as Pod[]) {
       const app = p.metadata.labels?.app;
       if (!app || !cat.byApp.has(app) || p.metadata.deletionTimestamp) continue;
       byApp.set(app, [...(byApp.get(app) ?? []), p]);
@@ -86,7 +87,7 @@ export class Traffic {
   }
 
   /** Entry load, then callers before callees. */
-  private flow(sys: SystemModel, byApp: Map<string, KObject[]>, out: Map<string, SvcState>) {
+  private flow(sys: SystemModel, byApp: Map<string, Pod[]>, out: Map<string, SvcState>) {
     for (const m of sys.services.values()) {
       const pods = byApp.get(m.key) ?? [];
       const endpoints = pods.filter((p) => podReady(p) && p.status?.podIP);
@@ -174,7 +175,7 @@ export function trafficOf(ctx: SimContext): Traffic {
   return t;
 }
 
-function fingerprint(p: KObject): string {
+function fingerprint(p: Pod): string {
   return JSON.stringify([
     p.metadata.labels?.app,
     p.metadata.deletionTimestamp,
