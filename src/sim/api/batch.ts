@@ -3,7 +3,7 @@
 // validation a client meets first (pkg/apis/batch/validation: a Job's pods restart Never or
 // OnFailure; an Indexed Job needs completions; a CronJob needs a parseable schedule).
 
-import type { JobSpec } from "../objects.js";
+import type { CronJob, Job, JobSpec } from "../objects.js";
 import type { KObject } from "../types.js";
 import { parseCron } from "./cron.js";
 import { defaultPodSpec } from "./defaults.js";
@@ -29,8 +29,9 @@ export function defaultJobSpec(spec: JobSpec | undefined): void {
   defaultPodSpec(spec.template?.spec);
 }
 
-export function defaultCronJob(o: KObject): void {
-  o.spec ??= {};
+export function defaultCronJob(obj: KObject): void {
+  obj.spec ??= {};
+  const o = obj as CronJob;
   o.spec.concurrencyPolicy ??= "Allow";
   o.spec.suspend ??= false;
   o.spec.successfulJobsHistoryLimit ??= 3;
@@ -43,8 +44,9 @@ export function defaultCronJob(o: KObject): void {
  * uid and name, under the batch.kubernetes.io/ keys and the legacy ones. Needs the uid, so it
  * runs once the object has one.
  */
-export function generateJobSelector(job: KObject): void {
-  const spec = job.spec;
+export function generateJobSelector(obj: KObject): void {
+  const job = obj as Job;
+  const spec = job.spec as JobSpec | undefined;
   if (!spec || spec.manualSelector === true) return;
   const uid = job.metadata.uid!;
   const name = job.metadata.name!;
@@ -85,8 +87,10 @@ function jobSpecCauses(spec: JobSpec | undefined, field: string): StatusCause[] 
 }
 
 /** What the API server finds wrong with a Job or CronJob (a 422 Invalid through validate.ts). */
-export function batchCauses(o: KObject): StatusCause[] {
-  if (o.kind === "Job") return jobSpecCauses(o.spec, "spec");
+export function batchCauses(obj: KObject): StatusCause[] {
+  if (obj.kind === "Job") return jobSpecCauses((obj as Job).spec, "spec");
+  // a CronJob as a client sent it: the spec may be missing
+  const o = obj as Partial<CronJob>;
   const causes: StatusCause[] = [];
   const schedule = o.spec?.schedule;
   if (!schedule)
@@ -105,11 +109,13 @@ export function batchCauses(o: KObject): StatusCause[] {
 export function batchUpdateCauses(old: KObject, next: KObject): StatusCause[] {
   if (old.kind !== "Job") return [];
   const causes: StatusCause[] = [];
-  for (const k of ["selector", "template", "completionMode"]) {
-    if (JSON.stringify(old.spec?.[k]) === JSON.stringify(next.spec?.[k])) continue;
+  const a = (old as Partial<Job>).spec;
+  const b = (next as Partial<Job>).spec;
+  for (const k of ["selector", "template", "completionMode"] as const) {
+    if (JSON.stringify(a?.[k]) === JSON.stringify(b?.[k])) continue;
     causes.push({
       field: `spec.${k}`,
-      message: `Invalid value: ${JSON.stringify(next.spec?.[k] ?? null)}: field is immutable`,
+      message: `Invalid value: ${JSON.stringify(b?.[k] ?? null)}: field is immutable`,
     });
   }
   return causes;

@@ -1,7 +1,19 @@
 // Defaulting, as the API server applies it on create and update, for the kinds whose defaults
 // clients read back (kubectl rollout, describe, and ansible's diffs).
 
-import type { Container, PodSpec } from "../objects.js";
+import type {
+  Container,
+  DaemonSet,
+  Deployment,
+  Job,
+  Namespace,
+  Pod,
+  PodSpec,
+  ReplicaSet,
+  Secret,
+  Service,
+  StatefulSet,
+} from "../objects.js";
 import type { KObject } from "../types.js";
 import { defaultCronJob, defaultJobSpec } from "./batch.js";
 
@@ -40,8 +52,14 @@ export function defaultPodSpec(spec: PodSpec | undefined) {
   }
 }
 
+/** A defaulter for one kind: DEFAULTERS picks it by the object's kind, so it reads the object as that kind. */
+const kind =
+  <T extends KObject>(fn: (o: T) => void) =>
+  (o: KObject) =>
+    fn(o as T);
+
 const DEFAULTERS: Record<string, (o: KObject) => void> = {
-  Pod(o) {
+  Pod: kind<Pod>((o) => {
     defaultPodSpec(o.spec);
     o.spec.enableServiceLinks ??= true;
     o.spec.serviceAccountName ??= "default";
@@ -63,8 +81,8 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
       },
     ];
     o.status ??= { phase: "Pending", qosClass: qosClass(o.spec) };
-  },
-  Deployment(o) {
+  }),
+  Deployment: kind<Deployment>((o) => {
     o.spec.replicas ??= 1;
     o.spec.revisionHistoryLimit ??= 10;
     o.spec.progressDeadlineSeconds ??= 600;
@@ -75,29 +93,29 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
       o.spec.strategy.rollingUpdate.maxUnavailable ??= "25%";
     }
     defaultPodSpec(o.spec.template?.spec);
-  },
-  ReplicaSet(o) {
+  }),
+  ReplicaSet: kind<ReplicaSet>((o) => {
     o.spec.replicas ??= 1;
     defaultPodSpec(o.spec.template?.spec);
-  },
-  StatefulSet(o) {
+  }),
+  StatefulSet: kind<StatefulSet>((o) => {
     o.spec.replicas ??= 1;
     o.spec.podManagementPolicy ??= "OrderedReady";
     o.spec.revisionHistoryLimit ??= 10;
     o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { partition: 0 } };
     defaultPodSpec(o.spec.template?.spec);
-  },
-  DaemonSet(o) {
+  }),
+  DaemonSet: kind<DaemonSet>((o) => {
     o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } };
     defaultPodSpec(o.spec.template?.spec);
-  },
-  Job(o) {
+  }),
+  Job: kind<Job>((o) => {
     defaultJobSpec(o.spec);
-  },
+  }),
   CronJob(o) {
     defaultCronJob(o);
   },
-  Service(o) {
+  Service: kind<Service>((o) => {
     o.spec ??= {};
     o.spec.type ??= "ClusterIP";
     o.spec.sessionAffinity ??= "None";
@@ -109,16 +127,16 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
       p.targetPort ??= p.port;
     }
     o.status ??= { loadBalancer: {} };
-  },
-  Namespace(o) {
+  }),
+  Namespace: kind<Namespace>((o) => {
     o.spec ??= {};
     o.spec.finalizers ??= ["kubernetes"];
     o.status ??= { phase: "Active" };
     o.metadata.labels = { ...(o.metadata.labels ?? {}), "kubernetes.io/metadata.name": o.metadata.name! };
-  },
-  Secret(o) {
+  }),
+  Secret: kind<Secret>((o) => {
     o.type ??= "Opaque";
-  },
+  }),
 };
 
 export function applyDefaults(obj: KObject): KObject {
