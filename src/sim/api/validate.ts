@@ -2,10 +2,10 @@
 
 import { parseQuantity } from "../../util/quantity.js";
 import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "../auth/validate.js";
-import type { Container, PodSpec } from "../objects.js";
+import type { Container, Pod, PodSpec, PodTemplate, Service } from "../objects.js";
 import type { KObject } from "../types.js";
 import { batchCauses, batchUpdateCauses } from "./batch.js";
-import { selectorMatches } from "./selectors.js";
+import { type LabelSelectorSpec, selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -85,7 +85,15 @@ function validatePodSpec(spec: PodSpec | undefined, field: string): StatusCause[
   return causes;
 }
 
-function validateWorkload(o: KObject): StatusCause[] {
+/** What validation reads of a Deployment, ReplicaSet, StatefulSet or DaemonSet as a client sent it. */
+interface Workload extends KObject {
+  spec?: { selector?: LabelSelectorSpec; replicas?: unknown; template?: PodTemplate };
+}
+
+const selectorOf = (o: KObject) => (o as Workload).spec?.selector;
+
+function validateWorkload(obj: KObject): StatusCause[] {
+  const o = obj as Workload;
   const causes: StatusCause[] = [];
   if (!o.spec?.selector)
     causes.push({ field: "spec.selector", reason: "FieldValueRequired", message: "Required value" });
@@ -104,7 +112,7 @@ function validateWorkload(o: KObject): StatusCause[] {
 }
 
 const VALIDATORS: Record<string, (o: KObject) => StatusCause[]> = {
-  Pod: (o) => validatePodSpec(o.spec, "spec"),
+  Pod: (o) => validatePodSpec((o as Partial<Pod>).spec, "spec"),
   Deployment: validateWorkload,
   ReplicaSet: validateWorkload,
   StatefulSet: validateWorkload,
@@ -126,24 +134,20 @@ export function validate(obj: KObject): void {
 /** Fields that may not change on update. */
 export function validateUpdate(old: KObject, next: KObject): void {
   const causes: StatusCause[] = [];
-  const o = old;
-  const n = next;
   if (
     ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"].includes(old.kind) &&
-    JSON.stringify(o.spec?.selector) !== JSON.stringify(n.spec?.selector)
+    JSON.stringify(selectorOf(old)) !== JSON.stringify(selectorOf(next))
   )
     causes.push({
       field: "spec.selector",
-      message: `Invalid value: ${JSON.stringify(n.spec?.selector)}: field is immutable`,
+      message: `Invalid value: ${JSON.stringify(selectorOf(next))}: field is immutable`,
     });
-  if (
-    old.kind === "Service" &&
-    o.spec?.clusterIP &&
-    n.spec?.clusterIP &&
-    o.spec.clusterIP !== n.spec.clusterIP
-  )
-    causes.push({ field: "spec.clusterIP", message: "Invalid value: field is immutable" });
-  if (old.kind === "Pod" && !podUpdateAllowed(o.spec, n.spec))
+  if (old.kind === "Service") {
+    const [a, b] = [(old as Partial<Service>).spec?.clusterIP, (next as Partial<Service>).spec?.clusterIP];
+    if (a && b && a !== b)
+      causes.push({ field: "spec.clusterIP", message: "Invalid value: field is immutable" });
+  }
+  if (old.kind === "Pod" && !podUpdateAllowed((old as Partial<Pod>).spec, (next as Partial<Pod>).spec))
     causes.push({
       field: "spec",
       reason: "FieldValueForbidden",

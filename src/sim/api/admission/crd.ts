@@ -17,7 +17,7 @@ export function crdAdmission(req: AdmissionRequest): void {
   if (req.rt.kind !== "CustomResourceDefinition" || req.subresource === "status") return;
   const crd = req.obj;
   crd.spec ??= {};
-  const spec: OpenCrdSpec = crd.spec;
+  const spec = crd.spec as OpenCrdSpec;
   spec.names ??= {};
   const names: Partial<CrdNames> = spec.names;
   if (names.kind) {

@@ -5,7 +5,7 @@
 // - DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds): pods tolerate the
 //   not-ready and unreachable NoExecute taints for 300 s unless they already say otherwise.
 
-import type { PodSpec, Toleration, Volume, VolumeMount } from "../../objects.js";
+import type { Pod, PodSpec, ServiceAccount, Toleration, Volume, VolumeMount } from "../../objects.js";
 import type { Store } from "../../store/store.js";
 import type { KObject } from "../../types.js";
 import type { AdmissionRequest } from "../registry.js";
@@ -23,14 +23,15 @@ function shownName(pod: KObject): string {
 export function serviceAccountAdmission(store: Store) {
   return (req: AdmissionRequest) => {
     if (req.operation !== "CREATE" || req.rt.kind !== "Pod" || req.subresource) return;
-    const pod = req.obj;
-    pod.spec ??= {};
-    const spec: PodSpec = pod.spec;
+    req.obj.spec ??= {};
+    // a pod as sent may lack containers: validation, after admission, says so
+    const pod = req.obj as Pod;
+    const spec = pod.spec;
     spec.serviceAccountName ||= spec.serviceAccount || "default";
     spec.serviceAccount = spec.serviceAccountName;
     const ns = pod.metadata.namespace!;
     const name: string = spec.serviceAccountName;
-    const sa = store.get(SA_RT, ns, name);
+    const sa = store.get(SA_RT, ns, name) as ServiceAccount | undefined;
     // The real plugin retries `default` for a while, long enough for the ServiceAccount
     // controller to create it in a new namespace: here that controller is never later than that.
     const nsObj = store.get(NS_RT, undefined, ns);
@@ -64,8 +65,8 @@ function suffix(key: string): string {
  * with the token, the cluster CA and the namespace, mounted read-only in every container that
  * does not mount that path itself, unless automounting is off for the pod or its account.
  */
-function mountToken(pod: KObject, sa: KObject | undefined): void {
-  const spec: PodSpec = pod.spec;
+function mountToken(pod: Pod, sa: ServiceAccount | undefined): void {
+  const spec = pod.spec;
   const automount = spec.automountServiceAccountToken ?? sa?.automountServiceAccountToken ?? true;
   if (!automount) return;
   const volumes: Volume[] = spec.volumes ?? [];
@@ -104,7 +105,7 @@ const UNREACHABLE = "node.kubernetes.io/unreachable";
 export function defaultTolerationSeconds(req: AdmissionRequest): void {
   if (req.operation !== "CREATE" || req.rt.kind !== "Pod" || req.subresource) return;
   req.obj.spec ??= {};
-  const spec: PodSpec = req.obj.spec;
+  const spec = req.obj.spec as PodSpec;
   const tolerations: Toleration[] = spec.tolerations ?? [];
   const covers = (key: string) =>
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));

@@ -25,7 +25,7 @@ export class CustomCatalog {
   register(crd: KObject): void {
     this.unregister(crd.metadata.name!);
     // admission (admission/crd.ts) has checked the names, group and versions it reads
-    const spec: CrdSpec = crd.spec ?? {};
+    const spec = (crd.spec ?? {}) as CrdSpec;
     const names: CrdNames = spec.names ?? {};
     const served: ServedVersion[] = [];
     const versions = [...(spec.versions ?? [])]
