@@ -3,8 +3,7 @@
 // 429. Modelled on pkg/registry/core/pod/storage/eviction.go (EvictionREST.Create,
 // checkAndDecrement, canIgnorePDB; addConditionAndDeletePod in releases with PodDisruptionConditions).
 
-import type { PdbStatus, PodCondition, StatusCondition } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { PdbStatus, Pod, PodCondition, PodDisruptionBudget, StatusCondition } from "../objects.js";
 import type { DeleteOptions, Registry } from "./registry.js";
 import { resourceOfKind } from "./resources.js";
 import { selectorMatches } from "./selectors.js";
@@ -51,7 +50,7 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
     preconditions: d.preconditions,
     dryRun: dryRun || (Array.isArray(d.dryRun) && d.dryRun.includes("All")),
   };
-  const pod = registry.get(POD, ns, name);
+  const pod = registry.get(POD, ns, name) as Pod;
   // a terminal, pending or terminating pod has already been disrupted: no budget to check
   const phase = pod.status?.phase;
   if (phase === "Succeeded" || phase === "Failed" || phase === "Pending" || pod.metadata.deletionTimestamp) {
@@ -79,7 +78,7 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
 }
 
 /** The DisruptionTarget condition an evicted pod gets before it is deleted (PodDisruptionConditions, GA in 1.31). */
-function markDisrupted(registry: Registry, pod: KObject) {
+function markDisrupted(registry: Registry, pod: Pod) {
   const cond = {
     type: "DisruptionTarget",
     status: "True",
@@ -104,11 +103,11 @@ function markDisrupted(registry: Registry, pod: KObject) {
   );
 }
 
-const podReady = (p: KObject) =>
+const podReady = (p: Pod) =>
   (p.status?.conditions ?? []).some((c: PodCondition) => c.type === "Ready" && c.status === "True");
 
-function budgetsOf(registry: Registry, pod: KObject): KObject[] {
-  return registry.list(PDB, pod.metadata.namespace).filter((pdb) => {
+function budgetsOf(registry: Registry, pod: Pod): PodDisruptionBudget[] {
+  return (registry.list(PDB, pod.metadata.namespace) as PodDisruptionBudget[]).filter((pdb) => {
     const sel = pdb.spec?.selector;
     // a nil or empty selector matches nothing
     const empty =
@@ -117,7 +116,7 @@ function budgetsOf(registry: Registry, pod: KObject): KObject[] {
   });
 }
 
-function checkAndDecrement(registry: Registry, pdb: KObject, podName: string, dryRun: boolean) {
+function checkAndDecrement(registry: Registry, pdb: PodDisruptionBudget, podName: string, dryRun: boolean) {
   const st: PdbStatus = pdb.status ?? {};
   const name = pdb.metadata.name!;
   if ((st.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0))

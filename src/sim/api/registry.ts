@@ -4,11 +4,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Rng } from "../../util/rng.js";
 import { type Clock, stamp } from "../clock.js";
+import type { Namespace, Pod, Service } from "../objects.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
+import { generateJobSelector } from "./batch.js";
 import { CustomCatalog } from "./crd/catalog.js";
 import { defaultOnRead } from "./crd/schema.js";
-import { generateJobSelector } from "./batch.js";
 import { applyDefaults } from "./defaults.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
@@ -165,7 +166,7 @@ export class Registry {
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
     delete m.resourceVersion;
-    if (obj.kind === "Service") this.allocateClusterIP(obj);
+    if (obj.kind === "Service") this.allocateClusterIP(obj as Service);
     if (obj.kind === "Job") generateJobSelector(obj);
     if (opts.dryRun)
       return { ...obj, metadata: { ...m, resourceVersion: String(this.store.resourceVersion) } };
@@ -266,14 +267,15 @@ export class Registry {
       const next = {
         ...old,
         metadata: { ...m, deletionTimestamp: this.now() },
-        status: { ...old.status, phase: "Terminating" },
+        status: { ...(old as Namespace).status, phase: "Terminating" },
       };
       return { object: this.store.put(rt, next), gone: false };
     }
     let grace = 0;
     if (rt.kind === "Pod") {
-      grace = opts.gracePeriodSeconds ?? old.spec?.terminationGracePeriodSeconds ?? 30;
-      if (!old.spec?.nodeName || old.status?.phase === "Succeeded" || old.status?.phase === "Failed")
+      const pod = old as Pod;
+      grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+      if (!pod.spec?.nodeName || pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed")
         grace = 0;
       if (m.deletionTimestamp && grace >= (m.deletionGracePeriodSeconds ?? 0) && grace !== 0)
         return { object: old, gone: false };
@@ -298,13 +300,13 @@ export class Registry {
     this.store.remove(rt, ns, name);
   }
 
-  private allocateClusterIP(svc: KObject) {
+  private allocateClusterIP(svc: Service) {
     if (svc.spec.clusterIP === "None") {
       svc.spec.clusterIPs = ["None"];
       return;
     }
     if (svc.spec.clusterIP) return;
-    const used = new Set(this.store.list(SVCRT).map((s) => s.spec?.clusterIP));
+    const used = new Set((this.store.list(SVCRT) as Service[]).map((s) => s.spec?.clusterIP));
     // .1 is the kubernetes Service and .10 the cluster DNS, as on k3s
     for (let i = 11; ; i++) {
       const ip = `10.43.${(i >> 8) & 255}.${i & 255}`;

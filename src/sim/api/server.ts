@@ -5,6 +5,7 @@ import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Clock } from "../clock.js";
+import type { Pod } from "../objects.js";
 import type { Store } from "../store/store.js";
 import type { KObject, ResourceType } from "../types.js";
 import { apiGroup, apiGroupList, coreVersions, resourceList, versionInfo } from "./discovery.js";
@@ -17,6 +18,7 @@ import { apiVersionOf, isMetrics, resourceByPath } from "./resources.js";
 import { parseRoute, type Route } from "./route.js";
 import {
   fieldMatches,
+  type LabelSelectorSpec,
   matches,
   parseFieldSelector,
   parseLabelSelector,
@@ -25,6 +27,12 @@ import {
 import { ApiError, badRequest, notFound } from "./status.js";
 import { toTable } from "./table/index.js";
 import { serveWatch } from "./watch.js";
+
+/** What the scale subresource reads of its object: a workload, or a custom resource with scale. */
+interface Scalable extends KObject {
+  spec?: { replicas?: number; selector?: LabelSelectorSpec; [field: string]: unknown };
+  status?: { replicas?: number; [field: string]: unknown };
+}
 
 export interface ApiServerDeps {
   store: Store;
@@ -313,8 +321,8 @@ export class ApiServer {
     return (async () => {
       const { registry } = this.deps;
       const method = req.method ?? "GET";
-      const live = registry.get(r.rt, r.namespace, r.name!);
-      const toScale = (o: KObject) => ({
+      const live = registry.get(r.rt, r.namespace, r.name!) as Scalable;
+      const toScale = (o: Scalable) => ({
         kind: "Scale",
         apiVersion: "autoscaling/v1",
         metadata: {
@@ -329,8 +337,8 @@ export class ApiServer {
       });
       if (method === "GET") return sendJson(res, 200, toScale(live));
       const body = await readBody(req);
-      let scale: KObject;
-      if (method === "PUT") scale = parseJson(body) as KObject;
+      let scale: Scalable;
+      if (method === "PUT") scale = parseJson(body) as Scalable;
       else if (method === "PATCH") {
         const type = patchTypeOf(req.headers["content-type"]) ?? "merge";
         scale = applyPatch(
@@ -338,9 +346,10 @@ export class ApiServer {
           type === "apply" ? "merge" : type,
           parsePatchBody(type, body),
           SCALE_RT,
-        );
+        ) as Scalable;
       } else throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported on scale`);
-      const replicas = scale?.spec?.replicas;
+      // what the client sent, checked before it is stored
+      const replicas: unknown = scale?.spec?.replicas;
       if (typeof replicas !== "number" || replicas < 0 || !Number.isInteger(replicas))
         throw new ApiError(
           422,
@@ -353,12 +362,12 @@ export class ApiServer {
         metadata: { ...live.metadata, resourceVersion: rv || live.metadata.resourceVersion },
         spec: { ...live.spec, replicas },
       });
-      return sendJson(res, 200, toScale(updated));
+      return sendJson(res, 200, toScale(updated as Scalable));
     })();
   }
 
   private log(req: IncomingMessage, res: ServerResponse, r: Obj, q: URLSearchParams) {
-    const pod = this.deps.registry.get(r.rt, r.namespace, r.name!);
+    const pod = this.deps.registry.get(r.rt, r.namespace, r.name!) as Pod;
     const containers: string[] = (pod.spec?.containers ?? []).map((c: { name: string }) => c.name);
     const container =
       q.get("container") ??
