@@ -4,9 +4,8 @@
 // injected (the pod's uid, the container's id), since a pod of the same name may be another pod.
 import { R, type SimContext } from "../controllers/context.js";
 import type { Fault, FaultBook } from "../model/faults.js";
-import type { ContainerStatus } from "../objects.js";
-import type { KObject } from "../types.js";
-import type { ChaosRecord, ChaosStatus } from "./spec.js";
+import type { ContainerStatus, Pod } from "../objects.js";
+import type { ChaosObject, ChaosRecord, ChaosStatus } from "./spec.js";
 
 export interface Target {
   /** The record id: "ns/pod" or "ns/pod/container". */
@@ -16,7 +15,7 @@ export interface Target {
   podName: string;
   container?: string;
   /** The pod of that name now, if any (not necessarily the one injected). */
-  pod?: KObject;
+  pod?: Pod;
 }
 
 /** What the controller remembers about an injection (chaos-daemon's view of it). */
@@ -28,7 +27,7 @@ export interface Injection {
 
 export interface ApplyEnv {
   ctx: SimContext;
-  chaos: KObject;
+  chaos: ChaosObject;
   /** FaultBook source of this object. */
   source: string;
   now: number;
@@ -50,14 +49,15 @@ export const ok = (injection?: Injection): Outcome => ({ ok: true, injection });
 
 export function targetOf(ctx: SimContext, id: string, selectorKey: string): Target {
   const [ns, podName, container] = id.split("/");
-  return { id, selectorKey, ns, podName, container, pod: ctx.store.get(R("Pod"), ns, podName) };
+  const pod = ctx.store.get(R("Pod"), ns, podName) as Pod | undefined;
+  return { id, selectorKey, ns, podName, container, pod };
 }
 
 export const notFound = (t: Target) => `pods "${t.podName}" not found`;
 
 /** The container's status entry in its pod, if it runs now. */
 export function runningStatus(
-  pod: KObject | undefined,
+  pod: Pod | undefined,
   container: string | undefined,
 ): ContainerStatus | undefined {
   const st = (pod?.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === container);

@@ -13,6 +13,7 @@ import type { KObject } from "../types.js";
 import { type Applier, type ApplyEnv, type Injection, targetOf } from "./applier.js";
 import { selectTargets } from "./select.js";
 import {
+  type ChaosObject,
   type ChaosRecord,
   type ChaosStatus,
   CLEAN_FINALIZER_ANNOTATION,
@@ -57,14 +58,15 @@ export class ExperimentController {
   reconcile(key: string): void {
     const [kind, nsName] = key.split("|");
     const [ns, name] = nsName.split("/");
-    const obj = this.ctx.registry.tryGet(R(kind), ns, name);
+    const obj = this.ctx.registry.tryGet(R(kind), ns, name) as ChaosObject | undefined;
     if (!obj) return;
     const now = this.ctx.clock.now();
     const next = structuredClone(obj);
     const events: Ev[] = [];
-    next.status = next.status ?? {};
+    // a new object has no status yet: it gets the experiment part here
+    next.status = next.status ?? ({} as ChaosStatus);
     next.status.experiment = next.status.experiment ?? {};
-    const status: ChaosStatus = next.status;
+    const status = next.status;
     const exp = status.experiment;
     let changed = false;
 
@@ -195,7 +197,7 @@ export class ExperimentController {
 
   /** CalcDesiredPhase, and the event that explains a change; arms the duration timer. */
   private desiredPhase(
-    obj: KObject,
+    obj: ChaosObject,
     now: number,
     key: string,
   ): ["Run" | "Stop", [string, string] | undefined] {

@@ -5,6 +5,7 @@
 // usage, OOM, exits).
 import { keyOf, R, type SimContext } from "../controllers/context.js";
 import { KUBELET } from "../kubelet/index.js";
+import type { Pod } from "../objects.js";
 import { CHAOS_CONTROLLER, ExperimentController } from "./controller.js";
 import { ioApplier } from "./io.js";
 import { networkApplier } from "./network.js";
@@ -42,14 +43,15 @@ export function installChaosControllers(ctx: SimContext): ExperimentController {
     }
     if (kind !== "Pod") return;
     const uid = e.object.metadata.uid!;
-    io.podChanged(e.object, e.type === "DELETED");
-    stress.podChanged(e.object, e.type === "DELETED");
+    const pod = e.object as Pod;
+    io.podChanged(pod, e.type === "DELETED");
+    stress.podChanged(pod, e.type === "DELETED");
     if (e.type === "DELETED") for (const r of faults.forPod(uid)) faults.remove(r.source, uid);
   });
 
   // The kubelet re-reads the Behavior on every sync: have it sync the pod whose faults changed.
   faults.onChange((uid) => {
-    const pod = store.list(R("Pod")).find((p) => p.metadata.uid === uid);
+    const pod = (store.list(R("Pod")) as Pod[]).find((p) => p.metadata.uid === uid);
     if (pod?.spec?.nodeName) runtime.enqueue(KUBELET, keyOf(pod));
   });
   return controller;

@@ -6,8 +6,7 @@
 // metadata.finalizers to [] (failures.md). With the injected container still running, recovery
 // works and the object goes.
 import type { FaultBook, IOFault } from "../model/faults.js";
-import type { Container, VolumeMount } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Container, Pod, VolumeMount } from "../objects.js";
 import {
   type Applier,
   addContainer,
@@ -55,7 +54,7 @@ export function ioApplier(faults: FaultBook) {
       const st = runningStatus(t.pod, t.container);
       if (!st) return fail(`container ${t.container} of pod ${t.ns}/${t.podName} is not running`);
       const spec = (t.pod.spec?.containers ?? []).find((c: Container) => c.name === t.container);
-      const f = ioFault(chaos.spec);
+      const f = ioFault(chaos.spec as IOSpec);
       if (typeof f === "string") return fail(f);
       // toda mounts over an existing mount point of the container
       if (!(spec?.volumeMounts ?? []).some((m: VolumeMount) => m.mountPath === f.volumePath))
@@ -81,7 +80,7 @@ export function ioApplier(faults: FaultBook) {
   };
 
   /** A pod changed or left: an injected container that restarted or went lost its injection. */
-  function podChanged(pod: KObject, gone: boolean): void {
+  function podChanged(pod: Pod, gone: boolean): void {
     for (const [key, containerId] of live) {
       const [source, podUid, container] = key.split("|");
       if (podUid !== pod.metadata.uid) continue;

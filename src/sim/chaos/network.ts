@@ -8,7 +8,7 @@
 import { R } from "../controllers/context.js";
 import type { NetworkFault } from "../model/faults.js";
 import { publicAddress } from "../model/topology/outside.js";
-import type { KObject } from "../types.js";
+import type { Pod } from "../objects.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok } from "./applier.js";
 import { type NetworkSpec, parseGoDuration } from "./spec.js";
 
@@ -45,7 +45,7 @@ function ipsOf(env: ApplyEnv, key: string): string[] {
     .filter((r) => r.selectorKey === key)
     .map((r) => {
       const [ns, name] = String(r.id).split("/");
-      return env.ctx.store.get(R("Pod"), ns, name) as KObject | undefined;
+      return env.ctx.store.get(R("Pod"), ns, name) as Pod | undefined;
     })
     .map((p) => p?.status?.podIP)
     .filter((ip): ip is string => !!ip);
@@ -67,7 +67,7 @@ export function networkApplier(): Applier {
       if (!t.pod) return fail(notFound(t));
       if (t.pod.status?.phase !== "Running" || !t.pod.status?.podIP)
         return fail(`pod ${t.ns}/${t.podName} has no network namespace to inject into`);
-      const base = networkFault(chaos.spec);
+      const base = networkFault(chaos.spec as NetworkSpec);
       if (typeof base === "string") return fail(base);
       const external = externalIps(env, chaos.spec?.externalTargets);
       const hasTarget = !!chaos.spec?.target || external.length > 0;

@@ -5,19 +5,19 @@
 import { R } from "../controllers/context.js";
 import { KUBELET } from "../kubelet/index.js";
 import { killContainer } from "../model/faulted.js";
-import type { KObject } from "../types.js";
+import type { Pod } from "../objects.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok, runningStatus, type Target } from "./applier.js";
-import { PAUSE_IMAGE } from "./spec.js";
+import { type ChaosObject, PAUSE_IMAGE } from "./spec.js";
 
 /** annotation.GenKeyForImage: where the original image of a container is kept. */
-export function imageKey(chaos: KObject, container: string, init: boolean): string {
+export function imageKey(chaos: ChaosObject, container: string, init: boolean): string {
   const name = `${container}-${init ? "init" : "normal"}`;
   const key = `chaos-mesh-${chaos.metadata.name}-${chaos.spec?.action}-${name}-image`;
   return key.length > 63 ? name : key;
 }
 
 /** Swap images (apply) or put the originals back (recover) through the API, as a merge patch. */
-function patchImages(env: ApplyEnv, pod: KObject, swap: boolean): void {
+function patchImages(env: ApplyEnv, pod: Pod, swap: boolean): void {
   const next = structuredClone(pod);
   const ann: Record<string, string> = { ...(next.metadata.annotations ?? {}) };
   for (const [field, init] of [
@@ -27,7 +27,8 @@ function patchImages(env: ApplyEnv, pod: KObject, swap: boolean): void {
     for (const c of next.spec?.[field] ?? []) {
       const key = imageKey(env.chaos, c.name, init);
       if (swap && !(key in ann)) {
-        ann[key] = c.image;
+        // the API server refuses a container without an image
+        ann[key] = c.image!;
         c.image = PAUSE_IMAGE;
       } else if (!swap && key in ann) {
         c.image = ann[key];
@@ -93,7 +94,7 @@ export function podApplier(): Applier {
     "pod-kill": podKill(),
     "container-kill": containerKill(),
   };
-  const pick = (env: ApplyEnv) => byAction[env.chaos.spec?.action];
+  const pick = (env: ApplyEnv) => byAction[env.chaos.spec?.action ?? ""];
   return {
     apply: (env, t) => pick(env)?.apply(env, t) ?? fail(`unknown action ${env.chaos.spec?.action}`),
     recover: (env, t, inj) => pick(env)?.recover(env, t, inj) ?? ok(),

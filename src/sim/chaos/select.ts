@@ -4,9 +4,8 @@
 // unless `containerNames` says otherwise). Pods created later are never looked at again.
 import { fieldMatches, parseFieldSelector, selectorMatches } from "../api/selectors.js";
 import { R, type SimContext } from "../controllers/context.js";
-import type { Container } from "../objects.js";
-import type { KObject } from "../types.js";
-import { type ChaosSelector, containerScoped, type SelectorSpec } from "./spec.js";
+import type { Container, Pod } from "../objects.js";
+import { type ChaosObject, type ChaosSelector, containerScoped, type SelectorSpec } from "./spec.js";
 
 export interface Selected {
   id: string;
@@ -18,16 +17,16 @@ export interface Selected {
  * given, but its daemon can only inject into running containers; failures.md's rule (one random
  * Running pod) is what is modelled: by default only Running pods not being deleted count.
  */
-export function matchingPods(ctx: SimContext, sel: ChaosSelector | undefined, defaultNs: string): KObject[] {
+export function matchingPods(ctx: SimContext, sel: ChaosSelector | undefined, defaultNs: string): Pod[] {
   sel = sel ?? {};
-  let pods: KObject[];
+  let pods: Pod[];
   if (sel.pods && Object.keys(sel.pods).length) {
     pods = Object.entries(sel.pods as Record<string, string[]>).flatMap(([ns, names]) =>
-      names.map((n) => ctx.store.get(R("Pod"), ns, n)).filter((p): p is KObject => !!p),
+      names.map((n) => ctx.store.get(R("Pod"), ns, n) as Pod | undefined).filter((p): p is Pod => !!p),
     );
   } else {
     const namespaces: string[] = sel.namespaces?.length ? sel.namespaces : [defaultNs];
-    pods = namespaces.flatMap((ns) => ctx.store.list(R("Pod"), ns));
+    pods = namespaces.flatMap((ns) => ctx.store.list(R("Pod"), ns) as Pod[]);
   }
   const fields = parseFieldSelector(
     Object.entries((sel.fieldSelectors ?? {}) as Record<string, string>)
@@ -45,9 +44,14 @@ export function matchingPods(ctx: SimContext, sel: ChaosSelector | undefined, de
     )
     .filter((p) => selectorMatches({ matchLabels: sel.annotationSelectors }, p.metadata.annotations))
     .filter((p) => fieldMatches(fields, p))
-    .filter((p) => !sel.nodes?.length || sel.nodes.includes(p.spec?.nodeName))
+    .filter(
+      (p) => !sel.nodes?.length || (p.spec?.nodeName !== undefined && sel.nodes.includes(p.spec.nodeName)),
+    )
     .filter((p) => !sel.nodeSelectors || nodeMatches(ctx, p, sel.nodeSelectors))
-    .filter((p) => (phases ? phases.includes(p.status?.phase) : p.status?.phase === "Running"))
+    .filter((p) => {
+      const phase = p.status?.phase;
+      return phases ? phase !== undefined && phases.includes(phase) : phase === "Running";
+    })
     .sort((a, b) =>
       `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(
         `${b.metadata.namespace}/${b.metadata.name}`,
@@ -55,7 +59,7 @@ export function matchingPods(ctx: SimContext, sel: ChaosSelector | undefined, de
     );
 }
 
-function nodeMatches(ctx: SimContext, pod: KObject, labels: Record<string, string>): boolean {
+function nodeMatches(ctx: SimContext, pod: Pod, labels: Record<string, string>): boolean {
   const node = pod.spec?.nodeName ? ctx.store.get(R("Node"), undefined, pod.spec.nodeName) : undefined;
   return !!node && selectorMatches({ matchLabels: labels }, node.metadata.labels);
 }
@@ -94,7 +98,7 @@ function randomIndexes(ctx: SimContext, count: number, k: number): number[] {
 }
 
 /** The selector specs of an object by selector key, as GetSelectorSpecs returns them. */
-function selectorSpecs(chaos: KObject): [string, SelectorSpec][] {
+function selectorSpecs(chaos: ChaosObject): [string, SelectorSpec][] {
   const s = chaos.spec ?? {};
   const out: [string, SelectorSpec][] = [[".", { selector: s.selector, mode: s.mode, value: s.value }]];
   if (chaos.kind === "NetworkChaos" && s.target) out.push(["target", s.target]);
@@ -102,7 +106,7 @@ function selectorSpecs(chaos: KObject): [string, SelectorSpec][] {
 }
 
 /** Select the experiment's targets now: record ids, or why nothing could be selected. */
-export function selectTargets(ctx: SimContext, chaos: KObject): Selected[] | string {
+export function selectTargets(ctx: SimContext, chaos: ChaosObject): Selected[] | string {
   const ns = chaos.metadata.namespace!;
   const out: Selected[] = [];
   for (const [key, spec] of selectorSpecs(chaos)) {
@@ -125,7 +129,7 @@ export function selectTargets(ctx: SimContext, chaos: KObject): Selected[] | str
 }
 
 /** The first container unless names are given; named ones may be sidecar init containers. */
-function containersOf(pod: KObject, names: string[] | undefined): string[] {
+function containersOf(pod: Pod, names: string[] | undefined): string[] {
   if (!names?.length) return pod.spec?.containers?.length ? [pod.spec.containers[0].name] : [];
   const sidecars = (pod.spec?.initContainers ?? []).filter(
     (c: Container) => c.restartPolicy === "Always" && names.includes(c.name),

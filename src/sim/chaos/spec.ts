@@ -2,6 +2,7 @@
 // them: Go durations ("1200s", "1h30m"), memory sizes ("1280MiB", "256MB", "50%"), the pause
 // annotation, the finalizer, and which actions are one-shot (pod-kill, container-kill: applied
 // once, never "recovered", unaffected by duration).
+import type { Doc } from "../objects.js";
 import type { KObject } from "../types.js";
 
 /** One outcome in a record's bounded event list (v1alpha1.RecordEvent). */
@@ -48,6 +49,28 @@ export interface SelectorSpec {
   selector?: ChaosSelector;
   mode?: string;
   value?: string;
+}
+
+/**
+ * The spec fields every kind's controller reads; each kind's own fields (NetworkSpec, IOSpec,
+ * StressSpec) are read by that kind's code from the same open document.
+ */
+export interface CommonSpec extends SelectorSpec {
+  action?: string;
+  duration?: string;
+  /** Container-scoped kinds: the containers to inject into (else the first). */
+  containerNames?: string[];
+  /** PodChaos pod-kill: the deletion's grace period in seconds. */
+  gracePeriod?: number;
+  /** NetworkChaos: the other end of the traffic, with its own selector and mode. */
+  target?: SelectorSpec;
+  externalTargets?: string[];
+}
+
+/** A chaos object as the controllers read it (objects.ts's Chaos with the fields they know). */
+export interface ChaosObject extends KObject {
+  spec: CommonSpec & Doc;
+  status?: ChaosStatus;
 }
 
 /** The spec fields of NetworkChaos the fault reads (netem: delay, loss, corrupt). */
@@ -137,7 +160,7 @@ export const isPaused = (o: KObject) => o.metadata.annotations?.[PAUSE_ANNOTATIO
 export const isDeleting = (o: KObject) => !!o.metadata.deletionTimestamp;
 
 /** pod-kill and container-kill act once: no duration, no recovery to do (IsOneShot). */
-export function isOneShot(o: KObject): boolean {
+export function isOneShot(o: ChaosObject): boolean {
   return o.kind === "PodChaos" && (o.spec?.action === "pod-kill" || o.spec?.action === "container-kill");
 }
 
@@ -145,7 +168,7 @@ export function isOneShot(o: KObject): boolean {
 export const sourceOf = (o: KObject) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`;
 
 /** Records are per container (ns/pod/container) for these, else per pod (ns/pod). */
-export function containerScoped(o: KObject): boolean {
+export function containerScoped(o: ChaosObject): boolean {
   if (o.kind === "StressChaos" || o.kind === "IOChaos") return true;
   return o.kind === "PodChaos" && o.spec?.action === "container-kill";
 }

@@ -8,8 +8,7 @@
 import { bytes } from "../../util/quantity.js";
 import { stamp } from "../clock.js";
 import type { FaultBook, StressFault } from "../model/faults.js";
-import type { Container } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Container, Pod } from "../objects.js";
 import { type Applier, addContainer, fail, notFound, ok, removeContainer, runningStatus } from "./applier.js";
 import { parseMemorySize, type StressSpec } from "./spec.js";
 
@@ -43,7 +42,7 @@ export function stressApplier(faults: FaultBook) {
       const st = runningStatus(t.pod, t.container);
       if (!st) return fail(`container ${t.container} of pod ${t.ns}/${t.podName} is not running`);
       const spec = (t.pod.spec?.containers ?? []).find((c: Container) => c.name === t.container);
-      const f = stressFault(chaos.spec, bytes(spec?.resources?.limits?.memory));
+      const f = stressFault(chaos.spec as StressSpec, bytes(spec?.resources?.limits?.memory));
       if (typeof f === "string") return fail(f);
       addContainer(ctx.faults, source, t.pod.metadata.uid!, t.container!, f, now);
       live.set(`${source}|${t.pod.metadata.uid}|${t.container}`, st.containerID);
@@ -73,7 +72,7 @@ export function stressApplier(faults: FaultBook) {
   };
 
   /** A pod changed or left: stressors of a container instance that ended are gone with it. */
-  function podChanged(pod: KObject, gone: boolean): void {
+  function podChanged(pod: Pod, gone: boolean): void {
     for (const [key, containerId] of live) {
       const [source, podUid, container] = key.split("|");
       if (podUid !== pod.metadata.uid) continue;
