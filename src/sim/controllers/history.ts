@@ -3,12 +3,17 @@
 // so `kubectl rollout undo` can apply it back as a strategic merge patch, and a number that
 // `kubectl rollout history` lists.
 import { isDeepStrictEqual } from "node:util";
-import type { PodTemplate } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { ControllerRevision, PodTemplate } from "../objects.js";
 import { ownerRef, R, type SimContext } from "./context.js";
-import { canonical, claim, computeHash } from "./workload-util.js";
+import { canonical, claim, computeHash, type Selecting } from "./workload-util.js";
 
 const CR = () => R("ControllerRevision");
+
+/** What keeps revisions: a StatefulSet or a DaemonSet (only a StatefulSet reports currentRevision). */
+export interface RevisionOwner extends Selecting {
+  spec: Selecting["spec"] & { template?: PodTemplate; revisionHistoryLimit?: number };
+  status?: { collisionCount?: number; currentRevision?: string };
+}
 
 /** What a ControllerRevision stores: a patch that replaces the owner's pod template. */
 export interface RevisionData {
@@ -16,31 +21,34 @@ export interface RevisionData {
 }
 
 /** What a revision of `owner` stores: its pod template, to replace the live one on undo. */
-export function revisionData(owner: KObject): RevisionData {
+export function revisionData(owner: RevisionOwner): RevisionData {
   return { spec: { template: { ...structuredClone(owner.spec?.template ?? {}), $patch: "replace" } } };
 }
 
 /** The pod template a revision stores. */
-export function templateOf(cr: KObject): PodTemplate {
-  const { $patch: _p, ...template } = cr.data?.spec?.template ?? {};
+export function templateOf(cr: ControllerRevision): PodTemplate {
+  // data is open JSON; the controllers write RevisionData, and a revision without it has no template
+  const data = cr.data as Partial<RevisionData> | undefined;
+  const { $patch: _p, ...template } = data?.spec?.template ?? {};
   return template;
 }
 
-const sameData = (cr: KObject, data: RevisionData) => isDeepStrictEqual(canonical(cr.data), canonical(data));
+const sameData = (cr: ControllerRevision, data: RevisionData) =>
+  isDeepStrictEqual(canonical(cr.data), canonical(data));
 
 /** The owner's revisions (adopting orphans its selector matches), oldest revision first. */
-export function listRevisions(ctx: SimContext, owner: KObject): KObject[] {
-  const all = ctx.store.list(CR(), owner.metadata.namespace);
+export function listRevisions(ctx: SimContext, owner: RevisionOwner): ControllerRevision[] {
+  const all = ctx.store.list(CR(), owner.metadata.namespace) as ControllerRevision[];
   return claim(ctx, CR(), owner, all).sort(
     (a, b) => (a.revision ?? 0) - (b.revision ?? 0) || a.metadata.name!.localeCompare(b.metadata.name!),
   );
 }
 
 export interface Revisions {
-  current: KObject;
-  update: KObject;
+  current: ControllerRevision;
+  update: ControllerRevision;
   collisionCount: number;
-  revisions: KObject[];
+  revisions: ControllerRevision[];
 }
 
 /**
@@ -51,8 +59,8 @@ export interface Revisions {
  */
 export function syncRevisions(
   ctx: SimContext,
-  owner: KObject,
-  revisions: KObject[],
+  owner: RevisionOwner,
+  revisions: ControllerRevision[],
   hashLabel: string,
 ): Revisions {
   const ns = owner.metadata.namespace;
@@ -61,16 +69,22 @@ export function syncRevisions(
   const last = revisions[revisions.length - 1];
   const next = (last?.revision ?? 0) + 1;
   const equal = revisions.filter((cr) => sameData(cr, data));
-  let update: KObject | undefined;
+  let update: ControllerRevision | undefined;
   if (equal.length && equal[equal.length - 1] === last) update = last;
   else if (equal.length) {
     const eq = equal[equal.length - 1];
-    update = ctx.registry.update(CR(), ns, eq.metadata.name!, { ...eq, revision: next }, { force: true });
+    update = ctx.registry.update(
+      CR(),
+      ns,
+      eq.metadata.name!,
+      { ...eq, revision: next },
+      { force: true },
+    ) as ControllerRevision;
   } else {
     while (!update) {
       const hash = computeHash(data, collisionCount);
       const name = `${owner.metadata.name!.slice(0, 223)}-${hash}`;
-      const clash = ctx.registry.tryGet(CR(), ns, name);
+      const clash = ctx.registry.tryGet(CR(), ns, name) as ControllerRevision | undefined;
       if (clash && sameData(clash, data)) update = clash;
       else if (clash) collisionCount++;
       else
@@ -86,7 +100,7 @@ export function syncRevisions(
           },
           data,
           revision: next,
-        });
+        }) as ControllerRevision;
     }
   }
   const list = [...revisions.filter((cr) => cr.metadata.name !== update!.metadata.name), update];
@@ -97,8 +111,8 @@ export function syncRevisions(
 /** Delete the oldest revisions no pod and no status refers to, beyond revisionHistoryLimit. */
 export function truncateHistory(
   ctx: SimContext,
-  owner: KObject,
-  revisions: KObject[],
+  owner: RevisionOwner,
+  revisions: ControllerRevision[],
   live: ReadonlySet<string | undefined>,
 ): void {
   const limit = owner.spec?.revisionHistoryLimit ?? 10;

@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { type LabelSelectorSpec, selectorMatches } from "../api/selectors.js";
 import { type Clock, parseStamp } from "../clock.js";
-import type { ContainerStatus, PodCondition, PodTemplate } from "../objects.js";
+import type { Pod, PodSpec, PodTemplate } from "../objects.js";
 import type { KObject, ObjectMeta, ResourceType } from "../types.js";
 import { controllerOf, ownerRef, R, type SimContext } from "./context.js";
 import { podReady } from "./endpoints.js";
@@ -67,8 +67,12 @@ export function templatesEqual(
 
 // ---- pods -------------------------------------------------------------------------------------
 
+// The predicates take any KObject: callers pass pods straight from store lists.
 export const isTerminating = (p: KObject) => Boolean(p.metadata.deletionTimestamp);
-export const isFinished = (p: KObject) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
+export const isFinished = (p: KObject) => {
+  const phase = (p as Pod).status?.phase;
+  return phase === "Succeeded" || phase === "Failed";
+};
 /** Pods that count toward a workload's replicas: not terminating, not finished. */
 export const isActive = (p: KObject) => !isTerminating(p) && !isFinished(p);
 export { podReady };
@@ -77,7 +81,7 @@ export { podReady };
 export function untilAvailable(p: KObject, minReadySeconds: number, now: number, clock: Clock): number {
   if (!podReady(p)) return Number.POSITIVE_INFINITY;
   if (!minReadySeconds) return 0;
-  const cond = (p.status?.conditions ?? []).find((c: PodCondition) => c.type === "Ready");
+  const cond = ((p as Pod).status?.conditions ?? []).find((c) => c.type === "Ready");
   // a wall-clock stamp, read back as cluster time (the clock may run fast)
   const since = parseStamp(clock, cond?.lastTransitionTime);
   if (Number.isNaN(since)) return 0;
@@ -95,7 +99,7 @@ export function podFromTemplate(
   template: PodTemplate | undefined,
   name: string,
   generateName?: string,
-): KObject {
+): Pod {
   const tm = template?.metadata ?? {};
   const metadata: ObjectMeta = {
     name,
@@ -106,7 +110,9 @@ export function podFromTemplate(
   if (generateName) metadata.generateName = generateName;
   if (tm.annotations && Object.keys(tm.annotations).length) metadata.annotations = { ...tm.annotations };
   if (tm.finalizers?.length) metadata.finalizers = [...tm.finalizers];
-  return { apiVersion: "v1", kind: "Pod", metadata, spec: structuredClone(template?.spec ?? {}) };
+  // a template without a spec gives a pod without one, which the API then refuses
+  const spec = structuredClone(template?.spec ?? ({} as PodSpec));
+  return { apiVersion: "v1", kind: "Pod", metadata, spec };
 }
 
 /** A fresh generated name `<prefix><5 chars>` not taken; the prefix is cut to 58 as the API server's generateName does. */
@@ -118,13 +124,11 @@ export function freshName(ctx: SimContext, rt: ResourceType, ns: string | undefi
 }
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-const readySince = (p: KObject) =>
-  Date.parse(
-    (p.status?.conditions ?? []).find((c: PodCondition) => c.type === "Ready")?.lastTransitionTime ?? "",
-  ) || 0;
-const restarts = (p: KObject) =>
-  Math.max(0, ...(p.status?.containerStatuses ?? []).map((c: ContainerStatus) => c.restartCount ?? 0));
-const deletionCost = (p: KObject) =>
+const readySince = (p: Pod) =>
+  Date.parse((p.status?.conditions ?? []).find((c) => c.type === "Ready")?.lastTransitionTime ?? "") || 0;
+const restarts = (p: Pod) =>
+  Math.max(0, ...(p.status?.containerStatuses ?? []).map((c) => c.restartCount ?? 0));
+const deletionCost = (p: Pod) =>
   Number(p.metadata.annotations?.["controller.kubernetes.io/pod-deletion-cost"] ?? 0) || 0;
 
 /**
@@ -132,10 +136,10 @@ const deletionCost = (p: KObject) =>
  * scheduled, Pending before Running, not ready before ready, cheaper deletion cost first,
  * ready more recently first, more restarts first, newest first.
  */
-export function deletionOrder(a: KObject, b: KObject): number {
+export function deletionOrder(a: Pod, b: Pod): number {
   const sched = Number(Boolean(a.spec?.nodeName)) - Number(Boolean(b.spec?.nodeName));
   if (sched) return sched;
-  const phase = (phaseRank[a.status?.phase] ?? 0) - (phaseRank[b.status?.phase] ?? 0);
+  const phase = (phaseRank[a.status?.phase ?? ""] ?? 0) - (phaseRank[b.status?.phase ?? ""] ?? 0);
   if (phase) return phase;
   const ready = Number(podReady(a)) - Number(podReady(b));
   if (ready) return ready;
@@ -149,21 +153,26 @@ export function deletionOrder(a: KObject, b: KObject): number {
   return created || b.metadata.name!.localeCompare(a.metadata.name!);
 }
 
+/** An object whose spec selects what it owns: a Deployment, ReplicaSet, StatefulSet or DaemonSet. */
+export interface Selecting extends KObject {
+  spec: { selector?: LabelSelectorSpec };
+}
+
 /**
  * Kube's ControllerRefManager: of `candidates`, return those `owner` controls after adopting
  * orphans its selector matches and releasing owned ones it no longer matches. An owner being
  * deleted adopts nothing.
  */
-export function claim(
+export function claim<T extends KObject>(
   ctx: SimContext,
   rt: ResourceType,
-  owner: KObject,
-  candidates: KObject[],
-  extraMatch: (o: KObject) => boolean = () => true,
-): KObject[] {
-  const sel: LabelSelectorSpec = owner.spec?.selector;
+  owner: Selecting,
+  candidates: T[],
+  extraMatch: (o: T) => boolean = () => true,
+): T[] {
+  const sel = owner.spec?.selector;
   const uid = owner.metadata.uid;
-  const out: KObject[] = [];
+  const out: T[] = [];
   for (const o of candidates) {
     const ref = controllerOf(o);
     const matches = selectorMatches(sel, o.metadata.labels) && extraMatch(o);
@@ -181,15 +190,14 @@ export function claim(
       }
     } else if (!ref && matches && !owner.metadata.deletionTimestamp && !o.metadata.deletionTimestamp) {
       const refs = [...(o.metadata.ownerReferences ?? []), ownerRef(owner)];
-      out.push(
-        ctx.registry.update(
-          rt,
-          o.metadata.namespace,
-          o.metadata.name!,
-          { ...o, metadata: { ...o.metadata, ownerReferences: refs } },
-          { force: true },
-        ),
+      const adopted = ctx.registry.update(
+        rt,
+        o.metadata.namespace,
+        o.metadata.name!,
+        { ...o, metadata: { ...o.metadata, ownerReferences: refs } },
+        { force: true },
       );
+      out.push(adopted as T); // the same object, of the candidates' kind
     }
   }
   return out;
