@@ -4,12 +4,13 @@
 // the Deployment's annotations, and the Deployment takes its revision.
 
 import { ApiError } from "../api/status.js";
-import type { KObject } from "../types.js";
+import type { ReplicaSet } from "../objects.js";
 import { controllerOf, ownerRef, R } from "./context.js";
 import {
   byCreation,
   condition,
   DESIRED,
+  type DeploymentView,
   type DSync,
   HASH_LABEL,
   hasProgressDeadline,
@@ -38,14 +39,19 @@ const SKIP = new Set([
 ]);
 
 /** The ReplicaSet whose template is the Deployment's (oldest first, as kube picks). */
-export function findNewReplicaSet(d: KObject, list: KObject[]): KObject | undefined {
+export function findNewReplicaSet(d: DeploymentView, list: ReplicaSet[]): ReplicaSet | undefined {
   return [...list]
     .sort(byCreation)
     .find((rs) => templatesEqual(rs.spec?.template, d.spec.template, HASH_LABEL));
 }
 
 /** Copy the Deployment's annotations, give the ReplicaSet the next revision (keeping the history of a reused one). */
-function setNewRSAnnotations(d: KObject, rs: KObject, newRevision: number, exists: boolean): boolean {
+function setNewRSAnnotations(
+  d: DeploymentView,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+): boolean {
   let changed = false;
   rs.metadata.annotations ??= {};
   const ann: Record<string, string> = rs.metadata.annotations;
@@ -76,12 +82,12 @@ function setNewRSAnnotations(d: KObject, rs: KObject, newRevision: number, exist
  * The new ReplicaSet (created when `create` and missing) and all the others, with revisions in
  * sync (getAllReplicaSetsAndSyncRevision). Undefined newRS with `create` means a hash collision.
  */
-export function getReplicaSets(s: DSync, create: boolean): { newRS?: KObject; oldRSs: KObject[] } {
+export function getReplicaSets(s: DSync, create: boolean): { newRS?: ReplicaSet; oldRSs: ReplicaSet[] } {
   const { d, ctx } = s;
   const existing = findNewReplicaSet(d, s.rsList);
   const olds = s.rsList.filter((rs) => rs !== existing);
   const newRevision = Math.max(0, ...olds.map(revisionOf)) + 1;
-  let newRS: KObject | undefined;
+  let newRS: ReplicaSet | undefined;
   if (existing) {
     const copy = structuredClone(existing);
     const changed = setNewRSAnnotations(d, copy, newRevision, true);
@@ -90,12 +96,16 @@ export function getReplicaSets(s: DSync, create: boolean): { newRS?: KObject; ol
     if (changed || (copy.spec.minReadySeconds ?? 0) !== mrs) {
       if (mrs) copy.spec.minReadySeconds = mrs;
       else delete copy.spec.minReadySeconds;
-      newRS = replaceRS(
-        s,
-        ctx.registry.update(R("ReplicaSet"), copy.metadata.namespace, copy.metadata.name!, copy, {
+      const updated = ctx.registry.update(
+        R("ReplicaSet"),
+        copy.metadata.namespace,
+        copy.metadata.name!,
+        copy,
+        {
           force: true,
-        }),
+        },
       );
+      newRS = replaceRS(s, updated as ReplicaSet);
     }
     setRevision(d, newRS.metadata.annotations?.[REVISION]);
     if (hasProgressDeadline(d) && !progressing(d.status))
@@ -115,7 +125,7 @@ export function getReplicaSets(s: DSync, create: boolean): { newRS?: KObject; ol
   return { newRS, oldRSs: s.rsList.filter((rs) => rs.metadata.uid !== newRS?.metadata.uid) };
 }
 
-function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KObject | undefined {
+function createNewReplicaSet(s: DSync, olds: ReplicaSet[], newRevision: number): ReplicaSet | undefined {
   const { d, ctx } = s;
   const ns = d.metadata.namespace;
   const hash = computeHash(d.spec.template, d.status?.collisionCount);
@@ -125,7 +135,7 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
     labels: { ...(template.metadata?.labels ?? {}), [HASH_LABEL]: hash },
   };
   const sel = d.spec.selector ?? {};
-  const rs: KObject = {
+  const rs: ReplicaSet = {
     apiVersion: "apps/v1",
     kind: "ReplicaSet",
     metadata: {
@@ -144,9 +154,9 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
   rs.spec.replicas = newRSNewReplicas(d, [...olds, rs], rs);
   setNewRSAnnotations(d, rs, newRevision, false);
 
-  let created: KObject;
+  let created: ReplicaSet;
   let alreadyExisted = false;
-  const clash = ctx.registry.tryGet(R("ReplicaSet"), ns, rs.metadata.name!);
+  const clash = ctx.registry.tryGet(R("ReplicaSet"), ns, rs.metadata.name!) as ReplicaSet | undefined;
   if (clash) {
     if (
       controllerOf(clash)?.uid !== d.metadata.uid ||
@@ -161,7 +171,7 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
     alreadyExisted = true;
   } else {
     try {
-      created = ctx.registry.create(R("ReplicaSet"), ns, rs);
+      created = ctx.registry.create(R("ReplicaSet"), ns, rs) as ReplicaSet;
     } catch (e) {
       if (e instanceof ApiError && e.code === 403) return undefined; // the namespace is terminating
       throw e;
@@ -191,7 +201,7 @@ function createNewReplicaSet(s: DSync, olds: KObject[], newRevision: number): KO
   return created;
 }
 
-function setRevision(d: KObject, revision: string | undefined) {
+function setRevision(d: DeploymentView, revision: string | undefined) {
   if (revision === undefined) return;
   d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [REVISION]: revision };
 }

@@ -2,7 +2,7 @@
 // RollingUpdate (surge the new set up, take old ones down as availability allows), Recreate
 // (all old pods gone before the new set starts), scaling (proportional in mid-rollout) and
 // the cleanup of old ReplicaSets beyond revisionHistoryLimit.
-import type { KObject } from "../types.js";
+import type { ReplicaSet } from "../objects.js";
 import { controllerOf, R } from "./context.js";
 import { getReplicaSets } from "./deployment-revision.js";
 import { deploymentComplete, syncDeploymentStatus, syncRolloutStatus } from "./deployment-status.js";
@@ -27,9 +27,9 @@ import {
 } from "./deployment-util.js";
 import { isFinished } from "./workload-util.js";
 
-const olds = (s: DSync, newRS: KObject | undefined) =>
+const olds = (s: DSync, newRS: ReplicaSet | undefined) =>
   s.rsList.filter((rs) => rs.metadata.uid !== newRS?.metadata.uid);
-const availableOf = (rs: KObject | undefined) => rs?.status?.availableReplicas ?? 0;
+const availableOf = (rs: ReplicaSet | undefined) => rs?.status?.availableReplicas ?? 0;
 
 export function rolloutRolling(s: DSync): void {
   const { newRS } = getReplicaSets(s, true);
@@ -43,7 +43,7 @@ export function rolloutRolling(s: DSync): void {
   syncRolloutStatus(s, newRS);
 }
 
-function reconcileNewReplicaSet(s: DSync, newRS: KObject): boolean {
+function reconcileNewReplicaSet(s: DSync, newRS: ReplicaSet): boolean {
   const want = replicasOf(s.d);
   const have = replicasOf(newRS);
   if (have === want) return false;
@@ -51,7 +51,7 @@ function reconcileNewReplicaSet(s: DSync, newRS: KObject): boolean {
   return scaleTo(s, newRS, newRSNewReplicas(s.d, s.rsList, newRS));
 }
 
-function reconcileOldReplicaSets(s: DSync, newRS0: KObject): boolean {
+function reconcileOldReplicaSets(s: DSync, newRS0: ReplicaSet): boolean {
   const newRS = fresh(s, newRS0)!;
   if (sumSpec(active(olds(s, newRS))) === 0) return false;
   const minAvailable = replicasOf(s.d) - maxUnavailable(s.d);
@@ -64,7 +64,7 @@ function reconcileOldReplicaSets(s: DSync, newRS0: KObject): boolean {
 }
 
 /** Old pods that are not available anyway can go first: that costs no availability. */
-function cleanupUnhealthyReplicas(s: DSync, newRS: KObject, max: number): number {
+function cleanupUnhealthyReplicas(s: DSync, newRS: ReplicaSet, max: number): number {
   let total = 0;
   for (const rs of active(olds(s, newRS)).sort(byCreation)) {
     if (total >= max) break;
@@ -77,7 +77,7 @@ function cleanupUnhealthyReplicas(s: DSync, newRS: KObject, max: number): number
   return total;
 }
 
-function scaleDownOldForRollingUpdate(s: DSync, newRS: KObject, minAvailable: number): number {
+function scaleDownOldForRollingUpdate(s: DSync, newRS: ReplicaSet, minAvailable: number): number {
   const oldActive = active(olds(s, newRS)).sort(byCreation);
   const availableNow = sumStatus([...oldActive, fresh(s, newRS)!], "availableReplicas");
   if (availableNow <= minAvailable) return 0;
@@ -111,7 +111,7 @@ export function rolloutRecreate(s: DSync): void {
 }
 
 /** Recreate waits until no pod of an old ReplicaSet is left, terminating ones included. */
-function oldPodsRunning(s: DSync, newRS: KObject | undefined): boolean {
+function oldPodsRunning(s: DSync, newRS: ReplicaSet | undefined): boolean {
   const old = olds(s, newRS);
   if (sumStatus(old, "replicas") > 0) return true;
   const uids = new Set(old.map((rs) => rs.metadata.uid));
@@ -137,7 +137,7 @@ export function syncScaling(s: DSync): void {
   syncDeploymentStatus(s, newRS);
 }
 
-function scale(s: DSync, newRS: KObject | undefined, oldRSs: KObject[]): void {
+function scale(s: DSync, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): void {
   const want = replicasOf(s.d);
   const newestFirst = [...oldRSs].sort(byCreation).reverse();
   const act = active([...newestFirst, newRS]);
@@ -177,7 +177,7 @@ function scale(s: DSync, newRS: KObject | undefined, oldRSs: KObject[]): void {
   });
 }
 
-function proportion(s: DSync, rs: KObject, toAdd: number, added: number): number {
+function proportion(s: DSync, rs: ReplicaSet, toAdd: number, added: number): number {
   if (replicasOf(rs) === 0 || toAdd === added) return 0;
   let fraction: number;
   if (replicasOf(s.d) === 0) fraction = -replicasOf(rs);
@@ -193,10 +193,11 @@ function proportion(s: DSync, rs: KObject, toAdd: number, added: number): number
 }
 
 /** Keep the newest revisionHistoryLimit old ReplicaSets; older empty ones are deleted. */
-function cleanupDeployment(s: DSync, newRS: KObject | undefined): void {
+function cleanupDeployment(s: DSync, newRS: ReplicaSet | undefined): void {
   if (!hasHistoryLimit(s.d)) return;
   const cleanable = olds(s, newRS).filter((rs) => !rs.metadata.deletionTimestamp);
-  const diff = cleanable.length - s.d.spec.revisionHistoryLimit;
+  // hasHistoryLimit said revisionHistoryLimit is a number
+  const diff = cleanable.length - s.d.spec.revisionHistoryLimit!;
   if (diff <= 0) return;
   cleanable.sort((a, b) => revisionOf(a) - revisionOf(b) || byCreation(a, b));
   for (const rs of cleanable.slice(0, diff)) {

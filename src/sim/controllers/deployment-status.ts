@@ -3,10 +3,10 @@
 // status` reads (NewReplicaSetAvailable when done, ProgressDeadlineExceeded when stuck).
 import { isDeepStrictEqual } from "node:util";
 import { parseStamp } from "../clock.js";
-import type { StatusCondition } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { ReplicaSet } from "../objects.js";
 import {
   condition,
+  type DeploymentView,
   type DeployStatus,
   type DSync,
   fresh,
@@ -20,7 +20,10 @@ import {
 } from "./deployment-util.js";
 import { type Condition, omitZero, setCondition } from "./workload-status.js";
 
-function calculateStatus(s: DSync, newRS: KObject | undefined): DeployStatus & { conditions: Condition[] } {
+function calculateStatus(
+  s: DSync,
+  newRS: ReplicaSet | undefined,
+): DeployStatus & { conditions: Condition[] } {
   const { d } = s;
   const all = s.rsList;
   const available = sumStatus(all, "availableReplicas");
@@ -62,7 +65,7 @@ function calculateStatus(s: DSync, newRS: KObject | undefined): DeployStatus & {
 }
 
 /** Every replica updated and available, none old, and the latest spec observed (DeploymentComplete). */
-export function deploymentComplete(d: KObject, st: DeployStatus | undefined): boolean {
+export function deploymentComplete(d: DeploymentView, st: DeployStatus | undefined): boolean {
   const n = replicasOf(d);
   return (
     (st?.updatedReplicas ?? 0) === n &&
@@ -92,17 +95,18 @@ function timedOut(s: DSync, st: DeployStatus): boolean {
   if (c.reason === "ProgressDeadlineExceeded") return true;
   // conditions carry wall-clock stamps: read them back as cluster time (the clock may run fast)
   return (
-    parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds * 1000 < s.ctx.clock.now()
+    // hasProgressDeadline said progressDeadlineSeconds is a number
+    parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds! * 1000 < s.ctx.clock.now()
   );
 }
 
 /** Status without progress estimation (scaling, paused, being deleted). */
-export function syncDeploymentStatus(s: DSync, newRS: KObject | undefined): void {
+export function syncDeploymentStatus(s: DSync, newRS: ReplicaSet | undefined): void {
   s.d.status = calculateStatus(s, newRS);
 }
 
 /** Status during a rollout, with the Progressing condition (syncRolloutStatus). */
-export function syncRolloutStatus(s: DSync, newRS: KObject | undefined): void {
+export function syncRolloutStatus(s: DSync, newRS: ReplicaSet | undefined): void {
   const { d } = s;
   const st = calculateStatus(s, newRS);
   const name = fresh(s, newRS)?.metadata.name;
@@ -146,19 +150,20 @@ export function syncRolloutStatus(s: DSync, newRS: KObject | undefined): void {
 }
 
 /** A ReplicaSet's ReplicaFailure (the new one's first) is the Deployment's (progress.go getReplicaFailures). */
-function replicaFailure(s: DSync, newRS: KObject | undefined, conds: Condition[]): Condition[] {
-  const failed = (rs?: KObject): StatusCondition | undefined =>
-    rs?.status?.conditions?.find((c: StatusCondition) => c.type === "ReplicaFailure");
+function replicaFailure(s: DSync, newRS: ReplicaSet | undefined, conds: Condition[]): Condition[] {
+  const failed = (rs?: ReplicaSet) => rs?.status?.conditions?.find((c) => c.type === "ReplicaFailure");
   const c = failed(newRS) ?? s.rsList.map(failed).find(Boolean);
   if (!c) return conds.filter((x) => x.type !== "ReplicaFailure");
+  // copied as is (the ReplicaSet controller always sets reason and message); a condition's
+  // status is True, False or Unknown
   return setCondition(conds, {
     type: "ReplicaFailure",
-    status: c.status as Condition["status"], // a condition's status is True, False or Unknown
+    status: c.status,
     lastUpdateTime: c.lastTransitionTime,
     lastTransitionTime: c.lastTransitionTime,
     reason: c.reason,
     message: c.message,
-  });
+  } as Condition);
 }
 
 /** Nothing changes while a rollout hangs: look again when the progress deadline passes. */
@@ -172,7 +177,7 @@ function requeueStuck(s: DSync, st: DeployStatus): void {
   )
     return;
   const after =
-    parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds * 1000 - s.ctx.clock.now();
+    parseStamp(s.ctx.clock, c.lastUpdateTime) + s.d.spec.progressDeadlineSeconds! * 1000 - s.ctx.clock.now();
   // a second more so that the deadline is strictly behind us when we look
   s.requeue.after(s.key, Math.max(0, after) + 1000);
 }

@@ -1,6 +1,7 @@
 // The Deployment controller's bookkeeping, after kube's deployment/util: the per-sync state,
 // annotation keys, surge and unavailability bounds, conditions, and scaling one ReplicaSet.
 
+import type { Deployment, ReplicaSet } from "../objects.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
 import { type Condition, type Requeuer, scaled, setCondition } from "./workload-status.js";
@@ -24,31 +25,40 @@ export interface DeployStatus {
   conditions?: Condition[];
 }
 
+/** A Deployment as its controller reads it: the status it computes, with its own conditions. */
+export interface DeploymentView extends KObject {
+  spec: Deployment["spec"];
+  status?: DeployStatus;
+}
+
 /** One sync of one Deployment: `d` is a working copy whose annotations and status are written once at the end. */
 export interface DSync {
   ctx: SimContext;
   key: string;
-  d: KObject;
+  d: DeploymentView;
   /** The ReplicaSets the Deployment controls, kept current as they are written. */
-  rsList: KObject[];
+  rsList: ReplicaSet[];
   requeue: Requeuer;
 }
 
-export const replicasOf = (o: KObject | undefined): number => o?.spec?.replicas ?? 1;
-export const isRolling = (d: KObject) => d.spec?.strategy?.type !== "Recreate";
+/** A ReplicaSet's count fields the Deployment sums. */
+type CountField = "replicas" | "readyReplicas" | "availableReplicas";
+
+export const replicasOf = (o: { spec?: { replicas?: number } } | undefined): number => o?.spec?.replicas ?? 1;
+export const isRolling = (d: DeploymentView) => d.spec?.strategy?.type !== "Recreate";
 export const revisionOf = (rs: KObject) =>
   Number.parseInt(rs.metadata.annotations?.[REVISION] ?? "0", 10) || 0;
-export const active = (list: (KObject | undefined)[]) =>
-  list.filter((rs): rs is KObject => Boolean(rs) && replicasOf(rs) > 0);
-export const sumSpec = (list: KObject[]) => list.reduce((n, rs) => n + replicasOf(rs), 0);
-export const sumStatus = (list: KObject[], field: string) =>
+export const active = (list: (ReplicaSet | undefined)[]) =>
+  list.filter((rs): rs is ReplicaSet => Boolean(rs) && replicasOf(rs) > 0);
+export const sumSpec = (list: ReplicaSet[]) => list.reduce((n, rs) => n + replicasOf(rs), 0);
+export const sumStatus = (list: ReplicaSet[], field: CountField) =>
   list.reduce((n, rs) => n + (rs.status?.[field] ?? 0), 0);
 export const byCreation = (a: KObject, b: KObject) =>
   (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") ||
   a.metadata.name!.localeCompare(b.metadata.name!);
 
 /** maxSurge rounds up, maxUnavailable down; both zero means one may be unavailable (ResolveFenceposts). */
-export function fenceposts(d: KObject): [surge: number, unavailable: number] {
+export function fenceposts(d: DeploymentView): [surge: number, unavailable: number] {
   const ru = d.spec?.strategy?.rollingUpdate ?? {};
   const n = replicasOf(d);
   const surge = scaled(ru.maxSurge ?? 0, n, true);
@@ -56,12 +66,12 @@ export function fenceposts(d: KObject): [surge: number, unavailable: number] {
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return [surge, unavailable];
 }
-export const maxSurge = (d: KObject) => (isRolling(d) ? fenceposts(d)[0] : 0);
-export const maxUnavailable = (d: KObject) =>
+export const maxSurge = (d: DeploymentView) => (isRolling(d) ? fenceposts(d)[0] : 0);
+export const maxUnavailable = (d: DeploymentView) =>
   !isRolling(d) || replicasOf(d) === 0 ? 0 : Math.min(fenceposts(d)[1], replicasOf(d));
-export const hasProgressDeadline = (d: KObject) =>
+export const hasProgressDeadline = (d: DeploymentView) =>
   typeof d.spec?.progressDeadlineSeconds === "number" && d.spec.progressDeadlineSeconds !== MAX_INT32;
-export const hasHistoryLimit = (d: KObject) =>
+export const hasHistoryLimit = (d: DeploymentView) =>
   typeof d.spec?.revisionHistoryLimit === "number" && d.spec.revisionHistoryLimit !== MAX_INT32;
 
 export const progressing = (status: DeployStatus | undefined): Condition | undefined =>
@@ -82,7 +92,7 @@ export function putCondition(s: DSync, c: Condition): void {
   s.d.status = { ...(s.d.status ?? {}), conditions: setCondition(s.d.status?.conditions ?? [], c) };
 }
 
-export function replaceRS(s: DSync, rs: KObject): KObject {
+export function replaceRS(s: DSync, rs: ReplicaSet): ReplicaSet {
   const i = s.rsList.findIndex((x) => x.metadata.uid === rs.metadata.uid);
   if (i >= 0) s.rsList[i] = rs;
   else s.rsList.push(rs);
@@ -90,7 +100,7 @@ export function replaceRS(s: DSync, rs: KObject): KObject {
 }
 
 /** How many replicas the new ReplicaSet may have now (NewRSNewReplicas). */
-export function newRSNewReplicas(d: KObject, all: KObject[], newRS: KObject): number {
+export function newRSNewReplicas(d: DeploymentView, all: ReplicaSet[], newRS: ReplicaSet): number {
   const want = replicasOf(d);
   if (!isRolling(d)) return want;
   const maxTotal = want + scaled(d.spec.strategy?.rollingUpdate?.maxSurge ?? 0, want, true);
@@ -118,17 +128,17 @@ export const maxAnnotation = (rs: KObject): number | undefined => {
 };
 
 /** Set a ReplicaSet's size (and its desired/max annotations); returns whether the size changed. */
-export function scaleReplicaSet(s: DSync, rs: KObject, newScale: number, op?: "up" | "down"): boolean {
+export function scaleReplicaSet(s: DSync, rs: ReplicaSet, newScale: number, op?: "up" | "down"): boolean {
   const { d, ctx } = s;
   const oldScale = replicasOf(rs);
   const copy = structuredClone(rs);
   const annChanged = setReplicasAnnotations(copy, replicasOf(d), replicasOf(d) + maxSurge(d));
   if (oldScale === newScale && !annChanged) return false;
   copy.spec.replicas = newScale;
-  replaceRS(
-    s,
-    ctx.registry.update(R("ReplicaSet"), rs.metadata.namespace, rs.metadata.name!, copy, { force: true }),
-  );
+  const updated = ctx.registry.update(R("ReplicaSet"), rs.metadata.namespace, rs.metadata.name!, copy, {
+    force: true,
+  });
+  replaceRS(s, updated as ReplicaSet);
   if (oldScale === newScale) return false;
   const verb = op ?? (newScale > oldScale ? "up" : "down");
   ctx.events.record(
@@ -142,9 +152,9 @@ export function scaleReplicaSet(s: DSync, rs: KObject, newScale: number, op?: "u
 }
 
 /** scaleReplicaSetAndRecordEvent: nothing at all when the size is already right. */
-export const scaleTo = (s: DSync, rs: KObject, n: number) =>
+export const scaleTo = (s: DSync, rs: ReplicaSet, n: number) =>
   replicasOf(rs) !== n && scaleReplicaSet(s, rs, n);
 
 /** The current version of a ReplicaSet from the sync's list. */
-export const fresh = (s: DSync, rs: KObject | undefined) =>
+export const fresh = (s: DSync, rs: ReplicaSet | undefined) =>
   rs ? (s.rsList.find((x) => x.metadata.uid === rs.metadata.uid) ?? rs) : undefined;

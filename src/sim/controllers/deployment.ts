@@ -4,11 +4,12 @@
 // status` waits for. The steps live in deployment-revision/-rollout/-status/-util; this file wires them.
 import { isDeepStrictEqual } from "node:util";
 import { selectorMatches } from "../api/selectors.js";
+import type { Deployment, ReplicaSet } from "../objects.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { getReplicaSets } from "./deployment-revision.js";
 import { isScalingEvent, rolloutRecreate, rolloutRolling, syncScaling } from "./deployment-rollout.js";
 import { checkPausedConditions, syncDeploymentStatus } from "./deployment-status.js";
-import type { DSync } from "./deployment-util.js";
+import type { DeploymentView, DSync } from "./deployment-util.js";
 import { Requeuer } from "./workload-status.js";
 import { claim } from "./workload-util.js";
 
@@ -30,7 +31,7 @@ export function installDeploymentController(ctx: SimContext): void {
       }
       // an orphaned ReplicaSet may be adopted by a Deployment whose selector matches it
       if (e.type !== "DELETED" && !controllerOf(e.object))
-        for (const d of store.list(R("Deployment"), ns))
+        for (const d of store.list(R("Deployment"), ns) as Deployment[])
           if (selectorMatches(d.spec?.selector, e.object.metadata.labels)) runtime.enqueue(NAME, keyOf(d));
     } else if (e.rt.kind === "Pod" && e.type === "DELETED") {
       // Recreate waits for the last old pod to be gone: nothing else would tell it
@@ -38,7 +39,7 @@ export function installDeploymentController(ctx: SimContext): void {
       const rs = ref?.kind === "ReplicaSet" ? store.get(R("ReplicaSet"), ns, ref.name) : undefined;
       const dref = rs && controllerOf(rs);
       if (dref?.kind !== "Deployment") return;
-      const d = store.get(R("Deployment"), ns, dref.name);
+      const d = store.get(R("Deployment"), ns, dref.name) as Deployment | undefined;
       if (d?.spec?.strategy?.type === "Recreate") runtime.enqueue(NAME, keyOf(d));
     }
   });
@@ -47,7 +48,7 @@ export function installDeploymentController(ctx: SimContext): void {
 function syncDeployment(ctx: SimContext, key: string, requeue: Requeuer): void {
   const { registry, store } = ctx;
   const [ns, name] = splitKey(key);
-  const d0 = registry.tryGet(R("Deployment"), ns, name);
+  const d0 = registry.tryGet(R("Deployment"), ns, name) as DeploymentView | undefined;
   if (!d0) return;
   const sel = d0.spec?.selector;
   if (!sel || (!Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions ?? []).length)) {
@@ -64,7 +65,7 @@ function syncDeployment(ctx: SimContext, key: string, requeue: Requeuer): void {
     ctx,
     key,
     d: structuredClone(d0),
-    rsList: claim(ctx, R("ReplicaSet"), d0, store.list(R("ReplicaSet"), ns)),
+    rsList: claim(ctx, R("ReplicaSet"), d0, store.list(R("ReplicaSet"), ns) as ReplicaSet[]),
     requeue,
   };
   if (s.d.metadata.deletionTimestamp) {

@@ -4,8 +4,7 @@
 // fully labeled, ready and available (ready for minReadySeconds) counts.
 import { selectorMatches } from "../api/selectors.js";
 import { ApiError } from "../api/status.js";
-import type { Condition, ReplicaSetStatus } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Pod, ReplicaSet, ReplicaSetStatus } from "../objects.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { omitZero, Requeuer, writeStatus } from "./workload-status.js";
 import {
@@ -43,7 +42,7 @@ export function installReplicaSetController(ctx: SimContext): void {
     }
     // an orphan may be adopted by any set whose selector matches it
     if (e.type !== "DELETED" && !controllerOf(e.object))
-      for (const rs of store.list(R("ReplicaSet"), ns))
+      for (const rs of store.list(R("ReplicaSet"), ns) as ReplicaSet[])
         if (selectorMatches(rs.spec?.selector, e.object.metadata.labels)) runtime.enqueue(NAME, keyOf(rs));
   });
 }
@@ -51,9 +50,9 @@ export function installReplicaSetController(ctx: SimContext): void {
 function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
   const { registry, store, clock } = ctx;
   const [ns, name] = splitKey(key);
-  let rs = registry.tryGet(R("ReplicaSet"), ns, name);
+  const rs = registry.tryGet(R("ReplicaSet"), ns, name) as ReplicaSet | undefined;
   if (!rs) return;
-  const candidates = store.list(R("Pod"), ns).filter(isActive);
+  const candidates = (store.list(R("Pod"), ns) as Pod[]).filter(isActive);
   let pods = claim(ctx, R("Pod"), rs, candidates);
   let failure: string | undefined;
   if (!rs.metadata.deletionTimestamp && namespaceActive(ctx, ns))
@@ -95,8 +94,8 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
     ["replicas"],
   );
   // ReplicaFailure while creates are refused (replica_set_utils.go calculateStatus)
-  const others = (rs.status?.conditions ?? []).filter((c: Condition) => c.type !== "ReplicaFailure");
-  const prevFailure = (rs.status?.conditions ?? []).find((c: Condition) => c.type === "ReplicaFailure");
+  const others = (rs.status?.conditions ?? []).filter((c) => c.type !== "ReplicaFailure");
+  const prevFailure = (rs.status?.conditions ?? []).find((c) => c.type === "ReplicaFailure");
   const conditions = failure
     ? [
         ...others,
@@ -112,8 +111,7 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
       ]
     : others;
   if (conditions.length) status.conditions = conditions;
-  rs = registry.get(R("ReplicaSet"), ns, name);
-  writeStatus(ctx, R("ReplicaSet"), rs, status);
+  writeStatus(ctx, R("ReplicaSet"), registry.get(R("ReplicaSet"), ns, name), status);
 }
 
 /** Refused creates in a row, per cluster and set. */
@@ -123,22 +121,18 @@ const failuresOf = new WeakMap<SimContext, Map<string, number>>();
  * Create or delete pods so that `pods` (the active ones the set controls) number spec.replicas.
  * A create the API refuses (admission) stops this round with a FailedCreate event.
  */
-function manageReplicas(
-  ctx: SimContext,
-  rs: KObject,
-  pods: KObject[],
-): { pods: KObject[]; failure?: string } {
+function manageReplicas(ctx: SimContext, rs: ReplicaSet, pods: Pod[]): { pods: Pod[]; failure?: string } {
   const { registry, events } = ctx;
   const ns = rs.metadata.namespace;
   const want = rs.spec?.replicas ?? 1;
   const diff = pods.length - want;
   if (diff < 0) {
-    const created: KObject[] = [];
+    const created: Pod[] = [];
     for (let i = 0; i < Math.min(-diff, BURST); i++) {
       const prefix = `${rs.metadata.name}-`;
       const pod = podFromTemplate(rs, rs.spec.template, freshName(ctx, R("Pod"), ns, prefix), prefix);
       try {
-        created.push(registry.create(R("Pod"), ns, pod));
+        created.push(registry.create(R("Pod"), ns, pod) as Pod);
       } catch (e) {
         if (!(e instanceof ApiError) || e.code === 409) throw e;
         events.record(rs, "Warning", "FailedCreate", `Error creating: ${e.message}`, SOURCE);
