@@ -2,10 +2,20 @@
 // (nodeSelector, required node affinity, taints against tolerations) and the pod the daemonset
 // controller creates (extra tolerations, and a node affinity to that one node for the scheduler).
 
-import type { NodeSelectorTerm, PodSpec, SelectorRequirement, Taint, Toleration } from "../objects.js";
-import type { KObject } from "../types.js";
+import type {
+  DaemonSet,
+  Node,
+  NodeSelectorTerm,
+  Pod,
+  PodSpec,
+  SelectorRequirement,
+  Taint,
+  Toleration,
+} from "../objects.js";
 import { R, type SimContext } from "./context.js";
 import { freshName, podFromTemplate } from "./workload-util.js";
+
+type Affinity = NonNullable<PodSpec["affinity"]>;
 
 /** Tolerations kube adds to every daemon pod, so node conditions do not evict or block it. */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -52,7 +62,7 @@ function requirementHolds(r: SelectorRequirement, value: string | undefined): bo
 }
 
 /** Whether a pod with this spec fits the node's labels, name and taints. */
-export function fitsNode(spec: PodSpec | undefined, node: KObject): boolean {
+export function fitsNode(spec: PodSpec | undefined, node: Node): boolean {
   const labels = node.metadata.labels ?? {};
   if (Object.entries<string>(spec?.nodeSelector ?? {}).some(([k, v]) => labels[k] !== v)) return false;
   const terms: NodeSelectorTerm[] =
@@ -69,14 +79,14 @@ export function fitsNode(spec: PodSpec | undefined, node: KObject): boolean {
   );
 }
 
-export const nodeShouldRun = (ds: KObject, node: KObject) => fitsNode(ds.spec?.template?.spec, node);
+export const nodeShouldRun = (ds: DaemonSet, node: Node) => fitsNode(ds.spec?.template?.spec, node);
 
 /**
  * The node a daemon pod is for. Kube reads spec.nodeName first; both agree whenever the scheduler
  * honours the pod's node affinity, and reading the affinity first keeps a scheduler that does not
  * from making this controller delete and recreate pods forever.
  */
-export function targetNode(pod: KObject): string | undefined {
+export function targetNode(pod: Pod): string | undefined {
   for (const t of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
     ?.nodeSelectorTerms ?? [])
     for (const f of t.matchFields ?? [])
@@ -85,7 +95,7 @@ export function targetNode(pod: KObject): string | undefined {
 }
 
 /** The daemon pod for `node`: pinned there by node affinity, as kube does (the scheduler binds it). */
-export function daemonPod(ctx: SimContext, ds: KObject, node: string, hash: string): KObject {
+export function daemonPod(ctx: SimContext, ds: DaemonSet, node: string, hash: string): Pod {
   const prefix = `${ds.metadata.name}-`;
   const pod = podFromTemplate(
     ds,
@@ -98,7 +108,7 @@ export function daemonPod(ctx: SimContext, ds: KObject, node: string, hash: stri
     "controller-revision-hash": hash,
     "pod-template-generation": String(ds.metadata.generation ?? 1),
   };
-  const affinity = structuredClone(pod.spec.affinity ?? {});
+  const affinity: Affinity = structuredClone(pod.spec.affinity ?? {});
   affinity.nodeAffinity = {
     ...(affinity.nodeAffinity ?? {}),
     requiredDuringSchedulingIgnoredDuringExecution: {

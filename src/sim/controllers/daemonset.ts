@@ -2,7 +2,7 @@
 // failed ones replaced, extras and misplaced ones deleted, RollingUpdate replacing outdated pods
 // while at most maxUnavailable nodes lack an available one, ControllerRevisions for history.
 import { ApiError } from "../api/status.js";
-import type { KObject } from "../types.js";
+import type { DaemonSet, Node, Pod } from "../objects.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { daemonPod, nodeShouldRun, targetNode } from "./daemonset-nodes.js";
 import { listRevisions, syncRevisions, truncateHistory } from "./history.js";
@@ -42,12 +42,12 @@ export function installDaemonSetController(ctx: SimContext): void {
 function syncDaemonSet(ctx: SimContext, key: string, requeue: Requeuer): void {
   const { registry, store } = ctx;
   const [ns, name] = splitKey(key);
-  const ds = registry.tryGet(R("DaemonSet"), ns, name);
+  const ds = registry.tryGet(R("DaemonSet"), ns, name) as DaemonSet | undefined;
   if (!ds || ds.metadata.deletionTimestamp) return;
   const revs = syncRevisions(ctx, ds, listRevisions(ctx, ds), HASH);
   const hash = revs.update.metadata.labels?.[HASH] ?? "";
-  const nodes = store.list(R("Node"));
-  const owned = () => claim(ctx, R("Pod"), ds, store.list(R("Pod"), ns));
+  const nodes = store.list(R("Node")) as Node[];
+  const owned = () => claim(ctx, R("Pod"), ds, store.list(R("Pod"), ns) as Pod[]);
   if (namespaceActive(ctx, ns)) {
     manage(ctx, ds, nodes, owned(), hash);
     if (ds.spec?.updateStrategy?.type !== "OnDelete") rollingUpdate(ctx, ds, nodes, owned(), hash);
@@ -65,8 +65,8 @@ function syncDaemonSet(ctx: SimContext, key: string, requeue: Requeuer): void {
 }
 
 /** Live (not terminating) daemon pods by the node they are for. */
-function byNode(pods: KObject[]): Map<string, KObject[]> {
-  const out = new Map<string, KObject[]>();
+function byNode(pods: Pod[]): Map<string, Pod[]> {
+  const out = new Map<string, Pod[]>();
   for (const p of pods) {
     const node = targetNode(p);
     if (!node || isTerminating(p)) continue;
@@ -75,13 +75,13 @@ function byNode(pods: KObject[]): Map<string, KObject[]> {
   return out;
 }
 
-function remove(ctx: SimContext, ds: KObject, pod: KObject): void {
+function remove(ctx: SimContext, ds: DaemonSet, pod: Pod): void {
   ctx.registry.delete(R("Pod"), pod.metadata.namespace, pod.metadata.name!);
   ctx.events.record(ds, "Normal", "SuccessfulDelete", `Deleted pod: ${pod.metadata.name}`, SOURCE);
 }
 
 /** One pod per fitting node: create missing ones, replace failed ones, drop extras and misfits. */
-function manage(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KObject[], hash: string): void {
+function manage(ctx: SimContext, ds: DaemonSet, nodes: Node[], pods: Pod[], hash: string): void {
   const placed = byNode(pods);
   for (const node of nodes) {
     const here = placed.get(node.metadata.name!) ?? [];
@@ -89,7 +89,7 @@ function manage(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KObject[],
       for (const p of here) remove(ctx, ds, p);
       continue;
     }
-    const running: KObject[] = [];
+    const running: Pod[] = [];
     for (const p of here) {
       if (!isFinished(p)) running.push(p);
       else {
@@ -104,13 +104,13 @@ function manage(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KObject[],
       }
     }
     if (running.length === 0) {
-      let pod: KObject;
+      let pod: Pod;
       try {
         pod = ctx.registry.create(
           R("Pod"),
           ds.metadata.namespace,
           daemonPod(ctx, ds, node.metadata.name!, hash),
-        );
+        ) as Pod;
       } catch (e) {
         // refused by admission: controller_utils.go CreatePods records it and the sync is retried
         if (e instanceof ApiError && e.code !== 409)
@@ -128,7 +128,7 @@ function manage(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KObject[],
 }
 
 /** Replace outdated pods: unavailable ones at once, available ones while maxUnavailable allows. */
-function rollingUpdate(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KObject[], hash: string): void {
+function rollingUpdate(ctx: SimContext, ds: DaemonSet, nodes: Node[], pods: Pod[], hash: string): void {
   const eligible = nodes.filter((n) => nodeShouldRun(ds, n));
   const placed = byNode(pods);
   const now = ctx.clock.now();
@@ -138,7 +138,7 @@ function rollingUpdate(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KOb
     scaled(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, eligible.length, true),
   );
   let unavailable = 0;
-  const oldAvailable: KObject[] = [];
+  const oldAvailable: Pod[] = [];
   for (const node of eligible) {
     const p = placed.get(node.metadata.name!)?.[0];
     const ok = Boolean(p) && isAvailable(p!, minReady, now, ctx.clock);
@@ -156,9 +156,9 @@ function rollingUpdate(ctx: SimContext, ds: KObject, nodes: KObject[], pods: KOb
 
 function daemonSetStatus(
   ctx: SimContext,
-  ds: KObject,
-  nodes: KObject[],
-  pods: KObject[],
+  ds: DaemonSet,
+  nodes: Node[],
+  pods: Pod[],
   hash: string,
   requeue: Requeuer,
   key: string,

@@ -3,7 +3,7 @@
 // volumeClaimTemplates, and the status counts kube computes over them.
 import { ApiError } from "../api/status.js";
 import type { Clock } from "../clock.js";
-import type { PodTemplate, StatefulSetStatus, Volume } from "../objects.js";
+import type { Pod, PodTemplate, StatefulSet, StatefulSetStatus, Volume } from "../objects.js";
 import type { KObject } from "../types.js";
 import { R, type SimContext } from "./context.js";
 import { omitZero } from "./workload-status.js";
@@ -18,21 +18,21 @@ export function ordinalOf(setName: string, pod: KObject): number {
   return m && m[1] === setName ? Number(m[2]) : -1;
 }
 
-export const runningAndReady = (p: KObject) => p.status?.phase === "Running" && podReady(p);
-export const runningAndAvailable = (p: KObject, minReady: number, now: number, clock: Clock) =>
+export const runningAndReady = (p: Pod) => p.status?.phase === "Running" && podReady(p);
+export const runningAndAvailable = (p: Pod, minReady: number, now: number, clock: Clock) =>
   runningAndReady(p) && untilAvailable(p, minReady, now, clock) === 0;
 export const revisionOfPod = (p: KObject) => p.metadata.labels?.[REVISION_LABEL];
 
-const claimName = (set: KObject, template: string, ordinal: number) =>
+const claimName = (set: StatefulSet, template: string | undefined, ordinal: number) =>
   `${template}-${set.metadata.name}-${ordinal}`;
 
 /** The pod for `ordinal` from `template` at `revision`, with its identity and claims. */
 export function statefulPod(
-  set: KObject,
+  set: StatefulSet,
   template: PodTemplate | undefined,
   revision: string,
   ordinal: number,
-): KObject {
+): Pod {
   const name = `${set.metadata.name}-${ordinal}`;
   const pod = podFromTemplate(set, template, name);
   pod.metadata.labels = {
@@ -44,12 +44,14 @@ export function statefulPod(
   pod.spec.hostname = name;
   if (set.spec?.serviceName) pod.spec.subdomain = set.spec.serviceName;
   const volumes: Volume[] = (pod.spec.volumes ?? []).filter(
-    (v: Volume) => !(set.spec?.volumeClaimTemplates ?? []).some((t: KObject) => t.metadata?.name === v.name),
+    (v) => !(set.spec?.volumeClaimTemplates ?? []).some((t) => t.metadata?.name === v.name),
   );
+  // nothing validates a claim template's name: without metadata this sync fails, without a name
+  // the volume is unnamed
   for (const t of set.spec?.volumeClaimTemplates ?? [])
     volumes.push({
-      name: t.metadata.name,
-      persistentVolumeClaim: { claimName: claimName(set, t.metadata.name, ordinal) },
+      name: t.metadata!.name as string,
+      persistentVolumeClaim: { claimName: claimName(set, t.metadata!.name, ordinal) },
     });
   if (volumes.length) pod.spec.volumes = volumes;
   return pod;
@@ -59,10 +61,10 @@ export function statefulPod(
  * Create the claims a pod needs. There is no storage provisioner here, so a claim is Bound as
  * soon as it exists (k3s' local-path would bind it when the pod is scheduled).
  */
-export function createClaims(ctx: SimContext, set: KObject, ordinal: number): void {
+export function createClaims(ctx: SimContext, set: StatefulSet, ordinal: number): void {
   const ns = set.metadata.namespace;
   for (const t of set.spec?.volumeClaimTemplates ?? []) {
-    const name = claimName(set, t.metadata.name, ordinal);
+    const name = claimName(set, t.metadata!.name, ordinal);
     if (ctx.registry.tryGet(R("PersistentVolumeClaim"), ns, name)) continue;
     const spec = { volumeMode: "Filesystem", ...structuredClone(t.spec ?? {}) };
     ctx.registry.create(R("PersistentVolumeClaim"), ns, {
@@ -89,11 +91,11 @@ export function createClaims(ctx: SimContext, set: KObject, ordinal: number): vo
   }
 }
 
-export function createPod(ctx: SimContext, set: KObject, pod: KObject, ordinal: number): KObject {
+export function createPod(ctx: SimContext, set: StatefulSet, pod: Pod, ordinal: number): Pod {
   createClaims(ctx, set, ordinal);
-  let created: KObject;
+  let created: Pod;
   try {
-    created = ctx.registry.create(R("Pod"), set.metadata.namespace, pod);
+    created = ctx.registry.create(R("Pod"), set.metadata.namespace, pod) as Pod;
   } catch (e) {
     // refused by admission: stateful_set_control.go records it and the sync is retried
     if (e instanceof ApiError && e.code !== 409)
@@ -129,8 +131,8 @@ export function deletePod(ctx: SimContext, set: KObject, pod: KObject): void {
 
 /** Status over the set's pods (computeReplicaStatus), the rollout finished when all are updated and ready. */
 export function statefulSetStatus(
-  set: KObject,
-  pods: KObject[],
+  set: StatefulSet,
+  pods: Pod[],
   current: string,
   update: string,
   collisionCount: number,

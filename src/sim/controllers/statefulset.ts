@@ -3,7 +3,7 @@
 // (Parallel); scale-down from the highest ordinal; RollingUpdate from the highest ordinal, one
 // pod at a time, waiting for each replacement to be Ready; ControllerRevisions for history.
 import { selectorMatches } from "../api/selectors.js";
-import type { KObject } from "../types.js";
+import type { ControllerRevision, Pod, StatefulSet } from "../objects.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { listRevisions, syncRevisions, templateOf, truncateHistory } from "./history.js";
 import {
@@ -35,7 +35,7 @@ export function installStatefulSetController(ctx: SimContext): void {
         if (ref?.kind === "StatefulSet") runtime.enqueue(NAME, `${ns}/${ref.name}`);
       }
       if (e.rt.kind === "Pod" && e.type !== "DELETED" && !controllerOf(e.object))
-        for (const set of store.list(R("StatefulSet"), ns))
+        for (const set of store.list(R("StatefulSet"), ns) as StatefulSet[])
           if (
             selectorMatches(set.spec?.selector, e.object.metadata.labels) &&
             ordinalOf(set.metadata.name!, e.object) >= 0
@@ -48,11 +48,12 @@ export function installStatefulSetController(ctx: SimContext): void {
 function syncStatefulSet(ctx: SimContext, key: string, requeue: Requeuer): void {
   const { registry, store } = ctx;
   const [ns, name] = splitKey(key);
-  const set = registry.tryGet(R("StatefulSet"), ns, name);
+  const set = registry.tryGet(R("StatefulSet"), ns, name) as StatefulSet | undefined;
   // a set being deleted is left to the garbage collector
   if (!set || set.metadata.deletionTimestamp) return;
   const revs = syncRevisions(ctx, set, listRevisions(ctx, set), "controller.kubernetes.io/hash");
-  const owned = () => claim(ctx, R("Pod"), set, store.list(R("Pod"), ns), (p) => ordinalOf(name, p) >= 0);
+  const owned = () =>
+    claim(ctx, R("Pod"), set, store.list(R("Pod"), ns) as Pod[], (p) => ordinalOf(name, p) >= 0);
   if (namespaceActive(ctx, ns)) updatePods(ctx, set, revs.current, revs.update, owned(), requeue, key);
   const pods = owned();
   const status = statefulSetStatus(
@@ -72,10 +73,10 @@ function syncStatefulSet(ctx: SimContext, key: string, requeue: Requeuer): void 
 /** One pass of updateStatefulSet: create, recreate failed, condemn surplus, then roll one pod. */
 function updatePods(
   ctx: SimContext,
-  set: KObject,
-  current: KObject,
-  update: KObject,
-  pods: KObject[],
+  set: StatefulSet,
+  current: ControllerRevision,
+  update: ControllerRevision,
+  pods: Pod[],
   requeue: Requeuer,
   key: string,
 ): void {
@@ -85,15 +86,15 @@ function updatePods(
   const monotonic = set.spec?.podManagementPolicy !== "Parallel";
   const minReady = set.spec?.minReadySeconds ?? 0;
   const now = ctx.clock.now();
-  const replicas: (KObject | undefined)[] = new Array(n).fill(undefined);
-  const condemned: KObject[] = [];
+  const replicas: (Pod | undefined)[] = new Array(n).fill(undefined);
+  const condemned: Pod[] = [];
   for (const p of pods) {
     const ord = ordinalOf(name, p);
     if (ord >= start && ord < start + n) replicas[ord - start] = p;
     else condemned.push(p);
   }
   condemned.sort((a, b) => ordinalOf(name, a) - ordinalOf(name, b));
-  const healthy = (p: KObject | undefined) =>
+  const healthy = (p: Pod | undefined) =>
     Boolean(p) && !isTerminating(p!) && runningAndAvailable(p!, minReady, now, ctx.clock);
   const firstUnhealthy = [...replicas, ...condemned].find((p) => p && !healthy(p));
 
