@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { selectorMatches } from "../api/selectors.js";
 import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
+import type { Role } from "../objects.js";
 import type { KObject } from "../types.js";
 import { DEFAULT_CLUSTER_ROLE_BINDINGS, DEFAULT_CLUSTER_ROLES } from "./default-roles.js";
 import { requester } from "./escalation.js";
@@ -53,11 +54,11 @@ function bootstrap(ctx: SimContext) {
 
 /** The union of the rules of the ClusterRoles an aggregated role selects, in name order. */
 function aggregate(ctx: SimContext, name: string): boolean {
-  const role = ctx.registry.tryGet(R("ClusterRole"), undefined, name);
+  const role = ctx.registry.tryGet(R("ClusterRole"), undefined, name) as Role | undefined;
   const selectors = role?.aggregationRule?.clusterRoleSelectors;
   if (!role || !Array.isArray(selectors)) return false;
   const rules: unknown[] = [];
-  for (const other of ctx.registry.list(R("ClusterRole"), undefined)) {
+  for (const other of ctx.registry.list(R("ClusterRole"), undefined) as Role[]) {
     if (other.metadata.name === name) continue;
     if (!selectors.some((s) => selectorMatches(s, other.metadata.labels))) continue;
     for (const r of other.rules ?? []) if (!rules.some((x) => isDeepStrictEqual(x, r))) rules.push(r);

@@ -6,10 +6,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AdmissionRequest } from "../api/registry.js";
 import { ApiError } from "../api/status.js";
-import type { Store } from "../store/store.js";
 import { R } from "../controllers/context.js";
-import type { Attributes } from "./request-info.js";
+import type { Role, RoleBinding } from "../objects.js";
+import type { Store } from "../store/store.js";
 import type { Decision } from "./rbac.js";
+import type { Attributes } from "./request-info.js";
 import { type PolicyRule, toRule } from "./rules.js";
 import { isPrivileged, type UserInfo } from "./user.js";
 
@@ -93,7 +94,7 @@ export function escalationAdmission(deps: EscalationDeps) {
     if (req.rt.group !== RBAC) return;
     const user = requester.getStore();
     if (!user || isPrivileged(user)) return;
-    const o = req.obj;
+    const o = req.obj as Role & Partial<RoleBinding>;
     const ns = o.metadata.namespace ?? "";
     const binding = req.rt.kind.endsWith("Binding");
     const target = binding ? (o.roleRef ?? {}) : { kind: req.rt.kind, name: o.metadata.name };
@@ -118,7 +119,7 @@ export function escalationAdmission(deps: EscalationDeps) {
         R(target.kind === "ClusterRole" ? "ClusterRole" : "Role"),
         target.kind === "ClusterRole" ? undefined : ns,
         String(target.name ?? ""),
-      );
+      ) as Role | undefined;
       if (!role) return; // the authorizer reports a binding to a missing role when it is used
       granted = role.rules ?? [];
     }

@@ -2,8 +2,8 @@
 // request's namespace, whose subjects name the user, visited until one allows the request
 // (kubernetes plugin/pkg/auth/authorizer/rbac/rbac.go and pkg/registry/rbac/validation/rule.go).
 import { R } from "../controllers/context.js";
+import type { RoleBinding } from "../objects.js";
 import type { Store } from "../store/store.js";
-import type { KObject } from "../types.js";
 import type { Attributes } from "./request-info.js";
 import { type PolicyRule, ruleAllows, toRule } from "./rules.js";
 import { splitServiceAccount, type UserInfo } from "./user.js";
@@ -63,7 +63,7 @@ export class RbacAuthorizer {
   /** Every rule that applies to the user in a namespace ("" for cluster-wide only), and errors. */
   visit(user: UserInfo, namespace: string, fn: (v: Visit) => boolean): string[] {
     const errors: string[] = [];
-    const walk = (bindings: KObject[], kind: string, bindingNs: string) => {
+    const walk = (bindings: RoleBinding[], kind: string, bindingNs: string) => {
       for (const b of bindings) {
         const subjects = (b.subjects ?? []) as Subject[];
         const s = subjects.find((x) => appliesTo(user, x, bindingNs));
@@ -79,8 +79,10 @@ export class RbacAuthorizer {
       }
       return false;
     };
-    if (walk(this.store.list(R("ClusterRoleBinding")), "ClusterRoleBinding", "")) return errors;
-    if (namespace) walk(this.store.list(R("RoleBinding"), namespace), "RoleBinding", namespace);
+    if (walk(this.store.list(R("ClusterRoleBinding")) as RoleBinding[], "ClusterRoleBinding", ""))
+      return errors;
+    if (namespace)
+      walk(this.store.list(R("RoleBinding"), namespace) as RoleBinding[], "RoleBinding", namespace);
     return errors;
   }
 

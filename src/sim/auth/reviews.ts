@@ -3,8 +3,8 @@
 // (authorization.k8s.io/v1), SelfSubjectReview and TokenReview (authentication.k8s.io/v1)
 // (kubernetes pkg/registry/authorization/*, pkg/registry/authentication/*).
 import { ApiError, badRequest, invalid } from "../api/status.js";
-import type { Attributes } from "./request-info.js";
 import type { Decision } from "./rbac.js";
+import type { Attributes } from "./request-info.js";
 import type { PolicyRule } from "./rules.js";
 import type { UserInfo } from "./user.js";
 

@@ -1,17 +1,11 @@
 // Table columns of RoleBindings and ClusterRoleBindings, as kubernetes
 // pkg/printers/internalversion/printers.go prints them (roleBindingsColumnDefinitions).
-import type { KObject } from "../types.js";
 import { since } from "../api/table/duration.js";
 import { AGE_COL, col, NAME_COL, type Printer } from "../api/table/types.js";
+import type { RoleBinding } from "../objects.js";
 
-interface Subject {
-  kind?: string;
-  name?: string;
-  namespace?: string;
-}
-
-const subjectsOf = (o: KObject, kind: string) =>
-  ((o.subjects ?? []) as Subject[])
+const subjectsOf = (b: RoleBinding, kind: string) =>
+  (b.subjects ?? [])
     .filter((s) => s.kind === kind)
     .map((s) => (kind === "ServiceAccount" ? `${s.namespace ?? ""}/${s.name}` : (s.name ?? "")))
     .join(", ");
@@ -29,12 +23,15 @@ export const bindingPrinter: Printer = {
     col("Groups", "string", "Groups in the roleBinding", { p: 1 }),
     col("ServiceAccounts", "string", "ServiceAccounts in the roleBinding", { p: 1 }),
   ],
-  cells: (o, { now }) => [
-    o.metadata.name ?? "",
-    `${o.roleRef?.kind ?? ""}/${o.roleRef?.name ?? ""}`,
-    since(o.metadata.creationTimestamp, now),
-    subjectsOf(o, "User"),
-    subjectsOf(o, "Group"),
-    subjectsOf(o, "ServiceAccount"),
-  ],
+  cells: (o, { now }) => {
+    const b = o as RoleBinding;
+    return [
+      b.metadata.name ?? "",
+      `${b.roleRef?.kind ?? ""}/${b.roleRef?.name ?? ""}`,
+      since(b.metadata.creationTimestamp, now),
+      subjectsOf(b, "User"),
+      subjectsOf(b, "Group"),
+      subjectsOf(b, "ServiceAccount"),
+    ];
+  },
 };

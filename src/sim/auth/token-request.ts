@@ -1,9 +1,10 @@
 // POST serviceaccounts/NAME/token, the TokenRequest API `kubectl create token` calls: a bound
 // token for the ServiceAccount, valid until expirationTimestamp or until the ServiceAccount (or
 // the object it is bound to) is deleted (kubernetes pkg/registry/core/serviceaccount/storage/token.go).
+
+import type { Registry } from "../api/registry.js";
 import { invalid, notFound } from "../api/status.js";
 import { R } from "../controllers/context.js";
-import type { Registry } from "../api/registry.js";
 import { API_AUDIENCES, type BoundRef, type TokenAuthority } from "./tokens.js";
 
 type J = Record<string, unknown>;

@@ -2,8 +2,9 @@
 // tokens controller writes into Secrets, and the authenticator that resolves either back to the
 // ServiceAccount, which must still exist (kubernetes pkg/serviceaccount/claims.go, legacy.go).
 import { randomUUID } from "node:crypto";
-import { R } from "../controllers/context.js";
 import type { Clock } from "../clock.js";
+import { R } from "../controllers/context.js";
+import type { Secret } from "../objects.js";
 import type { Store } from "../store/store.js";
 import type { KObject } from "../types.js";
 import type { Claims, TokenSigner } from "./jwt.js";
@@ -119,7 +120,7 @@ export class TokenAuthority {
   private checkLegacy(c: Claims, token: string): UserInfo | undefined {
     const p = "kubernetes.io/serviceaccount/";
     const ns = str(c[`${p}namespace`]);
-    const secret = this.store.get(R("Secret"), ns, str(c[`${p}secret.name`]));
+    const secret = this.store.get(R("Secret"), ns, str(c[`${p}secret.name`])) as Secret | undefined;
     const stored = secret?.data?.token;
     if (typeof stored !== "string" || Buffer.from(stored, "base64").toString("utf8") !== token)
       return undefined;
