@@ -6,8 +6,7 @@
 // schedule and success times, and delete finished Jobs beyond the history limits.
 import { nextRun, parseCron } from "../api/cron.js";
 import { parseStamp, stamp } from "../clock.js";
-import type { Condition, CronJobStatus, ObjectReference } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Condition, CronJob, CronJobStatus, Job, ObjectReference } from "../objects.js";
 import { controllerOf, keyOf, ownerRef, R, type SimContext, splitKey } from "./context.js";
 import { jobFinished } from "./job.js";
 import { Requeuer, writeStatus } from "./workload-status.js";
@@ -18,7 +17,7 @@ const SCHEDULED_AT = "batch.kubernetes.io/cronjob-scheduled-timestamp";
 /** Past this many missed times the controller gives up counting (and says so). */
 const MAX_MISSED = 100;
 
-const conditionOf = (job: KObject) =>
+const conditionOf = (job: Job) =>
   (job.status?.conditions ?? []).find(
     (c: Condition) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
   )?.type as "Complete" | "Failed" | undefined;
@@ -37,9 +36,9 @@ export function installCronJobController(ctx: SimContext): void {
 function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
   const { registry, store, clock, events } = ctx;
   const [ns, name] = splitKey(key);
-  const cj = registry.tryGet(R("CronJob"), ns, name);
+  const cj = registry.tryGet(R("CronJob"), ns, name) as CronJob | undefined;
   if (!cj || cj.metadata.deletionTimestamp) return;
-  const jobs = store.list(R("Job"), ns).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
+  const jobs = (store.list(R("Job"), ns) as Job[]).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
   const st: CronJobStatus = structuredClone(cj.status ?? {});
   const wasActive = new Set((st.active ?? []).map((r: ObjectReference) => r.uid));
 
@@ -150,7 +149,7 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
         ownerReferences: [ownerRef(cj)],
       },
       spec: structuredClone(tpl.spec ?? {}),
-    });
+    }) as Job;
     events.record(cj, "Normal", "SuccessfulCreate", `Created job ${jobName}`, SOURCE);
     active.push(job);
   }
@@ -159,7 +158,7 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
 }
 
 /** Delete the oldest finished Jobs past successfulJobsHistoryLimit / failedJobsHistoryLimit. */
-function cleanupHistory(ctx: SimContext, cj: KObject, jobs: KObject[]): void {
+function cleanupHistory(ctx: SimContext, cj: CronJob, jobs: Job[]): void {
   const limits = {
     Complete: cj.spec.successfulJobsHistoryLimit ?? 3,
     Failed: cj.spec.failedJobsHistoryLimit ?? 1,
@@ -181,7 +180,7 @@ function cleanupHistory(ctx: SimContext, cj: KObject, jobs: KObject[]): void {
   }
 }
 
-function save(ctx: SimContext, cj: KObject, st: CronJobStatus, active: KObject[]): void {
+function save(ctx: SimContext, cj: CronJob, st: CronJobStatus, active: Job[]): void {
   const out: CronJobStatus = {};
   if (active.length)
     out.active = active.map((j) => ({

@@ -2,8 +2,7 @@
 // status counters, as kube's job controller does (pkg/controller/job/job_controller.go:
 // manageJob, and the status it updates with zero counters omitted but ready/terminating kept).
 
-import type { JobStatus } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Job, JobStatus, Pod } from "../objects.js";
 import { keyOf, R, type SimContext } from "./context.js";
 import { indexOf, jobPod } from "./job-pods.js";
 import { type Condition, type Requeuer, writeStatus } from "./workload-status.js";
@@ -29,8 +28,8 @@ export type JobState = Omit<JobStatus, "conditions"> & { conditions?: Condition[
 
 export function managePods(
   ctx: SimContext,
-  job: KObject,
-  active: KObject[],
+  job: Job,
+  active: Pod[],
   completed: Set<number>,
   st: JobState,
   t: Tracking,
@@ -51,7 +50,7 @@ export function managePods(
   const wanted: (number | undefined)[] = [];
   if (spec.completionMode === "Indexed") {
     const busy = new Set(active.map(indexOf));
-    for (let i = 0; i < spec.completions && wanted.length < parallelism - active.length; i++)
+    for (let i = 0; i < (spec.completions ?? 0) && wanted.length < parallelism - active.length; i++)
       if (!completed.has(i) && !busy.has(i)) wanted.push(i);
   } else {
     const succeeded = st.succeeded ?? 0;
@@ -65,16 +64,20 @@ export function managePods(
   }
   for (const index of wanted.slice(0, BURST)) {
     const prefix = `${job.metadata.name}-${index === undefined ? "" : `${index}-`}`;
-    const pod = ctx.registry.create(R("Pod"), ns, jobPod(job, freshName(ctx, R("Pod"), ns, prefix), index));
+    const pod = ctx.registry.create(
+      R("Pod"),
+      ns,
+      jobPod(job, freshName(ctx, R("Pod"), ns, prefix), index),
+    ) as Pod;
     active.push(pod);
     ctx.events.record(job, "Normal", "SuccessfulCreate", `Created pod: ${pod.metadata.name}`, SOURCE);
   }
 }
 
 /** The status counters, as the controller writes them (zero counts omitted, ready/terminating kept). */
-export function writeJobStatus(ctx: SimContext, job: KObject, st: JobState, pods: KObject[]): void {
+export function writeJobStatus(ctx: SimContext, job: Job, st: JobState, pods: Pod[]): void {
   const live = pods.filter((p) => ctx.registry.tryGet(R("Pod"), p.metadata.namespace, p.metadata.name!));
-  const fresh = live.map((p) => ctx.registry.get(R("Pod"), p.metadata.namespace, p.metadata.name!));
+  const fresh = live.map((p) => ctx.registry.get(R("Pod"), p.metadata.namespace, p.metadata.name!) as Pod);
   const active = fresh.filter(isActive);
   const out: JobState = {};
   if (st.conditions?.length) out.conditions = st.conditions;

@@ -6,7 +6,9 @@ import type {
   ContainerStatus,
   EnvVar,
   FailurePolicyRule,
+  Job,
   OnExitCodes,
+  Pod,
   PodCondition,
   SuccessPolicyRule,
 } from "../objects.js";
@@ -41,7 +43,7 @@ export function parseIndexes(s: string | undefined, completions = Number.MAX_SAF
 }
 
 /** A new pod for the Job (for `index` when it is Indexed), as the controller's pod control makes it. */
-export function jobPod(job: KObject, name: string, index: number | undefined): KObject {
+export function jobPod(job: Job, name: string, index: number | undefined): Pod {
   const pod = podFromTemplate(
     job,
     job.spec.template,
@@ -70,7 +72,7 @@ export interface FailureMatch {
   message: string;
 }
 
-function exitCodeMatches(req: OnExitCodes, pod: KObject): { container: string; code: number } | undefined {
+function exitCodeMatches(req: OnExitCodes, pod: Pod): { container: string; code: number } | undefined {
   const statuses: ContainerStatus[] = [
     ...(pod.status?.initContainerStatuses ?? []),
     ...(pod.status?.containerStatuses ?? []),
@@ -86,7 +88,7 @@ function exitCodeMatches(req: OnExitCodes, pod: KObject): { container: string; c
 }
 
 /** The first rule of spec.podFailurePolicy a failed pod matches (matchPodFailurePolicy). */
-export function matchFailurePolicy(job: KObject, pod: KObject): FailureMatch | undefined {
+export function matchFailurePolicy(job: Job, pod: Pod): FailureMatch | undefined {
   const rules: FailurePolicyRule[] = job.spec?.podFailurePolicy?.rules ?? [];
   const where = `${pod.metadata.namespace}/${pod.metadata.name}`;
   for (const [i, rule] of rules.entries()) {
@@ -113,7 +115,7 @@ export function matchFailurePolicy(job: KObject, pod: KObject): FailureMatch | u
 }
 
 /** The index of the first successPolicy rule the succeeded indexes meet (matchSuccessPolicy). */
-export function matchSuccessPolicy(job: KObject, succeeded: Set<number>): number | undefined {
+export function matchSuccessPolicy(job: Job, succeeded: Set<number>): number | undefined {
   const rules: SuccessPolicyRule[] = job.spec?.successPolicy?.rules ?? [];
   for (const [i, rule] of rules.entries()) {
     const want = rule.succeededIndexes
@@ -128,7 +130,7 @@ export function matchSuccessPolicy(job: KObject, succeeded: Set<number>): number
 }
 
 /** The restarts of a pod's containers (what backoffLimit counts under restartPolicy OnFailure). */
-export const restartsOf = (p: KObject): number =>
+export const restartsOf = (p: Pod): number =>
   [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])].reduce(
     (n: number, s: ContainerStatus) => n + (s.restartCount ?? 0),
     0,

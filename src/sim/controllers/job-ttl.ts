@@ -2,7 +2,7 @@
 // ttlSecondsAfterFinished is deleted, with its pods, that long after its Complete or Failed
 // condition's transition time.
 import { parseStamp } from "../clock.js";
-import type { Condition } from "../objects.js";
+import type { Condition, Job } from "../objects.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 import { jobFinished } from "./job.js";
 import { Requeuer } from "./workload-status.js";
@@ -13,7 +13,7 @@ export function installJobTtlController(ctx: SimContext): void {
   const requeue = new Requeuer(ctx, NAME);
   ctx.runtime.register(NAME, (key) => {
     const [ns, name] = splitKey(key);
-    const job = ctx.registry.tryGet(R("Job"), ns, name);
+    const job = ctx.registry.tryGet(R("Job"), ns, name) as Job | undefined;
     const ttl = job?.spec?.ttlSecondsAfterFinished;
     if (!job || typeof ttl !== "number" || !jobFinished(job) || job.metadata.deletionTimestamp) return;
     const done = (job.status?.conditions ?? []).find(
@@ -31,7 +31,11 @@ export function installJobTtlController(ctx: SimContext): void {
     });
   });
   ctx.store.subscribe((e) => {
-    if (e.rt.kind === "Job" && e.type !== "DELETED" && e.object.spec?.ttlSecondsAfterFinished !== undefined)
+    if (
+      e.rt.kind === "Job" &&
+      e.type !== "DELETED" &&
+      (e.object as Job).spec?.ttlSecondsAfterFinished !== undefined
+    )
       ctx.runtime.enqueue(NAME, keyOf(e.object));
   });
 }

@@ -7,6 +7,7 @@
 // terminal one (Failed, Complete) once no pod of the Job still runs or terminates. Recreating
 // failed pods waits the controller's back-off (10 s doubling to 6 min).
 import { parseStamp } from "../clock.js";
+import type { Job, Pod } from "../objects.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import type { JobState } from "./job-manage.js";
@@ -25,9 +26,9 @@ import { isActive, namespaceActive } from "./workload-util.js";
 export const JOB_CONTROLLER = "job";
 const SOURCE = { component: "job-controller" };
 
-const isTrue = (job: KObject, type: string) =>
-  (job.status?.conditions ?? []).some((c: Condition) => c.type === type && c.status === "True");
-export const jobFinished = (job: KObject) => isTrue(job, "Complete") || isTrue(job, "Failed");
+const isTrue = (job: Job, type: string) =>
+  (job.status?.conditions ?? []).some((c) => c.type === type && c.status === "True");
+export const jobFinished = (job: Job) => isTrue(job, "Complete") || isTrue(job, "Failed");
 
 export function installJobController(ctx: SimContext): void {
   const { store, runtime } = ctx;
@@ -57,7 +58,7 @@ export function installJobController(ctx: SimContext): void {
 function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, requeue: Requeuer): void {
   const { registry, store, clock, events } = ctx;
   const [ns, name] = splitKey(key);
-  const job = registry.tryGet(R("Job"), ns, name);
+  const job = registry.tryGet(R("Job"), ns, name) as Job | undefined;
   if (!job || jobFinished(job) || job.metadata.deletionTimestamp) return;
   const uid = job.metadata.uid!;
   let t = tracking.get(uid);
@@ -69,8 +70,9 @@ function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, 
   const stamp = registry.now();
   const spec = job.spec;
   const indexed = spec.completionMode === "Indexed";
-  const pods = store.list(R("Pod"), ns).filter((p) => controllerOf(p)?.uid === uid);
-  const st: JobState = structuredClone(job.status ?? {});
+  const pods = (store.list(R("Pod"), ns) as Pod[]).filter((p) => controllerOf(p)?.uid === uid);
+  // the conditions are the ones this controller wrote, with its Condition's statuses
+  const st = structuredClone(job.status ?? {}) as JobState;
   let conds: Condition[] = st.conditions ?? [];
   const cond = (type: string, status: "True" | "False", reason: string, message: string) => {
     conds = setCondition(conds, {
@@ -119,7 +121,7 @@ function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, 
     if (phase === "Succeeded") {
       const i = indexOf(p);
       if (!indexed) st.succeeded = (st.succeeded ?? 0) + 1;
-      else if (i !== undefined && i < spec.completions && !completed.has(i)) {
+      else if (i !== undefined && i < (spec.completions ?? 0) && !completed.has(i)) {
         completed.add(i);
         st.succeeded = (st.succeeded ?? 0) + 1;
       }
@@ -165,7 +167,7 @@ function syncJob(ctx: SimContext, key: string, tracking: Map<string, Tracking>, 
       ? { reason: "SuccessPolicy", message: `Matched rules at index ${policyRule}` }
       : (
             indexed
-              ? completed.size >= spec.completions
+              ? spec.completions !== undefined && completed.size >= spec.completions
               : spec.completions !== undefined
                 ? succeeded >= spec.completions
                 : succeeded > 0 && active.length === 0
