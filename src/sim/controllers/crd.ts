@@ -5,8 +5,7 @@
 // apiextensions-apiserver pkg/controller/status/naming_controller.go and
 // pkg/controller/establish/establishing_controller.go.
 import { isDeepStrictEqual } from "node:util";
-import type { Condition, CrdNames, CrdSpec, CrdStatus, CrdVersion } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Condition, CrdNames, CrdStatus, CrdVersion, CustomResourceDefinition } from "../objects.js";
 import { R, type SimContext } from "./context.js";
 
 const NAME = "crd";
@@ -14,7 +13,9 @@ const NAME = "crd";
 export function installCrdController(ctx: SimContext): void {
   const { store, registry, runtime } = ctx;
   runtime.register(NAME, (name) => {
-    const crd = registry.tryGet(R("CustomResourceDefinition"), undefined, name);
+    const crd = registry.tryGet(R("CustomResourceDefinition"), undefined, name) as
+      | CustomResourceDefinition
+      | undefined;
     if (!crd || crd.metadata.deletionTimestamp) return;
     const status = crdStatus(crd, registry.now());
     if (isDeepStrictEqual(status, crd.status)) return;
@@ -46,8 +47,8 @@ export function installCrdController(ctx: SimContext): void {
   });
 }
 
-function crdStatus(crd: KObject, now: string): CrdStatus {
-  const spec: CrdSpec = crd.spec;
+function crdStatus(crd: CustomResourceDefinition, now: string): CrdStatus {
+  const spec = crd.spec;
   const n = spec.names;
   const acceptedNames: CrdNames = {
     plural: n.plural,

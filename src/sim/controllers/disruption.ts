@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { disruptionAllowed } from "../api/eviction.js";
 import { selectorMatches } from "../api/selectors.js";
 import { parseTime } from "../api/table/duration.js";
-import type { PdbSpec, PdbStatus } from "../objects.js";
+import type { Deployment, PdbSpec, PdbStatus, ReplicaSet, StatefulSet } from "../objects.js";
 import type { KObject } from "../types.js";
 import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
 import { podReady } from "./endpoints.js";
@@ -122,12 +122,16 @@ function expectedScale(ctx: SimContext, pods: KObject[]): { count: number; orpha
   for (const p of pods) {
     const ref = controllerOf(p);
     const ns = p.metadata.namespace;
-    let owner: KObject | undefined;
+    let owner: Deployment | ReplicaSet | StatefulSet | undefined;
     if (ref?.kind === "ReplicaSet") {
-      const rs = registry.tryGet(R("ReplicaSet"), ns, ref.name);
+      const rs = registry.tryGet(R("ReplicaSet"), ns, ref.name) as ReplicaSet | undefined;
       const dref = rs && controllerOf(rs);
-      owner = dref?.kind === "Deployment" ? registry.tryGet(R("Deployment"), ns, dref.name) : rs;
-    } else if (ref?.kind === "StatefulSet") owner = registry.tryGet(R("StatefulSet"), ns, ref.name);
+      owner =
+        dref?.kind === "Deployment"
+          ? (registry.tryGet(R("Deployment"), ns, dref.name) as Deployment | undefined)
+          : rs;
+    } else if (ref?.kind === "StatefulSet")
+      owner = registry.tryGet(R("StatefulSet"), ns, ref.name) as StatefulSet | undefined;
     if (!owner) return { count: 0, orphan: p.metadata.name };
     seen.set(owner.metadata.uid!, owner.spec?.replicas ?? 1);
   }

@@ -2,16 +2,25 @@
 // the others under `notReadyAddresses` (so a failed pod drops out of the Service).
 import { isDeepStrictEqual } from "node:util";
 import { selectorMatches } from "../api/selectors.js";
-import type { EndpointAddress, EndpointPort, PodCondition, ServicePort } from "../objects.js";
+import type {
+  EndpointAddress,
+  EndpointPort,
+  Endpoints,
+  Pod,
+  PodCondition,
+  Service,
+  ServicePort,
+} from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 
 const NAME = "endpoints";
 
 export const podReady = (p: KObject) =>
-  p.status?.conditions?.some((c: PodCondition) => c.type === "Ready" && c.status === "True") ?? false;
+  (p as Pod).status?.conditions?.some((c: PodCondition) => c.type === "Ready" && c.status === "True") ??
+  false;
 
-function resolvePort(pod: KObject, targetPort: number | string): number | undefined {
+function resolvePort(pod: Pod, targetPort: number | string): number | undefined {
   if (typeof targetPort === "number") return targetPort;
   if (/^\d+$/.test(targetPort)) return Number(targetPort);
   for (const c of pod.spec?.containers ?? [])
@@ -23,16 +32,15 @@ export function installEndpointsController(ctx: SimContext) {
   const { store, registry, runtime } = ctx;
   runtime.register(NAME, (key) => {
     const [ns, name] = splitKey(key);
-    const svc = registry.tryGet(R("Service"), ns, name);
-    const existing = registry.tryGet(R("Endpoints"), ns, name);
-    if (!svc || !svc.spec?.selector || Object.keys(svc.spec.selector).length === 0) {
+    const svc = registry.tryGet(R("Service"), ns, name) as Service | undefined;
+    const existing = registry.tryGet(R("Endpoints"), ns, name) as Endpoints | undefined;
+    if (!svc?.spec?.selector || Object.keys(svc.spec.selector).length === 0) {
       // Services without a selector keep hand-made Endpoints; a deleted Service takes its own.
       if (!svc && existing?.metadata.labels?.["endpoints.microremed.io/managed"] === "true")
         registry.delete(R("Endpoints"), ns, name);
       return;
     }
-    const pods = store
-      .list(R("Pod"), ns)
+    const pods = (store.list(R("Pod"), ns) as Pod[])
       .filter(
         (p) =>
           selectorMatches({ matchLabels: svc.spec.selector }, p.metadata.labels) &&
@@ -56,7 +64,7 @@ export function installEndpointsController(ctx: SimContext) {
       const g = groups.get(gk) ?? { addresses: [], notReadyAddresses: [], ports: clean };
       groups.set(gk, g);
       const addr = {
-        ip: pod.status.podIP,
+        ip: pod.status!.podIP!, // the filter above kept only pods with an IP
         nodeName: pod.spec.nodeName,
         targetRef: { kind: "Pod", namespace: ns, name: pod.metadata.name, uid: pod.metadata.uid },
       };
@@ -86,7 +94,7 @@ export function installEndpointsController(ctx: SimContext) {
     if (e.rt.kind === "Service") runtime.enqueue(NAME, keyOf(e.object));
     else if (e.rt.kind === "Pod") {
       const ns = e.object.metadata.namespace;
-      for (const svc of store.list(R("Service"), ns)) {
+      for (const svc of store.list(R("Service"), ns) as Service[]) {
         const sel = svc.spec?.selector;
         if (!sel) continue;
         if (

@@ -5,6 +5,7 @@ import type { Registry } from "../api/registry.js";
 import { apiVersionOf, resourceOfKind } from "../api/resources.js";
 import { ApiError } from "../api/status.js";
 import { stamp } from "../clock.js";
+import type { Event } from "../objects.js";
 import type { KObject } from "../types.js";
 
 const EVENT_RT = resourceOfKind("Event")!;
@@ -32,7 +33,9 @@ export class EventRecorder {
     const now = stamp(this.registry.clock, this.registry.clock.now());
     const aggKey = `${obj.metadata.uid}|${fieldPath ?? ""}|${reason}|${message}`;
     const existingName = this.seen.get(aggKey);
-    const existing = existingName ? this.registry.tryGet(EVENT_RT, ns, existingName) : undefined;
+    const existing = existingName
+      ? (this.registry.tryGet(EVENT_RT, ns, existingName) as Event | undefined)
+      : undefined;
     if (existing) {
       this.registry.update(
         EVENT_RT,

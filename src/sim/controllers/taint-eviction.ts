@@ -5,7 +5,7 @@
 // counted from when the taint was seen; removing the taint or adding a toleration cancels it.
 // Before deleting, the pod gets the DisruptionTarget condition.
 import { isDeepStrictEqual } from "node:util";
-import type { PodCondition, Taint, Toleration } from "../objects.js";
+import type { Node, Pod, PodCondition, Taint, Toleration } from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 
@@ -21,7 +21,7 @@ function tolerates(t: Toleration, taint: Taint): boolean {
 }
 
 /** -1: tolerated forever; otherwise the ms after which the pod must go (0: now). */
-function tolerationTime(pod: KObject, taints: Taint[]): number {
+function tolerationTime(pod: Pod, taints: Taint[]): number {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const t = (pod.spec?.tolerations ?? []).find((x: Toleration) => tolerates(x, taint));
@@ -55,7 +55,7 @@ export function installTaintEvictionController(ctx: SimContext): void {
   const fire = (key: string) => {
     scheduled.delete(key);
     const [ns, name] = splitKey(key);
-    const pod = registry.tryGet(R("Pod"), ns, name);
+    const pod = registry.tryGet(R("Pod"), ns, name) as Pod | undefined;
     if (!pod || pod.metadata.deletionTimestamp) return;
     events.record(pod, "Normal", "TaintManagerEviction", `Marking for deletion Pod ${key}`, SOURCE);
     const cond = {
@@ -82,8 +82,9 @@ export function installTaintEvictionController(ctx: SimContext): void {
 
   runtime.register(NAME, (key) => {
     const [ns, name] = splitKey(key);
-    const pod = registry.tryGet(R("Pod"), ns, name);
-    const node = pod?.spec?.nodeName && registry.tryGet(R("Node"), undefined, pod.spec.nodeName);
+    const pod = registry.tryGet(R("Pod"), ns, name) as Pod | undefined;
+    const node =
+      pod?.spec?.nodeName && (registry.tryGet(R("Node"), undefined, pod.spec.nodeName) as Node | undefined);
     const taints: Taint[] = node
       ? (node.spec?.taints ?? []).filter((t: Taint) => t.effect === "NoExecute")
       : [];
@@ -100,14 +101,16 @@ export function installTaintEvictionController(ctx: SimContext): void {
     scheduled.set(key, { created, fire: created + wait, cancel: stop });
   });
 
-  const noExecute = (n?: KObject) => (n?.spec?.taints ?? []).filter((t: Taint) => t.effect === "NoExecute");
+  const noExecute = (n?: KObject) =>
+    ((n as Node | undefined)?.spec?.taints ?? []).filter((t: Taint) => t.effect === "NoExecute");
   store.subscribe((e) => {
     if (e.rt.kind === "Node") {
       if (e.type !== "DELETED" && isDeepStrictEqual(noExecute(e.old), noExecute(e.object))) return;
-      for (const p of store.list(R("Pod")))
+      for (const p of store.list(R("Pod")) as Pod[])
         if (p.spec?.nodeName === e.object.metadata.name) runtime.enqueue(NAME, keyOf(p));
     } else if (e.rt.kind === "Pod") {
-      const o = e.object;
+      const o = e.object as Pod;
+      const old = e.old as Pod | undefined;
       if (e.type === "DELETED") {
         const s = scheduled.get(keyOf(o));
         s?.cancel();
@@ -115,9 +118,9 @@ export function installTaintEvictionController(ctx: SimContext): void {
         return;
       }
       const same =
-        e.old &&
-        isDeepStrictEqual(e.old.spec?.tolerations, o.spec?.tolerations) &&
-        e.old.spec?.nodeName === o.spec?.nodeName;
+        old &&
+        isDeepStrictEqual(old.spec?.tolerations, o.spec?.tolerations) &&
+        old.spec?.nodeName === o.spec?.nodeName;
       if (!same && o.spec?.nodeName) runtime.enqueue(NAME, keyOf(o));
     }
   });
