@@ -84,7 +84,12 @@ describe("PodChaos", () => {
       image: "gcr.io/google-containers/pause:latest",
     });
     expect(ctrStatus(pod, "web").state.running).toBeDefined();
-    expect(ctrStatus(pod, "sidecar-busybox")).toMatchObject({ ready: true, restartCount: 1 }); // no probe: 1/2
+    // Chaos Mesh swaps only the image (podfailure/impl.go): the sidecar's `sh` is not in pause, so
+    // runc cannot start it and it crash-loops: 0/2
+    expect(ctrStatus(pod, "sidecar-busybox")).toMatchObject({
+      ready: false,
+      lastState: { terminated: { exitCode: 128, reason: "StartError" } },
+    });
     expect(t.eventsOf(name)).toContain("Killing: Container web definition changed, will be restarted");
     expect(t.eventsOf(name).some((e) => e.startsWith("Unhealthy: Readiness probe failed: Get"))).toBe(true);
     const ep = t.get("Endpoints", "web")!;

@@ -136,7 +136,11 @@ describe("Chaos Mesh templates through kubectl", () => {
     expect(after["time-service"]).toBeLessThan(250); // below half the limit: the reference's check passes
   });
 
-  it("pod-fail leaves the pod Running at 1/2 Ready, until deleted", async () => {
+  // Chaos Mesh swaps each container's image for pause and keeps its command
+  // (controllers/chaosimpl/podchaos/podfailure/impl.go); pause is FROM scratch with only /pause, so
+  // the sidecar's `sh -c` cannot start (runc: StartError, exit 128) and crash-loops, and the app
+  // runs /pause and fails its readiness probe: 0/2 Ready, as failures.md's table says.
+  it("pod-fail leaves the pod at 0/2 Ready: the sidecar's shell cannot start in pause, until deleted", async () => {
     const ap = await t.kubectl(["apply", "-f", "-"], template("pod-fail"));
     expect(ap.stdout).toContain("podchaos.chaos-mesh.org/pod-fail created");
     const images = () =>
@@ -154,12 +158,25 @@ describe("Chaos Mesh templates through kubectl", () => {
         .then((r) => r.stdout);
     const row = (o: string) => o.split("\n").find((l) => l.startsWith("time-service-")) ?? "";
     const failed = await eventually(["get", "pod", "-l", "app=time-service", "-n", NS], (o) =>
-      /\s1\/2\s+Running\s+2 \(/.test(row(o)),
+      /\s0\/2\s+(CrashLoopBackOff|StartError)\s+[3-9]/.test(row(o)),
     );
-    expect(row(failed)).toMatch(/1\/2\s+Running/);
+    expect(row(failed)).toMatch(/0\/2\s+(CrashLoopBackOff|StartError)/);
     expect(await images()).toBe(
       "gcr.io/google-containers/pause:latest gcr.io/google-containers/pause:latest",
     );
+    const sidecar = await t.kubectl([
+      "get",
+      "pod",
+      "-l",
+      "app=time-service",
+      "-n",
+      NS,
+      "-o",
+      "jsonpath={.items[0].status.containerStatuses[?(@.name=='sidecar-busybox')].lastState.terminated}",
+    ]);
+    const last = JSON.parse(sidecar.stdout);
+    expect(last).toMatchObject({ exitCode: 128, reason: "StartError" });
+    expect(last.message).toContain('exec: "sh": executable file not found in $PATH');
     const desc = await t.kubectl(["describe", "pod", "-l", "app=time-service", "-n", NS]);
     expect(desc.stdout).toMatch(/Readiness probe failed/);
 
