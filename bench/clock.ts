@@ -8,6 +8,7 @@ import { simData } from "../src/cli/sim-data.js";
 import { WallClock } from "../src/sim/clock.js";
 import { EmbeddedCluster } from "../src/sim/cluster.js";
 import { R } from "../src/sim/controllers/context.js";
+import type { Pod } from "../src/sim/objects.js";
 import { line } from "./stats.js";
 
 const SPEED = 60;
@@ -63,9 +64,7 @@ async function one(pods: number): Promise<void> {
       registry
         .list(R("Pod"), "bench")
         .filter((p) =>
-          (p.status?.conditions ?? []).some(
-            (x: { type: string; status: string }) => x.type === "Ready" && x.status === "True",
-          ),
+          ((p as Pod).status?.conditions ?? []).some((x) => x.type === "Ready" && x.status === "True"),
         ).length;
     const t0 = performance.now();
     while (ready() < pods && performance.now() - t0 < 180_000) await sleep(200);

@@ -30,8 +30,9 @@ export interface KObject {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta;
-  // biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are open JSON documents
-  [field: string]: any;
+  /** Kubernetes objects are open JSON documents: code that knows the kind reads it as one of
+   * src/sim/objects.ts's kinds (Pod, Deployment, ...). */
+  [field: string]: unknown;
 }
 
 /** What the API serves for one resource, as in an APIResourceList. */
