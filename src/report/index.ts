@@ -3,8 +3,8 @@ import { usageError } from "../errors.js";
 import { buildReport, type Report } from "./aggregate.js";
 import { type RunTraces, renderHtml } from "./html.js";
 import { type LoadedRun, loadRuns } from "./load.js";
-import { readTrace } from "./trace.js";
 import { renderMarkdown } from "./markdown.js";
+import { readTrace } from "./trace.js";
 
 export const FORMATS = ["md", "json", "html"] as const;
 export type Format = (typeof FORMATS)[number];

@@ -79,6 +79,7 @@ function tierOf(config: Record<string, unknown> | undefined, dir: string): strin
 export function loadRun(dir: string): LoadedRun {
   const run = readJson(join(dir, "run.json"));
   const config = run?.config as Record<string, unknown> | undefined;
+  const options = run?.options as Record<string, unknown> | undefined;
   const summary = readJson(join(dir, "summary.json"));
   // RunRecords.read skips torn lines; it creates no files for a folder that already exists
   const recorded = new RunRecords(dir).read();
@@ -110,10 +111,7 @@ export function loadRun(dir: string): LoadedRun {
     confinement: {
       // runs recorded before least privilege existed ran as the admin, unsandboxed
       agentAccess: typeof config?.agentAccess === "string" ? config.agentAccess : "cluster-admin",
-      sandbox:
-        typeof (run?.options as Record<string, unknown> | undefined)?.sandbox === "string"
-          ? String((run?.options as Record<string, unknown>).sandbox)
-          : "none",
+      sandbox: typeof options?.sandbox === "string" ? options.sandbox : "none",
     },
   };
 }

@@ -13,8 +13,8 @@ import { createNodes, followSpeedAnnotation, type NodeSpec } from "./controllers
 import { ControllerRuntime } from "./controllers/runtime.js";
 import { ContainerExec } from "./exec/handler.js";
 import { execUpgrade } from "./exec/websocket.js";
-import type { StageDocs } from "./kubelet/load.js";
 import { type ClusterCredentials, kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
+import type { StageDocs } from "./kubelet/load.js";
 import { SimMetrics } from "./metrics/source.js";
 import { FaultedBehavior } from "./model/faulted.js";
 import { FaultBook } from "./model/faults.js";
@@ -106,13 +106,14 @@ export class EmbeddedCluster {
   async listen(port = 0): Promise<string> {
     const { store, registry, clock, logs } = this.ctx;
     const exec = this.exec;
+    this.metrics = new SimMetrics(this.ctx);
     this.server = new ApiServer({
       store,
       registry,
       clock,
       logs,
       exec,
-      metrics: (this.metrics = new SimMetrics(this.ctx)),
+      metrics: this.metrics,
       onUpgrade: execUpgrade({ registry, exec }),
       tls: { ...this.auth.pki.serving, ca: this.auth.pki.ca },
       auth: this.auth,

@@ -5,7 +5,7 @@
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkBuilt, cli, readCases, readJson, ROOT, tmp, write } from "./cli-helpers.js";
+import { checkBuilt, cli, ROOT, readCases, readJson, tmp, write } from "./cli-helpers.js";
 
 beforeAll(checkBuilt);
 

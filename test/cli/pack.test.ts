@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkBuilt, readCases, ROOT, tmp } from "./cli-helpers.js";
+import { checkBuilt, ROOT, readCases, tmp } from "./cli-helpers.js";
 
 beforeAll(checkBuilt);
 

@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CLI,
   checkBuilt,
-  readCases,
   ROOT,
+  readCases,
   type SimCluster,
   scriptedPlaybooks,
   startSim,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { delta, openaiFrames, startWireServer, type WireServer } from "../models/wire-server.js";
-import { CLI, checkBuilt, readCases, readJson, ROOT, scriptedPlaybooks, tmp, write } from "./cli-helpers.js";
+import { CLI, checkBuilt, ROOT, readCases, readJson, scriptedPlaybooks, tmp, write } from "./cli-helpers.js";
 
 const FIX =
   "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ansible.builtin.shell: kubectl rollout restart deployment/time-service -n simple-micro && kubectl rollout status deployment/time-service -n simple-micro --timeout=600s\n";

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import type { ExecutionResult, Executor } from "../../src/ansible/executor.js";
 import type { MethodContext } from "../../src/methods/types.js";
-import type { Verdict } from "../../src/verify/types.js";
 import { resolveModel } from "../../src/models/registry.js";
+import type { Verdict } from "../../src/verify/types.js";
 
 export type Turn = {
   content?: string;

@@ -200,11 +200,19 @@ describe("rendering", () => {
     expect(cell(MODEL_A, "SoloGen", "hard")).toEqual({ ineffective: 2, collateral: 1 });
     expect(cell(MODEL_A, "ThinkRemed", "hard")).toEqual({ ineffective: 1, "not-injected": 1, harness: 1 });
     expect(cell(MODEL_B, "ThinkRemed", "hard")).toEqual({ ineffective: 2, interrupted: 1 });
-    expect(report.reasonCodes).toEqual(["ineffective", "collateral", "not-injected", "interrupted", "harness"]);
+    expect(report.reasonCodes).toEqual([
+      "ineffective",
+      "collateral",
+      "not-injected",
+      "interrupted",
+      "harness",
+    ]);
     const md = render(report, "md");
     expect(md).toContain("## Why cases did not succeed");
     expect(md).toContain("| gpt-4o | SoloGen | hard | 3 | 2 | 1 | 0 | 0 | 0 |");
-    expect(md).toContain("| collateral | the fault's check passed and the namespace-health check failed (what broke) |");
+    expect(md).toContain(
+      "| collateral | the fault's check passed and the namespace-health check failed (what broke) |",
+    );
   });
 
   it("sets exactly two series side by side, case by case", () => {
@@ -214,7 +222,9 @@ describe("rendering", () => {
     expect(r.diff?.unpaired).toBe(2);
     const md = render(r, "md");
     expect(md).toContain("## Side by side: A = gpt-4o / SoloGen, B = gpt-4o / ThinkRemed");
-    expect(md).toMatch(/\| simple-micro \| easy \| 4 \| pod-config-error \| time-service \| solved by B only \| ineffective: not ok \| solved \|/);
+    expect(md).toMatch(
+      /\| simple-micro \| easy \| 4 \| pod-config-error \| time-service \| solved by B only \| ineffective: not ok \| solved \|/,
+    );
     expect(report.diff).toBeUndefined(); // four series: no pairing
   });
 

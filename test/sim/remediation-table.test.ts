@@ -9,7 +9,14 @@
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failure as failureSpec } from "../../src/chaos/catalog.js";
+import { KubeClient } from "../../src/cluster/client.js";
+import { loadKubeConfig } from "../../src/cluster/connect.js";
+import { ClusterTime } from "../../src/cluster/time.js";
+import { loadEnv } from "../../src/envs/env.js";
 import { packageRoot } from "../../src/util/paths.js";
+import { VERIFIERS } from "../../src/verify/registry.js";
+import { DEFAULT_TIMEOUTS, type Verdict } from "../../src/verify/types.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 import {
   CHAOS_KIND,
@@ -25,13 +32,6 @@ import {
   sleep,
   template,
 } from "./failure-helpers.js";
-import { failure as failureSpec } from "../../src/chaos/catalog.js";
-import { KubeClient } from "../../src/cluster/client.js";
-import { loadKubeConfig } from "../../src/cluster/connect.js";
-import { ClusterTime } from "../../src/cluster/time.js";
-import { loadEnv } from "../../src/envs/env.js";
-import { VERIFIERS } from "../../src/verify/registry.js";
-import { DEFAULT_TIMEOUTS, type Verdict } from "../../src/verify/types.js";
 
 // Fast, but slow enough that pod-fail's 1200 s (24 s of wall time here) outlasts its rows even
 // with several rows and kubectl processes sharing two cores.
