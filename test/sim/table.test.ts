@@ -619,11 +619,13 @@ describe("events", () => {
     ]);
   });
 
+  // core/v1 spells the Go field ReportingController `reportingComponent` in JSON
+  // (k8s.io/api/core/v1/types.go); events.k8s.io/v1 spells it `reportingController`
   it("falls back to eventTime, series and reporting controller", () => {
     const ev = obj("Event", "e2", {
       ...base,
       source: {},
-      reportingController: "deployment-controller",
+      reportingComponent: "deployment-controller",
       eventTime: ago(2 * M),
       involvedObject: { kind: "Deployment", name: "web" },
     });
@@ -638,6 +640,27 @@ describe("events", () => {
     ev.series = { count: 4, lastObservedTime: ago(5 * S) };
     expect([row(EV, ev)["Last Seen"], row(EV, ev).Count]).toEqual(["5s", 4]);
     expect(row(EV, obj("Event", "e3", { involvedObject: { kind: "Node" } }))["Last Seen"]).toBe("<unknown>");
+  });
+
+  it("prints an events.k8s.io/v1 Event's reportingController and instance as its source", () => {
+    const ev: KObject = {
+      ...obj("Event", "e4", {
+        type: "Normal",
+        reason: "ScalingReplicaSet",
+        note: "Scaled up replica set web-1 to 1",
+        regarding: { kind: "Deployment", name: "web" },
+        eventTime: ago(3 * M),
+        reportingController: "deployment-controller",
+        reportingInstance: "kube-controller-manager-node-1",
+      }),
+      apiVersion: "events.k8s.io/v1",
+    };
+    const r = row(rt("events.k8s.io", "events", "Event"), ev);
+    expect([r.Object, r.Source, r.Message]).toEqual([
+      "deployment/web",
+      "deployment-controller, kube-controller-manager-node-1",
+      "Scaled up replica set web-1 to 1",
+    ]);
   });
 });
 

@@ -12,10 +12,11 @@ const time = (ts: unknown, now: number) => (parseTime(ts) === undefined ? undefi
 /** An events.k8s.io/v1 Event as stored. */
 type NewEvent = KObject & Omit<Stored<EventsV1Event>, "apiVersion" | "kind" | "metadata">;
 
-/** What printEvent reads: the core/v1 fields, and the new API's series and controller. */
+/** What printEvent reads: the core/v1 fields (the Go field ReportingController is
+ * `reportingComponent` in core/v1's JSON, k8s.io/api/core/v1/types.go), and the new API's series. */
 interface PrintedEvent extends Event {
   series?: { count?: number; lastObservedTime?: string };
-  reportingController?: string;
+  reportingComponent?: string;
 }
 
 /** events.k8s.io/v1 renames the core/v1 fields; both are printed by the same internal printer. */
@@ -30,6 +31,7 @@ function asCoreEvent(obj: KObject): PrintedEvent {
     firstTimestamp: e.deprecatedFirstTimestamp,
     lastTimestamp: e.deprecatedLastTimestamp,
     count: e.deprecatedCount,
+    reportingComponent: e.reportingController,
   };
 }
 
@@ -79,7 +81,7 @@ export const eventPrinter: Printer = {
     const io = e.involvedObject ?? {};
     const kind = str(io.kind).toLowerCase();
     const target = io.name ? `${kind}/${io.name}` : kind;
-    const component = e.source?.component || e.reportingController || "";
+    const component = e.source?.component || e.reportingComponent || "";
     const host = e.source?.host || e.reportingInstance || "";
     return [
       last,
