@@ -2,12 +2,12 @@
 // maxUnavailable. The pods name a scheduler nobody runs, so neither the default scheduler nor a
 // kubelet touches them and the test decides when they are Ready.
 import { describe, expect, it } from "vitest";
-import type { KObject } from "../../src/sim/types.js";
+import type { DaemonSet, Pod, PodSpec } from "../../src/sim/objects.js";
 import { image, testCluster } from "./workloads-helpers.js";
 
 const NODES = ["n1", "n2", "n3"].map((name) => ({ name, cpu: "4", memory: "8Gi", pods: 110 }));
 
-function daemonSet(name: string, img: string, podSpec = {}): KObject {
+function daemonSet(name: string, img: string, podSpec: Partial<PodSpec> = {}): DaemonSet {
   return {
     apiVersion: "apps/v1",
     kind: "DaemonSet",
@@ -22,9 +22,9 @@ function daemonSet(name: string, img: string, podSpec = {}): KObject {
   };
 }
 
-const nodeOf = (p: KObject): string =>
-  p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
-    .matchFields[0].values[0];
+const nodeOf = (p: Pod): string =>
+  p.spec.affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms[0]
+    .matchFields![0].values![0];
 
 describe("DaemonSet controller", () => {
   it("puts one pod on every fitting node and rolls them within maxUnavailable", () => {
@@ -39,15 +39,13 @@ describe("DaemonSet controller", () => {
     });
 
     t.edit("DaemonSet", "agent", (ds) => {
-      delete ds.spec.template.spec.nodeSelector;
+      delete ds.spec.template.spec!.nodeSelector;
     });
     // the n2 pod was of the old revision and not available: replaced at once
     expect(t.pods().map(nodeOf).sort()).toEqual(["n1", "n2", "n3"]);
     const pod = t.pods()[0];
     expect(pod.metadata.labels).toMatchObject({ app: "agent", "pod-template-generation": "2" });
-    expect(pod.spec.tolerations.map((x: { key: string }) => x.key)).toContain(
-      "node.kubernetes.io/unschedulable",
-    );
+    expect(pod.spec.tolerations!.map((x) => x.key)).toContain("node.kubernetes.io/unschedulable");
     t.readyAll(t.pods());
     expect(t.get("DaemonSet", "agent").status).toMatchObject({
       desiredNumberScheduled: 3,
@@ -59,7 +57,7 @@ describe("DaemonSet controller", () => {
     });
 
     t.edit("DaemonSet", "agent", (ds) => {
-      ds.spec.template.spec.containers[0].image = "agent:2";
+      ds.spec.template.spec!.containers[0].image = "agent:2";
     });
     for (let step = 0; step < 3; step++) {
       const fresh = t.pods().filter((p) => image(p) === "agent:2" && p.status?.phase !== "Running");

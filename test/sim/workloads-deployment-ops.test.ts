@@ -12,7 +12,7 @@ describe("Deployment controller: history, scaling, strategies", () => {
       t.readyAll(t.podsOfDeployment("hist").filter((p) => p.status?.phase !== "Running"));
       t.edit("Deployment", "hist", (d) => {
         d.metadata.annotations = { ...d.metadata.annotations, "kubernetes.io/change-cause": `v${v}` };
-        d.spec.template.spec.containers[0].image = `app:${v}`;
+        d.spec.template.spec!.containers[0].image = `app:${v}`;
       });
     }
     t.readyAll(t.podsOfDeployment("hist").filter((p) => p.status?.phase !== "Running"));
@@ -26,7 +26,7 @@ describe("Deployment controller: history, scaling, strategies", () => {
     expect(left[2].metadata.annotations?.["kubernetes.io/change-cause"]).toBe("v5");
 
     t.edit("Deployment", "hist", (d) => {
-      d.spec.template.metadata.annotations = { "kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z" };
+      d.spec.template.metadata!.annotations = { "kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z" };
     });
     const after = rsOf(t, "hist");
     expect(after.at(-1)!.metadata.annotations?.["deployment.kubernetes.io/revision"]).toBe("6");
@@ -76,7 +76,7 @@ describe("Deployment controller: history, scaling, strategies", () => {
     t.create(deployment("big", 10, "nginx:1.25", { strategy }));
     t.readyAll(t.podsOfDeployment("big"));
     t.edit("Deployment", "big", (d) => {
-      d.spec.template.spec.containers[0].image = "nginx:does-not-exist";
+      d.spec.template.spec!.containers[0].image = "nginx:does-not-exist";
     });
     // stuck: 13 pods at most, 8 available at least, the 5 new ones never Ready
     let [old, neu] = rsOf(t, "big");
@@ -101,7 +101,7 @@ describe("Deployment controller: history, scaling, strategies", () => {
     t.create(deployment("db", 2, "pg:15", { strategy: { type: "Recreate" } }));
     // scheduled pods terminate gracefully (until the kubelet ends them)
     for (const p of t.podsOfDeployment("db")) {
-      const cur = t.registry.get(R("Pod"), NS, p.metadata.name!);
+      const cur = t.get("Pod", p.metadata.name!);
       t.registry.update(
         R("Pod"),
         NS,
@@ -113,7 +113,7 @@ describe("Deployment controller: history, scaling, strategies", () => {
     t.readyAll(t.podsOfDeployment("db"));
     const [oldRS] = rsOf(t, "db");
     t.edit("Deployment", "db", (d) => {
-      d.spec.template.spec.containers[0].image = "pg:16";
+      d.spec.template.spec!.containers[0].image = "pg:16";
     });
     expect(t.get("ReplicaSet", oldRS.metadata.name!).spec.replicas).toBe(0);
     expect(rsOf(t, "db")).toHaveLength(1); // no new ReplicaSet while old pods terminate
@@ -139,7 +139,7 @@ describe("Deployment controller: history, scaling, strategies", () => {
     t.readyAll(t.podsOfDeployment("p"));
     t.edit("Deployment", "p", (d) => {
       d.spec.paused = true;
-      d.spec.template.spec.containers[0].image = "nginx:2";
+      d.spec.template.spec!.containers[0].image = "nginx:2";
     });
     expect(rsOf(t, "p")).toHaveLength(1);
     expect(cond(t.get("Deployment", "p"), "Progressing")).toMatchObject({

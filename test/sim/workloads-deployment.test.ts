@@ -2,7 +2,14 @@
 // their surge/unavailability bounds, a rollout that hangs, undo.
 import { describe, expect, it } from "vitest";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
+import type { PodTemplate } from "../../src/sim/objects.js";
 import { cond, deployment, image, NS, rolledOut, rsOf, testCluster } from "./workloads-helpers.js";
+
+/** A pod template as `kubectl rollout undo` sends it back: labels kept, creationTimestamp null. */
+interface UndoTemplate {
+  metadata: { labels: Record<string, string>; creationTimestamp?: string | null };
+  spec?: PodTemplate["spec"];
+}
 
 describe("Deployment controller: rollouts", () => {
   it("creates a ReplicaSet named after the pod-template-hash, and its pods", () => {
@@ -56,7 +63,7 @@ describe("Deployment controller: rollouts", () => {
       readyReplicas: 2,
       availableReplicas: 2,
     });
-    expect(d.status.unavailableReplicas).toBeUndefined();
+    expect(d.status!.unavailableReplicas).toBeUndefined();
     expect(cond(d, "Available")).toMatchObject({
       status: "True",
       reason: "MinimumReplicasAvailable",
@@ -85,7 +92,7 @@ describe("Deployment controller: rollouts", () => {
     const [oldPod] = t.pods(oldRS);
 
     t.edit("Deployment", "api", (d) => {
-      d.spec.template.spec.containers[0].image = "nginx:1.26";
+      d.spec.template.spec!.containers[0].image = "nginx:1.26";
     });
     const [, newRS] = rsOf(t, "api");
     expect(newRS.metadata.annotations?.["deployment.kubernetes.io/revision"]).toBe("2");
@@ -124,12 +131,12 @@ describe("Deployment controller: rollouts", () => {
     t.create(deployment("cart", 4));
     t.readyAll(t.podsOfDeployment("cart"));
     t.edit("Deployment", "cart", (d) => {
-      d.spec.template.spec.containers[0].image = "nginx:1.26";
+      d.spec.template.spec!.containers[0].image = "nginx:1.26";
     });
     let steps = 0;
     for (; steps < 20 && !rolledOut(t.get("Deployment", "cart")); steps++) {
       const pods = t.podsOfDeployment("cart");
-      const rsTotal = rsOf(t, "cart").reduce((n, rs) => n + rs.spec.replicas, 0);
+      const rsTotal = rsOf(t, "cart").reduce((n, rs) => n + rs.spec.replicas!, 0);
       expect(rsTotal).toBeLessThanOrEqual(5); // 4 + ceil(25% of 4)
       expect(pods.length).toBeLessThanOrEqual(5);
       expect(pods.filter((p) => p.status?.conditions?.[0]?.status === "True").length).toBeGreaterThanOrEqual(
@@ -153,7 +160,7 @@ describe("Deployment controller: rollouts", () => {
     t.readyAll(t.podsOfDeployment("pay"));
     const [oldRS] = rsOf(t, "pay");
     t.edit("Deployment", "pay", (d) => {
-      d.spec.template.spec.containers[0].resources = {
+      d.spec.template.spec!.containers[0].resources = {
         requests: { cpu: "1m", memory: "100Mi" },
         limits: { cpu: "2m", memory: "200Mi" },
       };
@@ -197,16 +204,16 @@ describe("Deployment controller: rollouts", () => {
     t.readyAll(t.podsOfDeployment("cat"));
     const original = structuredClone(t.get("Deployment", "cat").spec.template);
     t.edit("Deployment", "cat", (d) => {
-      d.spec.template.spec.containers[0].image = "nginx:broken";
+      d.spec.template.spec!.containers[0].image = "nginx:broken";
     });
     const [rs1, rs2] = rsOf(t, "cat");
     // as kubectl rollout undo does: the old ReplicaSet's template without its hash label
-    const back = structuredClone(rs1.spec.template);
+    const back = structuredClone(rs1.spec.template) as UndoTemplate;
     delete back.metadata.labels["pod-template-hash"];
     back.metadata.creationTimestamp = null;
     expect({ ...back, metadata: { labels: back.metadata.labels } }).toEqual(original);
     t.edit("Deployment", "cat", (d) => {
-      d.spec.template = back;
+      d.spec.template = back as PodTemplate;
     });
     const all = rsOf(t, "cat");
     expect(all.map((rs) => rs.metadata.name)).toEqual([rs2.metadata.name, rs1.metadata.name]);

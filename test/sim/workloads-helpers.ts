@@ -1,15 +1,41 @@
 // A cluster for workload-controller tests: pinned clock, hand-drained queues and no nodes, so
 // no scheduler or kubelet touches the pods; tests decide when a pod is Running and Ready.
 
+import type { V1PersistentVolumeClaimSpec } from "@kubernetes/client-node";
 import { simData } from "../../src/cli/sim-data.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
-import type { Condition } from "../../src/sim/objects.js";
+import type {
+  Container,
+  ControllerRevision,
+  DaemonSet,
+  Deployment,
+  Event,
+  Pod,
+  PodSpec,
+  ReplicaSet,
+  StatefulSet,
+  Stored,
+} from "../../src/sim/objects.js";
 import type { KObject } from "../../src/sim/types.js";
 
-/** Spec fields a test adds to or overrides in a workload's spec. */
-type SpecFields = Record<string, unknown>;
+export interface PersistentVolumeClaim extends KObject {
+  spec: Stored<V1PersistentVolumeClaimSpec>;
+}
+
+/** The kinds these tests read, by name: `t.get("Pod", name)` is a Pod; other kinds are KObjects. */
+interface Kinds {
+  Pod: Pod;
+  Deployment: Deployment;
+  ReplicaSet: ReplicaSet;
+  StatefulSet: StatefulSet;
+  DaemonSet: DaemonSet;
+  ControllerRevision: ControllerRevision;
+  Event: Event;
+  PersistentVolumeClaim: PersistentVolumeClaim;
+}
+export type KindOf<K extends string> = K extends keyof Kinds ? Kinds[K] : KObject;
 
 export const NS = "default";
 
@@ -30,16 +56,16 @@ export function testCluster(nodes: { name: string; cpu: string; memory: string; 
       clock.advance(ms);
       runtime.drain();
     },
-    get: (kind: string, name: string) => registry.get(R(kind), NS, name),
-    list: (kind: string) => registry.list(R(kind), NS),
+    get: <K extends string>(kind: K, name: string) => registry.get(R(kind), NS, name) as KindOf<K>,
+    list: <K extends string>(kind: K) => registry.list(R(kind), NS) as KindOf<K>[],
     create(obj: KObject) {
       const o = registry.create(R(obj.kind), NS, obj);
       runtime.drain();
       return o;
     },
     /** Change an object as a user would (with generation bumps), then drain. */
-    edit(kind: string, name: string, change: (o: KObject) => void) {
-      const o = structuredClone(registry.get(R(kind), NS, name));
+    edit<K extends string>(kind: K, name: string, change: (o: KindOf<K>) => void) {
+      const o = structuredClone(api.get(kind, name));
       change(o);
       const out = registry.update(R(kind), NS, name, o);
       runtime.drain();
@@ -47,8 +73,8 @@ export function testCluster(nodes: { name: string; cpu: string; memory: string; 
     },
     /** Pods that count: not terminating. */
     pods: (owner?: KObject) =>
-      registry
-        .list(R("Pod"), NS)
+      api
+        .list("Pod")
         .filter(
           (p) => !p.metadata.deletionTimestamp && (!owner || owner.metadata.uid === controllerOf(p)?.uid),
         ),
@@ -64,7 +90,7 @@ export function testCluster(nodes: { name: string; cpu: string; memory: string; 
     /** The kubelet's part, by hand: the pod runs and passes its readiness probe. */
     markReady(pod: KObject, ready = true) {
       const now = registry.now();
-      const cur = registry.get(R("Pod"), NS, pod.metadata.name!);
+      const cur = api.get("Pod", pod.metadata.name!);
       const status = {
         ...cur.status,
         phase: "Running",
@@ -80,8 +106,8 @@ export function testCluster(nodes: { name: string; cpu: string; memory: string; 
       runtime.drain();
     },
     events: (reason?: string) =>
-      registry
-        .list(R("Event"), NS)
+      api
+        .list("Event")
         .filter((e) => !reason || e.reason === reason)
         .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
         .map((e) => e.message as string),
@@ -94,8 +120,8 @@ export function deployment(
   name: string,
   replicas: number,
   image = "nginx:1.25",
-  spec: SpecFields = {},
-): KObject {
+  spec: Partial<Deployment["spec"]> = {},
+): Deployment {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -113,8 +139,8 @@ export function statefulSet(
   name: string,
   replicas: number,
   image = "mysql:8",
-  spec: SpecFields = {},
-): KObject {
+  spec: Partial<StatefulSet["spec"]> = {},
+): StatefulSet {
   return {
     apiVersion: "apps/v1",
     kind: "StatefulSet",
@@ -129,9 +155,20 @@ export function statefulSet(
   };
 }
 
-export const cond = (o: KObject, type: string) =>
-  (o.status?.conditions ?? []).find((c: Condition) => c.type === type);
-export const image = (o: KObject) => (o.spec?.template?.spec ?? o.spec)?.containers?.[0]?.image;
+/** A status condition by type, of any kind (a Deployment's or a Pod's). */
+export const cond = <C extends { type: string }>(o: { status?: { conditions?: C[] } }, type: string) =>
+  (o.status?.conditions ?? []).find((c) => c.type === type);
+
+/** The spec of a pod, or of a workload with a pod template: the fields `image` reads. */
+interface ImageSpec {
+  template?: { spec?: PodSpec };
+  containers?: Container[];
+}
+/** The first container's image of a pod or a workload's template. */
+export const image = (o: KObject) => {
+  const spec = o.spec as ImageSpec | undefined;
+  return (spec?.template?.spec ?? spec)?.containers?.[0]?.image;
+};
 
 type TestCluster = ReturnType<typeof testCluster>;
 
@@ -147,8 +184,8 @@ export const rsOf = (t: TestCluster, name: string) =>
     );
 
 /** What `kubectl rollout status` checks before it says "successfully rolled out". */
-export function rolledOut(d: KObject): boolean {
-  const s = d.status ?? {};
+export function rolledOut(d: Deployment): boolean {
+  const s: NonNullable<Deployment["status"]> = d.status ?? {};
   return (
     (s.observedGeneration ?? 0) >= d.metadata.generation! &&
     (s.updatedReplicas ?? 0) === d.spec.replicas &&

@@ -2,7 +2,13 @@
 // rolling update with ControllerRevisions, scale-down from the top, Parallel.
 import { describe, expect, it } from "vitest";
 import { R } from "../../src/sim/controllers/context.js";
+import type { PodTemplate } from "../../src/sim/objects.js";
 import { image, NS, statefulSet, testCluster } from "./workloads-helpers.js";
+
+/** A StatefulSet's ControllerRevision data: its template, as a patch that replaces the whole. */
+interface RevisionData {
+  spec: { template: PodTemplate & { $patch?: string } };
+}
 
 const names = (t: ReturnType<typeof testCluster>) =>
   t
@@ -34,15 +40,12 @@ describe("StatefulSet controller", () => {
     expect(rev.metadata.name).toBe(p0.metadata.labels!["controller-revision-hash"]);
     expect(rev.metadata.name).toMatch(/^db-[bcdfghjklmnpqrstvwxz2456789]+$/);
     expect(rev.revision).toBe(1);
-    expect(rev.data.spec.template.$patch).toBe("replace");
+    expect((rev.data as RevisionData).spec.template.$patch).toBe("replace");
     expect(p0.spec).toMatchObject({ hostname: "db-0", subdomain: "db" });
     // the claim's volume, then the bound token volume ServiceAccount admission adds
-    expect(p0.spec.volumes[0]).toEqual({ name: "data", persistentVolumeClaim: { claimName: "data-db-0" } });
-    expect(p0.spec.volumes.map((v: { name: string }) => v.name)).toEqual([
-      "data",
-      expect.stringMatching(/^kube-api-access-/),
-    ]);
-    expect(t.get("PersistentVolumeClaim", "data-db-0").spec.resources.requests.storage).toBe("2Gi");
+    expect(p0.spec.volumes![0]).toEqual({ name: "data", persistentVolumeClaim: { claimName: "data-db-0" } });
+    expect(p0.spec.volumes!.map((v) => v.name)).toEqual(["data", expect.stringMatching(/^kube-api-access-/)]);
+    expect(t.get("PersistentVolumeClaim", "data-db-0").spec.resources!.requests!.storage).toBe("2Gi");
 
     t.advance(30_000);
     expect(names(t)).toEqual(["db-0"]); // not Ready yet: nothing more
@@ -78,7 +81,7 @@ describe("StatefulSet controller", () => {
     for (const n of [0, 1, 2]) t.readyAll([t.get("Pod", `db-${n}`)]);
     const [rev1] = t.list("ControllerRevision");
     t.edit("StatefulSet", "db", (s) => {
-      s.spec.template.spec.containers[0].image = "mysql:8.4";
+      s.spec.template.spec!.containers[0].image = "mysql:8.4";
     });
     const rev2 = t.list("ControllerRevision").find((r) => r.revision === 2)!;
     expect(rev2).toBeDefined();
@@ -111,11 +114,11 @@ describe("StatefulSet controller", () => {
 
     // undo as kubectl does: the old revision's data applied back makes revision 1 the newest (3)
     t.edit("StatefulSet", "db", (s) => {
-      const { $patch: _, ...template } = rev1.data.spec.template;
+      const { $patch: _, ...template } = (rev1.data as RevisionData).spec.template;
       s.spec.template = template;
     });
     expect(t.get("ControllerRevision", rev1.metadata.name!).revision).toBe(3);
-    expect(t.get("StatefulSet", "db").status.updateRevision).toBe(rev1.metadata.name);
+    expect(t.get("StatefulSet", "db").status!.updateRevision).toBe(rev1.metadata.name);
     expect(
       t
         .pods()
