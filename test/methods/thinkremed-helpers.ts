@@ -44,6 +44,9 @@ export class RecordingExecutor implements Executor {
       durationMs: 5,
       output: "PLAY RECAP ok=2 failed=0",
       problems: [],
+      tasks: [],
+      warnings: [],
+      sandbox: "none",
       ...r,
     };
   }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { failure } from "../../src/chaos/catalog.js";
 import { renderTemplate } from "../../src/chaos/inject.js";
+import type { Chaos } from "../../src/cluster/objects.js";
 import { MicroRemedError } from "../../src/errors.js";
 import { loadExperimentFile, parseExperimentYaml } from "../../src/runner/experiments.js";
 
@@ -76,13 +77,13 @@ describe("params", () => {
   it("cannot move the injected object, even when merged by hand", () => {
     const spec = failure("network-delay");
     const vars = { target_namespace: "simple-micro", target_pod: "time-service" };
-    const obj = renderTemplate(spec, vars, { delay: { latency: "200ms" } });
+    const obj = renderTemplate(spec, vars, { delay: { latency: "200ms" } }) as Chaos;
     expect(obj.metadata.namespace).toBe("simple-micro");
-    expect(obj.spec.selector).toEqual({
+    expect(obj.spec!.selector).toEqual({
       namespaces: ["simple-micro"],
       labelSelectors: { app: "time-service" },
     });
-    expect(obj.spec.delay).toEqual({ latency: "200ms", correlation: "0" });
+    expect(obj.spec!.delay).toEqual({ latency: "200ms", correlation: "0" });
     expect(() => renderTemplate(spec, vars, { selector: { namespaces: ["kube-system"] } })).toThrow(
       /params.selector of network-delay would retarget the fault/,
     );
@@ -119,10 +120,10 @@ describe("a user's chaos template", () => {
       spec,
       { target_namespace: "ns1", target_pod: "hello-service" },
       e.cases[0].faults[0].params,
-    );
+    ) as Chaos;
     expect(obj.metadata).toEqual({ name: "cpu-spike", namespace: "ns1" });
-    expect(obj.spec.selector).toEqual({ namespaces: ["ns1"], labelSelectors: { app: "hello-service" } });
-    expect(obj.spec.stressors).toEqual({ cpu: { workers: 4, load: 90 } });
+    expect(obj.spec!.selector).toEqual({ namespaces: ["ns1"], labelSelectors: { app: "hello-service" } });
+    expect(obj.spec!.stressors).toEqual({ cpu: { workers: 4, load: 90 } });
   });
 
   it.each([

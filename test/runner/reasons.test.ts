@@ -10,6 +10,7 @@ import {
   type AttemptFacts,
   attemptReason,
   deriveReasons,
+  type ExecutionFact,
   errorCause,
   measurementText,
   REASON_CODES,
@@ -24,7 +25,7 @@ const play = (tasks: string) => `- hosts: localhost\n  gather_facts: false\n  ta
 let n = 0;
 const run = (pb: string, timeoutMs?: number): Promise<ExecutionResult> =>
   executor(timeoutMs).run(pb, { caseDir: dir, name: `playbook-${++n}`, namespace: "simple-micro" });
-const attempt = (execution?: ExecutionResult, problems: string[] = []): AttemptFacts => ({
+const attempt = (execution?: ExecutionFact, problems: string[] = []): AttemptFacts => ({
   index: 1,
   execution,
   problems: [...problems, ...(execution?.problems ?? [])],

@@ -8,7 +8,7 @@ import { simData } from "../../src/cli/sim-data.js";
 import type { Clock, ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { R } from "../../src/sim/controllers/context.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Container, KObject, Pod } from "../../src/sim/objects.js";
 
 export interface TestCluster {
   c: EmbeddedCluster;
@@ -53,11 +53,11 @@ export function ensureNamespace(c: EmbeddedCluster, ns: string): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A pod whose containers all run and are ready. */
-export function isRunning(p: KObject | undefined): boolean {
+export function isRunning(p: Pod | undefined): boolean {
   const st = p?.status;
   if (st?.phase !== "Running") return false;
-  return (p!.spec.containers ?? []).every((c: { name: string }) => {
-    const s = (st.containerStatuses ?? []).find((x: { name: string }) => x.name === c.name);
+  return (p!.spec.containers ?? []).every((c) => {
+    const s = (st.containerStatuses ?? []).find((x) => x.name === c.name);
     return !!s?.state?.running && s.ready;
   });
 }
@@ -83,12 +83,12 @@ export async function waitFor<T>(
 }
 
 /** Create a pod and wait until the kubelet runs it. */
-export async function runningPod(c: EmbeddedCluster, pod: KObject, clock?: ManualClock): Promise<KObject> {
+export async function runningPod(c: EmbeddedCluster, pod: KObject, clock?: ManualClock): Promise<Pod> {
   const ns = pod.metadata.namespace!;
   const name = pod.metadata.name!;
   ensureNamespace(c, ns);
   c.ctx.registry.create(R("Pod"), ns, pod);
-  const get = () => c.ctx.registry.tryGet(R("Pod"), ns, name);
+  const get = () => c.ctx.registry.tryGet(R("Pod"), ns, name) as Pod | undefined;
   try {
     return await waitFor(`pod ${ns}/${name} to run`, () => (isRunning(get()) ? get() : undefined), clock);
   } catch (e) {
@@ -99,9 +99,9 @@ export async function runningPod(c: EmbeddedCluster, pod: KObject, clock?: Manua
 export function podManifest(
   ns: string,
   name: string,
-  containers: KObject["spec"]["containers"],
+  containers: Container[],
   extra: Record<string, unknown> = {},
-): KObject {
+): Pod {
   return {
     apiVersion: "v1",
     kind: "Pod",

@@ -1,6 +1,7 @@
 // kubectl exec against the embedded cluster, with the real kubectl over WebSocket (v5).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { R } from "../../src/sim/controllers/context.js";
+import type { Pod } from "../../src/sim/objects.js";
 import { podManifest, runningPod, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 let t: TestCluster;
@@ -192,9 +193,9 @@ describe("kubectl exec", () => {
       podManifest(NS, "broken", [{ name: "app", image: "nginx:doesnotexist" }]),
     );
     await waitFor("the image pull to fail", () =>
-      t.c.ctx.registry
-        .get(R("Pod"), NS, "broken")
-        .status?.containerStatuses?.[0]?.state?.waiting?.reason?.includes("Image"),
+      (
+        t.c.ctx.registry.get(R("Pod"), NS, "broken") as Pod
+      ).status?.containerStatuses?.[0]?.state?.waiting?.reason?.includes("Image"),
     );
     const r = await t.kubectl(["exec", "-n", NS, "broken", "--", "true"]);
     expect(r.exitCode).toBe(1);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { R } from "../../src/sim/controllers/context.js";
 import { Pipe } from "../../src/sim/exec/stream.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Pod } from "../../src/sim/objects.js";
 import {
   isRunning,
   podManifest,
@@ -13,7 +13,7 @@ import {
 } from "./exec-helpers.js";
 
 let t: TestCluster;
-let pod: KObject;
+let pod: Pod;
 const NS = "shell";
 
 beforeAll(async () => {
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 async function run(
   command: string[],
-  opts: { stdin?: string; abortAfterMs?: number; p?: KObject; tty?: boolean } = {},
+  opts: { stdin?: string; abortAfterMs?: number; p?: Pod; tty?: boolean } = {},
 ) {
   let out = "";
   let err = "";
@@ -57,7 +57,7 @@ async function run(
   const aborted = new Promise<void>((r) => {
     if (opts.abortAfterMs !== undefined) setTimeout(r, opts.abortAfterMs);
   });
-  const live = t.c.ctx.registry.get(R("Pod"), NS, (opts.p ?? pod).metadata.name!);
+  const live = t.c.ctx.registry.get(R("Pod"), NS, (opts.p ?? pod).metadata.name!) as Pod;
   const code = await t.c.exec.exec(
     { pod: live, container: live.spec.containers[0].name, command, tty: opts.tty ?? false },
     { stdin, stdout: (d) => (out += String(d)), stderr: (d) => (err += String(d)), aborted },
@@ -151,13 +151,13 @@ describe("container files", () => {
     // Make the first instance of the container exit on its own: the kubelet restarts it.
     const generic = t.c.ctx.behavior;
     t.c.ctx.behavior = Object.assign(Object.create(generic), {
-      exitCode: (ref: { pod: KObject; restartCount: number }) =>
+      exitCode: (ref: { pod: Pod; restartCount: number }) =>
         ref.pod.metadata.name === "db" && ref.restartCount === 0 ? 1 : undefined,
     });
     try {
       await waitFor("db to restart", () => {
-        const p = t.c.ctx.registry.get(R("Pod"), NS, "db");
-        return isRunning(p) && p.status.containerStatuses[0].restartCount === 1;
+        const p = t.c.ctx.registry.get(R("Pod"), NS, "db") as Pod;
+        return isRunning(p) && p.status!.containerStatuses![0].restartCount === 1;
       });
     } finally {
       t.c.ctx.behavior = generic;

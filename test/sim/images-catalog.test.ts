@@ -11,6 +11,7 @@ import { ManualClock } from "../../src/sim/clock.js";
 import { R } from "../../src/sim/controllers/context.js";
 import { ImageCatalog } from "../../src/sim/kubelet/images.js";
 import { imagesDoc } from "../../src/sim/kubelet/load.js";
+import type { Pod } from "../../src/sim/objects.js";
 import { ensureNamespace, podManifest, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const catalog = new ImageCatalog(imagesDoc());
@@ -93,7 +94,8 @@ describe("a made-up tag on the cluster", () => {
     const waiting = await waitFor(
       "ErrImagePull",
       () => {
-        const s = t.c.ctx.registry.get(R("Pod"), "img", "web").status?.containerStatuses?.[0]?.state?.waiting;
+        const s = (t.c.ctx.registry.get(R("Pod"), "img", "web") as Pod).status?.containerStatuses?.[0]?.state
+          ?.waiting;
         return s?.reason === "ErrImagePull" && s;
       },
       clock,
@@ -104,7 +106,7 @@ describe("a made-up tag on the cluster", () => {
     await waitFor(
       "ImagePullBackOff",
       () =>
-        t.c.ctx.registry.get(R("Pod"), "img", "web").status?.containerStatuses?.[0]?.state?.waiting
+        (t.c.ctx.registry.get(R("Pod"), "img", "web") as Pod).status?.containerStatuses?.[0]?.state?.waiting
           ?.reason === "ImagePullBackOff",
       clock,
     );

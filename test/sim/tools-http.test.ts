@@ -3,13 +3,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { R } from "../../src/sim/controllers/context.js";
 import { podReady } from "../../src/sim/controllers/endpoints.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Pod, Service } from "../../src/sim/objects.js";
 import { deploy, type Sim } from "./topology-helpers.js";
 
 let sim: Sim;
-let hello: KObject;
-let centos: KObject;
-const clusterIP = (svc: string) => sim.cluster.ctx.registry.get(R("Service"), sim.ns, svc).spec.clusterIP;
+let hello: Pod;
+let centos: Pod;
+const clusterIP = (svc: string) =>
+  (sim.cluster.ctx.registry.get(R("Service"), sim.ns, svc) as Service).spec.clusterIP!;
 const wget = (url: string, ...opts: string[]) => sim.exec(hello, ["wget", ...opts, url], "sidecar-busybox");
 
 beforeAll(() => {

@@ -3,13 +3,13 @@
 // toolboxes (a command the image lacks fails as the runtime or the shell says).
 import { beforeAll, describe, expect, it } from "vitest";
 import { R } from "../../src/sim/controllers/context.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Pod, Service } from "../../src/sim/objects.js";
 import { deploy, type Sim } from "./topology-helpers.js";
 
 let sim: Sim;
-let hello: KObject;
-let time: KObject;
-let centos: KObject;
+let hello: Pod;
+let time: Pod;
+let centos: Pod;
 
 /** Mask what is measured: reply times, rtt summaries, dd's seconds and rate, ps times. */
 const mask = (s: string) =>
@@ -29,8 +29,8 @@ beforeAll(() => {
 
 describe("ping", () => {
   it("busybox, healthy: 0% loss at sub-millisecond RTT", async () => {
-    const r = await sim.exec(hello, ["ping", "-c", "3", "-W", "2", time.status.podIP], "sidecar-busybox");
-    const ip = time.status.podIP;
+    const r = await sim.exec(hello, ["ping", "-c", "3", "-W", "2", time.status!.podIP!], "sidecar-busybox");
+    const ip = time.status!.podIP!;
     expect(r.code).toBe(0);
     expect(mask(r.out)).toBe(
       `PING ${ip} (${ip}): 56 data bytes\n64 bytes from ${ip}: seq=0 ttl=64 time=T ms\n64 bytes from ${ip}: seq=1 ttl=64 time=T ms\n64 bytes from ${ip}: seq=2 ttl=64 time=T ms\n\n--- ${ip} ping statistics ---\n3 packets transmitted, 3 packets received, 0% packet loss\nround-trip min/avg/max = R ms\n`,
@@ -41,13 +41,14 @@ describe("ping", () => {
   });
 
   it("iputils, healthy, and a ClusterIP that never answers", async () => {
-    const ip = time.status.podIP;
+    const ip = time.status!.podIP!;
     const r = await sim.exec(centos, ["ping", "-c", "3", "-W", "2", ip]);
     expect(mask(r.out)).toBe(
       `PING ${ip} (${ip}) 56(84) bytes of data.\n64 bytes from ${ip}: icmp_seq=1 ttl=64 time=T ms\n64 bytes from ${ip}: icmp_seq=2 ttl=64 time=T ms\n64 bytes from ${ip}: icmp_seq=3 ttl=64 time=T ms\n\n--- ${ip} ping statistics ---\n3 packets transmitted, 3 received, 0% packet loss, time Nms\nrtt min/avg/max/mdev = R ms\n`,
     );
     expect(r.out).toMatch(/time 200\dms/);
-    const svc = sim.cluster.ctx.registry.get(R("Service"), sim.ns, "time-service").spec.clusterIP;
+    const svc = (sim.cluster.ctx.registry.get(R("Service"), sim.ns, "time-service") as Service).spec
+      .clusterIP;
     const c = await sim.exec(centos, ["ping", "-c", "2", "-W", "1", "time-service"]);
     expect(c.code).toBe(1);
     expect(mask(c.out)).toBe(
@@ -62,7 +63,7 @@ describe("ping", () => {
       "NetworkChaos/tools/delay",
     );
     const before = sim.clock.now();
-    const r = await sim.exec(time, ["ping", "-c", "3", "-W", "2", hello.status.podIP], "sidecar-busybox");
+    const r = await sim.exec(time, ["ping", "-c", "3", "-W", "2", hello.status!.podIP!], "sidecar-busybox");
     sim.cluster.ctx.faults.remove("NetworkChaos/tools/delay");
     expect(r.code).toBe(0);
     expect(r.out).toContain("3 packets transmitted, 3 packets received, 0% packet loss");
@@ -82,7 +83,7 @@ describe("ping", () => {
       { kind: "network", action: "loss", direction: "to", lossPercent: 50 },
       "NetworkChaos/tools/loss",
     );
-    const r = await sim.exec(centos, ["ping", "-c", "10", "-W", "2", time.status.podIP]);
+    const r = await sim.exec(centos, ["ping", "-c", "10", "-W", "2", time.status!.podIP!]);
     sim.cluster.ctx.faults.remove("NetworkChaos/tools/loss");
     const m = r.out.match(/10 packets transmitted, (\d+) received, ([\d.]+)% packet loss/)!;
     expect(Number(m[1])).toBeGreaterThan(0);
@@ -168,8 +169,8 @@ describe("ps, top and kill", () => {
     expect((await sim.exec(centos, ["kill", "-9", "1"])).code).toBe(0);
     expect((await sim.exec(centos, ["kill", String(master)])).code).toBe(0);
     sim.advance(2000);
-    const after = sim.cluster.ctx.registry.get(R("Pod"), sim.ns, "debug");
-    expect(after.status.containerStatuses[0].restartCount).toBe(0);
+    const after = sim.cluster.ctx.registry.get(R("Pod"), sim.ns, "debug") as Pod;
+    expect(after.status!.containerStatuses![0].restartCount).toBe(0);
     expect((await sim.exec(centos, ["ps", "aux"])).out).not.toContain("stress-ng");
     const missing = await sim.exec(centos, ["kill", "4242"]);
     expect(missing.err).toBe("kill: (4242): No such process\n");
@@ -182,9 +183,10 @@ describe("ps, top and kill", () => {
     });
     expect((await sim.exec(nacos, ["kill", "1"])).code).toBe(0);
     sim.advance(20_000);
-    const st = sim.cluster.ctx.registry.get(R("Pod"), sim.ns, "nacos-test").status.containerStatuses[0];
+    const st = (sim.cluster.ctx.registry.get(R("Pod"), sim.ns, "nacos-test") as Pod).status!
+      .containerStatuses![0];
     expect(st.restartCount).toBe(1);
-    expect(st.lastState.terminated.exitCode).toBe(143);
+    expect(st.lastState!.terminated!.exitCode).toBe(143);
   });
 });
 

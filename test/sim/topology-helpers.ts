@@ -11,7 +11,7 @@ import { R } from "../../src/sim/controllers/context.js";
 import { podReady } from "../../src/sim/controllers/endpoints.js";
 import { Pipe } from "../../src/sim/exec/stream.js";
 import type { Fault } from "../../src/sim/model/faults.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Container, KObject, Pod } from "../../src/sim/objects.js";
 import { packageRoot } from "../../src/util/paths.js";
 
 export function manifests(system: string): KObject[] {
@@ -27,13 +27,13 @@ export interface Sim {
   ns: string;
   /** Move cluster time in steps, draining the queues after each. */
   advance(ms: number, step?: number): void;
-  pods(app?: string): KObject[];
-  pod(app: string): KObject;
-  logs(pod: KObject, container?: string): string[];
+  pods(app?: string): Pod[];
+  pod(app: string): Pod;
+  logs(pod: Pod, container?: string): string[];
   /** Write a fault record for a pod, as the chaos controllers would. */
   inject(pod: KObject, fault: Fault, source?: string): void;
   /** Create a bare pod in the namespace and run the clock until it is Ready. */
-  addPod(name: string, containers: KObject["spec"]["containers"], labels?: Record<string, string>): KObject;
+  addPod(name: string, containers: Container[], labels?: Record<string, string>): Pod;
   /** Run a command in a container, moving the clock until it ends. */
   exec(pod: KObject, argv: string[], container?: string): Promise<{ code: number; out: string; err: string }>;
 }
@@ -58,11 +58,12 @@ export function deploy(system: string, ns = system, opts: { create?: (o: KObject
     pods: (app) =>
       registry
         .list(R("Pod"), ns)
+        .map((p) => p as Pod)
         .filter((p) => !p.metadata.deletionTimestamp && (!app || p.metadata.labels?.app === app)),
     pod(app) {
       const p = sim.pods(app)[0];
       if (!p) throw new Error(`no pod of ${app}`);
-      return registry.get(R("Pod"), ns, p.metadata.name!);
+      return registry.get(R("Pod"), ns, p.metadata.name!) as Pod;
     },
     logs(pod, container) {
       const c = container ?? pod.spec.containers[0].name;
@@ -80,14 +81,14 @@ export function deploy(system: string, ns = system, opts: { create?: (o: KObject
         spec: { containers },
       });
       for (let i = 0; i < 60 && !podReady(registry.get(R("Pod"), ns, name)); i++) sim.advance(1000);
-      return registry.get(R("Pod"), ns, name);
+      return registry.get(R("Pod"), ns, name) as Pod;
     },
     async exec(pod, argv, container) {
       let out = "";
       let err = "";
       const stdin = new Pipe();
       stdin.end();
-      const live = registry.get(R("Pod"), ns, pod.metadata.name!);
+      const live = registry.get(R("Pod"), ns, pod.metadata.name!) as Pod;
       let done = false;
       const run = cluster.exec
         .exec(

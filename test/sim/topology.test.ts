@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { R } from "../../src/sim/controllers/context.js";
 import { podReady } from "../../src/sim/controllers/endpoints.js";
 import { containerRef, containerUsage } from "../../src/sim/metrics/usage.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Deployment, KObject, Pod } from "../../src/sim/objects.js";
 import { allReady, deploy, type Sim } from "./topology-helpers.js";
 
-const cpuOf = (sim: Sim, pod: KObject, container = pod.spec.containers[0].name) => {
+const cpuOf = (sim: Sim, pod: Pod, container = pod.spec.containers[0].name) => {
   const ref = containerRef(
     sim.cluster.ctx.registry.get(R("Pod"), sim.ns, pod.metadata.name!),
     container,
@@ -21,8 +21,8 @@ const cpuOf = (sim: Sim, pod: KObject, container = pod.spec.containers[0].name) 
 const withLimits = (app: string, limits: Record<string, string>, requests = limits) => ({
   create: (o: KObject) => {
     if (o.kind !== "Deployment" || o.metadata.name !== app) return o;
-    const c = structuredClone(o);
-    c.spec.template.spec.containers[0].resources = { requests, limits };
+    const c = structuredClone(o) as Deployment;
+    c.spec.template.spec!.containers[0].resources = { requests, limits };
     return c;
   },
 });
@@ -66,9 +66,9 @@ describe("startup", () => {
     );
     sim.advance(30_000, 1000);
     const pod = sim.pod("ts-route-service");
-    const st = pod.status.containerStatuses[0];
+    const st = pod.status!.containerStatuses![0];
     expect(st.restartCount).toBeGreaterThan(0);
-    expect(st.lastState.terminated.reason).toBe("OOMKilled");
+    expect(st.lastState!.terminated!.reason).toBe("OOMKilled");
     const previous = sim.cluster.ctx.logs.logs({ pod, container: "ts-route-service", previous: true }).lines;
     expect(previous.join("\n")).toMatch(
       /Starting RouteApplication[\s\S]*java\.lang\.OutOfMemoryError: Java heap space/,
@@ -96,7 +96,7 @@ describe("usage", () => {
     const sim = deploy("train-ticket", "tt");
     sim.advance(240_000, 2000);
     const one = cpuOf(sim, sim.pod("ts-gateway-service")).cpuMilli;
-    const dep = sim.cluster.ctx.registry.get(R("Deployment"), sim.ns, "ts-gateway-service");
+    const dep = sim.cluster.ctx.registry.get(R("Deployment"), sim.ns, "ts-gateway-service") as Deployment;
     sim.cluster.ctx.registry.update(R("Deployment"), sim.ns, "ts-gateway-service", {
       ...dep,
       spec: { ...dep.spec, replicas: 2 },
@@ -121,7 +121,7 @@ describe("logs", () => {
       `Starting OrderApplication using Java 1.8.0_352 on ${pod.metadata.name} with PID 1`,
     );
     const ready = lines.find((l) => l.includes("register finished"))!;
-    expect(ready).toContain(`DEFAULT_GROUP ts-order-service ${pod.status.podIP}:12031 register finished`);
+    expect(ready).toContain(`DEFAULT_GROUP ts-order-service ${pod.status!.podIP}:12031 register finished`);
     expect(lines.find((l) => l.includes("Started OrderApplication"))).toMatch(/in \d+\.\d{3} seconds/);
     expect(lines.join("\n")).not.toMatch(/\{(time|pod|podIp|port|dep|depPort|ms|seconds|id|epochMs)\}/);
   });
