@@ -73,15 +73,15 @@ describe("openai-compatible provider", () => {
     expect(body.model).toBe("Qwen2.5-7B-Instruct");
     expect(body.tools).toBeUndefined();
     expect(body.max_tokens).toBeUndefined();
-    expect(body.messages[0].content).toContain("You repair systems.");
-    expect(body.messages[0].content).toContain("- print_playbook: Submit the playbook.");
-    expect(body.messages[0].content).toContain("Action Input: <JSON arguments>");
+    expect(body.messages![0].content).toContain("You repair systems.");
+    expect(body.messages![0].content).toContain("- print_playbook: Submit the playbook.");
+    expect(body.messages![0].content).toContain("Action Input: <JSON arguments>");
     // Earlier calls and results are written back as text the model can read.
-    expect(body.messages[2]).toEqual({
+    expect(body.messages![2]).toEqual({
       role: "assistant",
       content: 'Action: print_playbook\nAction Input: {"playbook": "x"}',
     });
-    expect(body.messages[3]).toEqual({
+    expect(body.messages![3]).toEqual({
       role: "user",
       content: "Observation (print_playbook): verification failed",
     });

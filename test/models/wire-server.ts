@@ -7,7 +7,14 @@ export interface Seen {
   method: string;
   url: string;
   headers: IncomingMessage["headers"];
-  body: Record<string, any>;
+  body: WireBody;
+}
+
+/** A request's JSON body as the tests read it: the provider's fields, open for the rest. */
+export interface WireBody {
+  model?: string;
+  messages?: { role: string; content: unknown }[];
+  [field: string]: unknown;
 }
 
 export type Reply =
@@ -36,7 +43,7 @@ export async function startWireServer(reply: (req: Seen, n: number) => Reply): P
         method: req.method ?? "",
         url: req.url ?? "",
         headers: req.headers,
-        body: raw ? JSON.parse(raw) : {},
+        body: raw ? (JSON.parse(raw) as WireBody) : {},
       };
       seen.push(s);
       const r = reply(s, seen.length);

@@ -42,7 +42,8 @@ interface Row {
   action: string;
   fixes: boolean;
   system?: string;
-  run: (r: RowCtx) => Promise<void>;
+  /** Its result, if any, is not read: the row passes or fails by the checks after it. */
+  run: (r: RowCtx) => Promise<unknown>;
 }
 
 interface RowCtx {
