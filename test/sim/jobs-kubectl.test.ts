@@ -17,7 +17,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/sim/clock.js";
 import { R } from "../../src/sim/controllers/context.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { CronJob, Job, Pod } from "../../src/sim/objects.js";
 import { ensureNamespace, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const NS = "jobs";
@@ -32,11 +32,10 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const job = (name: string) => t.c.ctx.registry.tryGet(R("Job"), NS, name);
-const cond = (o: KObject | undefined, type: string) =>
-  (o?.status?.conditions ?? []).find((c: { type: string }) => c.type === type);
+const job = (name: string) => t.c.ctx.registry.tryGet(R("Job"), NS, name) as Job | undefined;
+const cond = (o: Job | undefined, type: string) => (o?.status?.conditions ?? []).find((c) => c.type === type);
 const podsOf = (name: string) =>
-  t.c.ctx.registry.list(R("Pod"), NS, { labelSelector: `batch.kubernetes.io/job-name=${name}` });
+  t.c.ctx.registry.list(R("Pod"), NS, { labelSelector: `batch.kubernetes.io/job-name=${name}` }) as Pod[];
 
 /** Run kubectl while the pinned clock moves (as cluster time would while it waits). */
 async function kubectlWhileTime(args: string[], input?: string) {
@@ -86,7 +85,7 @@ describe("Jobs", () => {
       backoffLimit: 6,
       completionMode: "NonIndexed",
     });
-    expect(j.spec.selector.matchLabels["batch.kubernetes.io/controller-uid"]).toBe(j.metadata.uid);
+    expect(j.spec.selector!.matchLabels!["batch.kubernetes.io/controller-uid"]).toBe(j.metadata.uid);
     // SetDefaults_Job: the Job carries its pods' labels, the generated ones included
     expect(j.metadata.labels).toMatchObject({ "batch.kubernetes.io/job-name": "hello", "job-name": "hello" });
     expect(j.status).toMatchObject({ succeeded: 1, ready: 0, terminating: 0 });
@@ -137,14 +136,14 @@ spec:
     ]);
     expect(w.stdout).toBe("job.batch/doomed condition met");
     const j = job("doomed")!;
-    expect(j.status.failed).toBe(2);
+    expect(j.status!.failed).toBe(2);
     expect(cond(j, "FailureTarget")).toMatchObject({ status: "True", reason: "BackoffLimitExceeded" });
     expect(cond(j, "Failed")).toMatchObject({
       status: "True",
       reason: "BackoffLimitExceeded",
       message: "Job has reached the specified backoff limit",
     });
-    expect(podsOf("doomed").map((p) => p.status.phase)).toEqual(["Failed", "Failed"]);
+    expect(podsOf("doomed").map((p) => p.status!.phase)).toEqual(["Failed", "Failed"]);
     const row = await t.kubectl(["get", "job", "doomed", "-n", NS, "--no-headers"]);
     expect(row.stdout).toMatch(/^doomed\s+Failed\s+0\/1\s+\S+\s+\S+$/);
     const ev = await t.kubectl(["describe", "job", "doomed", "-n", NS]);
@@ -171,13 +170,13 @@ spec:
     expect(job("idx")!.status).toMatchObject({ succeeded: 3, completedIndexes: "0-2" });
     const pods = podsOf("idx");
     const byIndex = new Map(
-      pods.map((p) => [p.metadata.annotations["batch.kubernetes.io/job-completion-index"], p]),
+      pods.map((p) => [p.metadata.annotations!["batch.kubernetes.io/job-completion-index"], p]),
     );
     expect([...byIndex.keys()].sort()).toEqual(["0", "1", "2"]);
     for (const [i, p] of byIndex) {
       expect(p.metadata.name).toMatch(new RegExp(`^idx-${i}-[a-z0-9]{5}$`));
       expect(p.spec.hostname).toBe(`idx-${i}`);
-      const out = await t.kubectl(["logs", "-n", NS, p.metadata.name]);
+      const out = await t.kubectl(["logs", "-n", NS, p.metadata.name!]);
       expect(out.stdout).toBe(`index=${i}`);
     }
   });
@@ -225,7 +224,7 @@ spec:
       reason: "PodFailurePolicy",
       message: `Container main for pod ${NS}/${p.metadata.name} failed with exit code 42 matching FailJob rule at index 0`,
     });
-    expect(job("policy")!.status.failed).toBe(1);
+    expect(job("policy")!.status!.failed).toBe(1);
   });
 
   it("refuses a Job whose pods would restart Always, as the API server does", async () => {
@@ -281,12 +280,12 @@ spec:
           restartPolicy: OnFailure
           containers: [{name: c, image: "busybox:1.36", command: ["date"]}]
 `);
-    const cj = t.c.ctx.registry.get(R("CronJob"), NS, "tick");
+    const cj = t.c.ctx.registry.get(R("CronJob"), NS, "tick") as CronJob;
     expect(cj.spec).toMatchObject({ concurrencyPolicy: "Allow", suspend: false, failedJobsHistoryLimit: 1 });
     const owned = () =>
-      t.c.ctx.registry
-        .list(R("Job"), NS)
-        .filter((j) => j.metadata.ownerReferences?.[0]?.uid === cj.metadata.uid);
+      (t.c.ctx.registry.list(R("Job"), NS) as Job[]).filter(
+        (j) => j.metadata.ownerReferences?.[0]?.uid === cj.metadata.uid,
+      );
     // three and a half minutes of cluster time: three scheduled runs, the oldest deleted past the limit of 2
     const start = clock.now();
     await waitFor(
@@ -297,7 +296,7 @@ spec:
     );
     for (const j of owned()) {
       expect(j.metadata.name).toMatch(/^tick-\d{8}$/);
-      expect(Number(j.metadata.name.slice(5)) * 60000).toBeLessThanOrEqual(clock.now());
+      expect(Number(j.metadata.name!.slice(5)) * 60000).toBeLessThanOrEqual(clock.now());
     }
     const row = await t.kubectl(["get", "cronjob", "tick", "-n", NS]);
     expect(row.stdout).toMatch(
@@ -328,7 +327,7 @@ spec:
       "--timeout=120s",
     ]);
     expect(w.stdout).toBe("job.batch/by-hand condition met");
-    expect(job("by-hand")!.metadata.annotations["cronjob.kubernetes.io/instantiate"]).toBe("manual");
+    expect(job("by-hand")!.metadata.annotations!["cronjob.kubernetes.io/instantiate"]).toBe("manual");
   });
 
   it("lists jobs and cronjobs in discovery under batch/v1", async () => {

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/sim/clock.js";
 import { R } from "../../src/sim/controllers/context.js";
-import type { KObject } from "../../src/sim/types.js";
+import type { Job, Pod } from "../../src/sim/objects.js";
 import { ensureNamespace, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const NS = "jobpol";
@@ -29,14 +29,13 @@ afterAll(async () => {
 });
 
 const reg = () => t.c.ctx.registry;
-const job = (name: string) => reg().tryGet(R("Job"), NS, name);
-const cond = (o: KObject | undefined, type: string) =>
-  (o?.status?.conditions ?? []).find((c: { type: string }) => c.type === type);
+const job = (name: string) => reg().tryGet(R("Job"), NS, name) as Job | undefined;
+const cond = (o: Job | undefined, type: string) => (o?.status?.conditions ?? []).find((c) => c.type === type);
 const podsOf = (name: string) =>
-  reg().list(R("Pod"), NS, { labelSelector: `batch.kubernetes.io/job-name=${name}` });
+  reg().list(R("Pod"), NS, { labelSelector: `batch.kubernetes.io/job-name=${name}` }) as Pod[];
 const activeOf = (name: string) =>
   podsOf(name).filter(
-    (p) => !p.metadata.deletionTimestamp && !["Succeeded", "Failed"].includes(p.status?.phase),
+    (p) => !p.metadata.deletionTimestamp && !["Succeeded", "Failed"].includes(p.status?.phase ?? ""),
   );
 
 function createJob(name: string, spec: Record<string, unknown>, command: string[], restartPolicy = "Never") {
@@ -65,7 +64,7 @@ describe("Job policies", () => {
     );
     expect(most).toBe(2);
     expect(podsOf("par")).toHaveLength(5);
-    expect(job("par")!.status.succeeded).toBe(5);
+    expect(job("par")!.status!.succeeded).toBe(5);
   });
 
   it("counts container restarts against backoffLimit under restartPolicy OnFailure", async () => {

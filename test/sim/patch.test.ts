@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch, type PatchType, parsePatchBody, patchTypeOf } from "../../src/sim/api/patch/index.js";
 import { ApiError } from "../../src/sim/api/status.js";
+import type { Chaos, Deployment, PodStatus, Service } from "../../src/sim/objects.js";
 import type { KObject, ResourceType } from "../../src/sim/types.js";
 
 const DEPLOYMENTS: ResourceType = {
@@ -30,7 +31,7 @@ const STRESS: ResourceType = {
   custom: true,
 };
 
-function deployment(): KObject {
+function deployment(): Deployment {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -79,7 +80,7 @@ function deployment(): KObject {
   };
 }
 
-function service(): KObject {
+function service(): Service {
   return {
     apiVersion: "v1",
     kind: "Service",
@@ -94,7 +95,7 @@ function service(): KObject {
   };
 }
 
-function stressChaos(): KObject {
+function stressChaos(): Chaos {
   return {
     apiVersion: "chaos-mesh.org/v1alpha1",
     kind: "StressChaos",
@@ -108,10 +109,10 @@ function stressChaos(): KObject {
   };
 }
 
-/** Applies and also checks that the live object was left alone. */
-function patch(live: KObject, type: PatchType, body: unknown, rt = DEPLOYMENTS): KObject {
+/** Applies and also checks that the live object was left alone; the result is read as the same kind. */
+function patch<T extends KObject>(live: T, type: PatchType, body: unknown, rt = DEPLOYMENTS): T {
   const before = structuredClone(live);
-  const out = applyPatch(live, type, body, rt);
+  const out = applyPatch(live, type, body, rt) as T;
   expect(live).toEqual(before);
   return out;
 }
@@ -126,7 +127,7 @@ function apiError(fn: () => unknown): ApiError {
   throw new Error("expected an ApiError");
 }
 
-const containersOf = (o: KObject) => o.spec.template.spec.containers;
+const containersOf = (o: Deployment) => o.spec.template.spec!.containers;
 const podSpec = (spec: unknown) => ({ spec: { template: { spec } } });
 
 describe("patchTypeOf", () => {
@@ -168,7 +169,7 @@ describe("strategic merge patch", () => {
       }),
     );
     const expected = deployment();
-    expected.spec.template.spec.containers[0].image = "nginx:1.26";
+    expected.spec.template.spec!.containers[0].image = "nginx:1.26";
     expect(out).toEqual(expected);
   });
 
@@ -215,7 +216,7 @@ describe("strategic merge patch", () => {
       "strategic",
       podSpec({ containers: [{ name: "web", env: [{ name: "Z", value: "0" }] }] }),
     );
-    expect(containersOf(out)[0].env.map((e: { name: string }) => e.name)).toEqual(["Z", "A", "B"]);
+    expect(containersOf(out)[0].env!.map((e) => e.name)).toEqual(["Z", "A", "B"]);
   });
 
   it("deletes a container with $patch: delete", () => {
@@ -224,7 +225,7 @@ describe("strategic merge patch", () => {
       "strategic",
       podSpec({ containers: [{ name: "sidecar", $patch: "delete" }] }),
     );
-    expect(containersOf(out).map((c: { name: string }) => c.name)).toEqual(["web"]);
+    expect(containersOf(out).map((c) => c.name)).toEqual(["web"]);
   });
 
   it("orders a merged list by $setElementOrder", () => {
@@ -236,7 +237,7 @@ describe("strategic merge patch", () => {
         containers: [{ name: "logger", image: "fluentbit:3" }],
       }),
     );
-    expect(containersOf(out).map((c: { name: string }) => c.name)).toEqual(["sidecar", "logger", "web"]);
+    expect(containersOf(out).map((c) => c.name)).toEqual(["sidecar", "logger", "web"]);
     expect(containersOf(out)[2].image).toBe("nginx:1.25");
   });
 
@@ -262,7 +263,7 @@ describe("strategic merge patch", () => {
       "strategic",
       podSpec({ volumes: [{ name: "conf", $retainKeys: ["name", "secret"], secret: { secretName: "s" } }] }),
     );
-    expect(volumes.spec.template.spec.volumes).toEqual([{ name: "conf", secret: { secretName: "s" } }]);
+    expect(volumes.spec.template.spec!.volumes).toEqual([{ name: "conf", secret: { secretName: "s" } }]);
   });
 
   it("answers 422 when the patch sets a key $retainKeys does not list", () => {
@@ -316,7 +317,7 @@ describe("strategic merge patch", () => {
       }),
     });
     expect(containersOf(out)[0].args).toEqual(["--debug"]);
-    expect(out.spec.template.spec.tolerations).toEqual([{ key: "other", operator: "Exists" }]);
+    expect(out.spec.template.spec!.tolerations).toEqual([{ key: "other", operator: "Exists" }]);
   });
 
   it("merges container ports by containerPort and service ports by port", () => {
@@ -346,11 +347,11 @@ describe("strategic merge patch", () => {
     const out = patch(deployment(), "strategic", {
       status: { conditions: [{ type: "Progressing", status: "False" }] },
     });
-    expect(out.status.conditions).toEqual([
+    expect(out.status!.conditions).toEqual([
       { type: "Available", status: "True" },
       { type: "Progressing", status: "False" },
     ]);
-    const pod: KObject = {
+    const pod: KObject & { status: PodStatus } = {
       apiVersion: "v1",
       kind: "Pod",
       metadata: { name: "p" },
@@ -457,7 +458,7 @@ describe("server-side apply (approximated)", () => {
     };
     const out = patch(deployment(), "apply", applied);
     expect(out.spec.replicas).toBe(3);
-    expect(containersOf(out).map((c: { image: string }) => c.image)).toEqual(["nginx:1.27", "envoy:1.30"]);
+    expect(containersOf(out).map((c) => c.image)).toEqual(["nginx:1.27", "envoy:1.30"]);
     expect(out.metadata.managedFields).toBeUndefined();
   });
 
