@@ -2,6 +2,8 @@
 // start (later pods never injected), status records and conditions, the events Chaos Mesh
 // records, duration, the pause annotation, and deletion through the finalizer.
 import { describe, expect, it } from "vitest";
+import type { ChaosObject } from "../../src/sim/chaos/spec.js";
+import type { Deployment } from "../../src/sim/objects.js";
 import { app, chaos, chaosCluster, NS, podOfRecord } from "./chaos-helpers.js";
 
 const delay = { action: "delay", delay: { latency: "10ms", correlation: "0" }, direction: "to" };
@@ -12,24 +14,24 @@ describe("selection", () => {
     const pods = t.deploy(app("web", { replicas: 3, sidecar: true }));
     t.create(chaos("StressChaos", "cpu-stress", { stressors: { cpu: { workers: 10, load: 100 } } }));
 
-    const o = t.get("StressChaos", "cpu-stress")!;
+    const o = t.get("StressChaos", "cpu-stress") as ChaosObject;
     expect(o.metadata.finalizers).toEqual(["chaos-mesh/records"]);
-    const exp = o.status.experiment;
+    const exp = o.status!.experiment;
     expect(exp.desiredPhase).toBe("Run");
     expect(exp.containerRecords).toHaveLength(1);
-    const [rec] = exp.containerRecords;
+    const [rec] = exp.containerRecords!;
     // a container record: the first container of the pod (not the sidecar)
     expect(rec).toMatchObject({ selectorKey: ".", phase: "Injected", injectedCount: 1, recoveredCount: 0 });
     expect(rec.id).toMatch(new RegExp(`^${NS}/web-[a-z0-9]+-[a-z0-9]+/web$`));
     expect(rec.events).toEqual([{ type: "Succeeded", operation: "Apply", timestamp: expect.any(String) }]);
     expect(pods.map((p) => p.metadata.name)).toContain(podOfRecord(rec.id));
-    expect(o.status.conditions).toEqual([
+    expect(o.status!.conditions).toEqual([
       { type: "Selected", status: "True" },
       { type: "AllInjected", status: "True" },
       { type: "AllRecovered", status: "False" },
       { type: "Paused", status: "False" },
     ]);
-    expect(Object.keys(o.status.instances)).toEqual([rec.id]);
+    expect(Object.keys(o.status!.instances!)).toEqual([rec.id]);
     expect(t.eventsOf("cpu-stress")).toEqual([
       "FinalizerInited: Finalizer has been inited",
       "Updated: Successfully update finalizer of resource",
@@ -99,7 +101,7 @@ describe("selection", () => {
     t.deploy(app("web", { replicas: 2 }));
     t.create(chaos("NetworkChaos", "net", { ...delay, mode: "all" }));
     expect(t.recordIds("NetworkChaos", "net")).toHaveLength(2);
-    t.edit("Deployment", "web", (d) => {
+    t.edit("Deployment", "web", (d: Deployment) => {
       d.spec.replicas = 4;
     });
     t.until(
@@ -123,9 +125,9 @@ describe("lifecycle", () => {
     t.run(29_000);
     expect(t.cond("PodChaos", "pod-fail").AllInjected).toBe("True");
     t.run(2_000);
-    const o = t.get("PodChaos", "pod-fail")!;
-    expect(o.status.experiment.desiredPhase).toBe("Stop");
-    expect(o.status.experiment.containerRecords?.[0]).toMatchObject({
+    const o = t.get("PodChaos", "pod-fail") as ChaosObject;
+    expect(o.status!.experiment.desiredPhase).toBe("Stop");
+    expect(o.status!.experiment.containerRecords?.[0]).toMatchObject({
       phase: "Not Injected",
       injectedCount: 1,
       recoveredCount: 1,

@@ -2,9 +2,10 @@
 // pause image (Running but not Ready, out of the Service), pod-kill, container-kill, CPU pinned at
 // the limit, memory held (and OOM-killed under a small limit), flapping probes under netem.
 import { describe, expect, it } from "vitest";
+import type { ChaosObject } from "../../src/sim/chaos/spec.js";
 import { R } from "../../src/sim/controllers/context.js";
 import { SimMetrics } from "../../src/sim/metrics/source.js";
-import type { Container, EndpointAddress } from "../../src/sim/objects.js";
+import type { Container, Endpoints, Event } from "../../src/sim/objects.js";
 import {
   app,
   type ChaosTest,
@@ -76,14 +77,14 @@ describe("PodChaos", () => {
     });
     t.run(60_000);
     pod = t.pod(name)!;
-    expect(pod.status.phase).toBe("Running");
+    expect(pod.status!.phase).toBe("Running");
     expect(isReady(pod)).toBe(false);
     expect(ctrStatus(pod, "web")).toMatchObject({
       ready: false,
       restartCount: 1,
       image: "gcr.io/google-containers/pause:latest",
     });
-    expect(ctrStatus(pod, "web").state.running).toBeDefined();
+    expect(ctrStatus(pod, "web")!.state!.running).toBeDefined();
     // Chaos Mesh swaps only the image (podfailure/impl.go): the sidecar's `sh` is not in pause, so
     // runc cannot start it and it crash-loops: 0/2
     expect(ctrStatus(pod, "sidecar-busybox")).toMatchObject({
@@ -92,9 +93,9 @@ describe("PodChaos", () => {
     });
     expect(t.eventsOf(name)).toContain("Killing: Container web definition changed, will be restarted");
     expect(t.eventsOf(name).some((e) => e.startsWith("Unhealthy: Readiness probe failed: Get"))).toBe(true);
-    const ep = t.get("Endpoints", "web")!;
-    expect(ep.subsets[0].addresses).toBeUndefined();
-    expect(ep.subsets[0].notReadyAddresses.map((a: EndpointAddress) => a.targetRef?.name)).toEqual([name]);
+    const ep = t.get("Endpoints", "web") as Endpoints;
+    expect(ep.subsets![0].addresses).toBeUndefined();
+    expect(ep.subsets![0].notReadyAddresses!.map((a) => a.targetRef?.name)).toEqual([name]);
     expect(t.faults.of(pod.metadata.uid, "pod-failure")).toHaveLength(1);
 
     t.remove("PodChaos", "pod-fail");
@@ -103,7 +104,7 @@ describe("PodChaos", () => {
     expect(pod.metadata.annotations).toBeUndefined(); // an empty map is not stored (omitempty)
     t.until("the pod to be Ready again", () => isReady(t.pod(name)));
     expect(
-      t.get("Endpoints", "web")!.subsets[0].addresses.map((a: EndpointAddress) => a.targetRef?.name),
+      (t.get("Endpoints", "web") as Endpoints).subsets![0].addresses!.map((a) => a.targetRef?.name),
     ).toEqual([name]);
   });
 
@@ -136,10 +137,10 @@ describe("PodChaos", () => {
       () => ctrStatus(t.pod(pod.metadata.name!), "web")?.restartCount === 1,
     );
     const st = ctrStatus(t.pod(pod.metadata.name!), "web");
-    expect(st.lastState.terminated).toMatchObject({ exitCode: 137, reason: "Error" });
-    expect(ctrStatus(t.pod(pod.metadata.name!), "sidecar-busybox").restartCount).toBe(0);
+    expect(st!.lastState!.terminated).toMatchObject({ exitCode: 137, reason: "Error" });
+    expect(ctrStatus(t.pod(pod.metadata.name!), "sidecar-busybox")!.restartCount).toBe(0);
     t.run(120_000);
-    expect(ctrStatus(t.pod(pod.metadata.name!), "web").restartCount).toBe(1);
+    expect(ctrStatus(t.pod(pod.metadata.name!), "web")!.restartCount).toBe(1);
     expect(isReady(t.pod(pod.metadata.name!))).toBe(true);
   });
 });
@@ -176,7 +177,7 @@ describe("StressChaos", () => {
     t.run(16_000); // the working set of the next scrape
     // the stressor's 1280Mi on top of what the application holds (which may move a little)
     expect((top(t, pod.metadata.name!)!.web.mem - before) / MiB).toBeCloseTo(1280, -1);
-    expect(ctrStatus(t.pod(pod.metadata.name!), "web").restartCount).toBe(0);
+    expect(ctrStatus(t.pod(pod.metadata.name!), "web")!.restartCount).toBe(0);
   });
 
   // The stressor is charged to the container's cgroup and lives in its PID namespace: the OOM
@@ -245,11 +246,9 @@ describe("NetworkChaos and probes", () => {
         seen.add(isReady(t.pod(name)));
       }
       // failures after startup (the application answers, the network loses the packets)
-      const ev = t.ctx.registry
-        .list(R("Event"), NS)
-        .find(
-          (e) => e.involvedObject.name === name && e.reason === "Unhealthy" && !e.message.includes("refused"),
-        );
+      const ev = (t.ctx.registry.list(R("Event"), NS) as Event[]).find(
+        (e) => e.involvedObject.name === name && e.reason === "Unhealthy" && !e.message!.includes("refused"),
+      );
       return { count: ev?.count ?? 0, flapped: seen.size === 2 };
     };
     const a = failures();
@@ -315,10 +314,10 @@ describe("IOChaos", () => {
     t.until("the pod to go", () => !t.pod(pod.metadata.name!));
     t.remove("IOChaos", "disk-io");
     t.run(30_000);
-    const o = t.get("IOChaos", "disk-io")!;
+    const o = t.get("IOChaos", "disk-io") as ChaosObject;
     expect(o.metadata.deletionTimestamp).toBeDefined();
     expect(o.metadata.finalizers).toEqual(["chaos-mesh/records"]);
-    expect(o.status.experiment.containerRecords?.[0]?.phase).toBe("Injected");
+    expect(o.status!.experiment.containerRecords?.[0]?.phase).toBe("Injected");
     expect(t.eventsOf("disk-io")).toContain(
       `Failed: Failed to recover chaos: pods "${pod.metadata.name}" not found`,
     );

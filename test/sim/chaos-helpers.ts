@@ -2,14 +2,16 @@
 // drained by hand while cluster time moves in small steps.
 
 import { simData } from "../../src/cli/sim-data.js";
-import type { ChaosStatus } from "../../src/sim/chaos/spec.js";
+import type { ChaosObject, ChaosStatus } from "../../src/sim/chaos/spec.js";
 import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { controllerOf, R } from "../../src/sim/controllers/context.js";
 import type {
-  Condition,
+  Chaos,
   Container,
-  ContainerStatus,
+  Deployment,
+  Event,
+  Pod,
   Probe,
   ResourceRequirements,
 } from "../../src/sim/objects.js";
@@ -27,7 +29,7 @@ export interface AppOptions {
 }
 
 /** A Deployment shaped like the systems' services: app container (+ sidecar-busybox). */
-export function app(name: string, opts: AppOptions = {}): KObject {
+export function app(name: string, opts: AppOptions = {}): Deployment {
   const main: Container = {
     name,
     image: "nginx:1.25",
@@ -63,7 +65,7 @@ export function app(name: string, opts: AppOptions = {}): KObject {
   };
 }
 
-export function chaos(kind: string, name: string, spec: Record<string, unknown>, target = "web"): KObject {
+export function chaos(kind: string, name: string, spec: Record<string, unknown>, target = "web"): Chaos {
   return {
     apiVersion: "chaos-mesh.org/v1alpha1",
     kind,
@@ -72,8 +74,8 @@ export function chaos(kind: string, name: string, spec: Record<string, unknown>,
   };
 }
 
-export const isReady = (p: KObject | undefined) =>
-  p?.status?.conditions?.some((c: Condition) => c.type === "Ready" && c.status === "True") ?? false;
+export const isReady = (p: Pod | undefined) =>
+  p?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
 
 export function chaosCluster(seed: number | string = 42) {
   const clock = new ManualClock();
@@ -111,12 +113,12 @@ export function chaosCluster(seed: number | string = 42) {
     },
     get: (kind: string, name: string) => registry.tryGet(R(kind), NS, name),
     pods: (name = "web") =>
-      registry
-        .list(R("Pod"), NS)
-        .filter((p) => p.metadata.labels?.app === name && !p.metadata.deletionTimestamp && controllerOf(p)),
-    pod: (name: string) => registry.tryGet(R("Pod"), NS, name),
+      (registry.list(R("Pod"), NS) as Pod[]).filter(
+        (p) => p.metadata.labels?.app === name && !p.metadata.deletionTimestamp && controllerOf(p),
+      ),
+    pod: (name: string) => registry.tryGet(R("Pod"), NS, name) as Pod | undefined,
     /** Deploy and wait until every pod is Ready. */
-    deploy(d: KObject) {
+    deploy(d: Deployment) {
       t.create(d);
       const n = d.spec.replicas;
       return t.until(`${d.metadata.name} ready`, () => {
@@ -124,8 +126,9 @@ export function chaosCluster(seed: number | string = 42) {
         return ps.length === n && ps.every(isReady) && ps;
       });
     },
-    edit(kind: string, name: string, change: (o: KObject) => void) {
-      const o = structuredClone(registry.get(R(kind), NS, name));
+    /** Change a stored object; the callback may say its kind (`(d: Deployment) => ...`). */
+    edit<T extends KObject = KObject>(kind: string, name: string, change: (o: T) => void) {
+      const o = structuredClone(registry.get(R(kind), NS, name)) as T;
       change(o);
       const out = registry.update(R(kind), NS, name, o);
       runtime.drain();
@@ -138,14 +141,14 @@ export function chaosCluster(seed: number | string = 42) {
     },
     /** Events about one object, oldest first, as "Reason: message". */
     eventsOf(name: string, kind?: string) {
-      return registry
-        .list(R("Event"), NS)
+      return (registry.list(R("Event"), NS) as Event[])
         .filter((e) => e.involvedObject.name === name && (!kind || e.involvedObject.kind === kind))
         .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
         .map((e) => `${e.reason}: ${e.message}`);
     },
     statusOf(kind: string, name: string): ChaosStatus {
-      return registry.get(R(kind), NS, name).status;
+      // every chaos object the tests read has been reconciled, so it has a status
+      return (registry.get(R(kind), NS, name) as ChaosObject).status!;
     },
     /** The record ids of an experiment. */
     recordIds(kind: string, name: string): string[] {
@@ -162,5 +165,5 @@ export type ChaosTest = ReturnType<typeof chaosCluster>;
 
 export const podOfRecord = (id: string) => id.split("/")[1];
 
-export const ctrStatus = (p: KObject | undefined, name: string) =>
-  (p?.status?.containerStatuses ?? []).find((s: ContainerStatus) => s.name === name);
+export const ctrStatus = (p: Pod | undefined, name: string) =>
+  (p?.status?.containerStatuses ?? []).find((s) => s.name === name);

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/sim/clock.js";
 import { R } from "../../src/sim/controllers/context.js";
+import type { Pod } from "../../src/sim/objects.js";
 import type { KObject } from "../../src/sim/types.js";
 import { ensureNamespace, podManifest, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
@@ -26,9 +27,9 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const pod = (name: string) => t.c.ctx.registry.tryGet(R("Pod"), NS, name);
+const pod = (name: string) => t.c.ctx.registry.tryGet(R("Pod"), NS, name) as Pod | undefined;
 const status = (name: string, ctr = name) =>
-  pod(name)?.status?.containerStatuses?.find((s: { name: string }) => s.name === ctr);
+  pod(name)?.status?.containerStatuses?.find((s) => s.name === ctr);
 
 function create(name: string, container: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   t.c.ctx.registry.create(R("Pod"), NS, podManifest(NS, name, [{ name, ...container }], extra));
@@ -50,7 +51,7 @@ describe("container commands", () => {
       () => status("falsy")?.state?.waiting?.reason === "CrashLoopBackOff" && status("falsy"),
       clock,
     );
-    expect(s.lastState.terminated).toMatchObject({ exitCode: 1, reason: "Error" });
+    expect(s.lastState!.terminated).toMatchObject({ exitCode: 1, reason: "Error" });
     expect(s.ready).toBe(false);
     const row = await t.kubectl(["get", "pod", "falsy", "-n", NS, "--no-headers"]);
     expect(row.stdout).toMatch(/^falsy\s+0\/1\s+CrashLoopBackOff\s+\d+ \(\S+ ago\)/);

@@ -14,6 +14,7 @@ import { ManualClock } from "../../src/sim/clock.js";
 import { EmbeddedCluster } from "../../src/sim/cluster.js";
 import { R } from "../../src/sim/controllers/context.js";
 import { SimMetrics } from "../../src/sim/metrics/source.js";
+import type { Event } from "../../src/sim/objects.js";
 import type { KObject } from "../../src/sim/types.js";
 import { subsetDiff, textMatches } from "./kubelet-harness.js";
 
@@ -82,7 +83,7 @@ export class EffectsRun {
   readonly cluster: EmbeddedCluster;
   readonly origin: number;
   readonly ns: string;
-  private seen: { object: string; line: string }[] = [];
+  private seen: { object?: string; line: string }[] = [];
   /** metrics-server, scraping from the start (its window needs the history). */
   readonly metrics: SimMetrics;
 
@@ -98,9 +99,9 @@ export class EffectsRun {
     this.metrics = new SimMetrics(this.cluster.ctx);
     const { registry, store } = this.cluster.ctx;
     store.subscribe((e) => {
-      const o = e.object;
       if (e.rt.kind !== "Event" || e.type === "DELETED") return;
-      if (e.type === "MODIFIED" && (o.count ?? 1) <= (e.old?.count ?? 1)) return;
+      const o = e.object as Event;
+      if (e.type === "MODIFIED" && (o.count ?? 1) <= ((e.old as Event | undefined)?.count ?? 1)) return;
       this.seen.push({ object: o.involvedObject.name, line: `${o.reason}: ${o.message}` });
     });
     registry.create(R("Namespace"), undefined, {

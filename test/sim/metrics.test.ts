@@ -11,6 +11,7 @@ import { ManualClock } from "../../src/sim/clock.js";
 import { R } from "../../src/sim/controllers/context.js";
 import { cpuQuantity, memoryQuantity } from "../../src/sim/metrics/source.js";
 import type { Behavior, ContainerRef } from "../../src/sim/model/behavior.js";
+import type { Pod } from "../../src/sim/objects.js";
 import { podManifest, runningPod, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 let t: TestCluster;
@@ -130,7 +131,8 @@ describe("kubectl top", () => {
       clock,
     );
     const started = Date.parse(
-      t.c.ctx.registry.get(R("Pod"), "fresh", "new").status.containerStatuses[0].state.running.startedAt,
+      (t.c.ctx.registry.get(R("Pod"), "fresh", "new") as Pod).status!.containerStatuses![0].state!.running!
+        .startedAt!,
     );
     const r = await t.kubectl(["top", "pod", "-n", "fresh"]);
     expect(r.exitCode).not.toBe(0);
