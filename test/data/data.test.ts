@@ -5,11 +5,135 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type {
+  V1Container,
+  V1LabelSelector,
+  V1ObjectMeta,
+  V1PodSpec,
+  V1ServiceSpec,
+} from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 
-// biome-ignore lint/suspicious/noExplicitAny: YAML documents are open JSON
-type Obj = Record<string, any>;
+// The shapes the data files must have, as the tests read them: Kubernetes parts from
+// client-node's models, the benchmark's own files (topology.yaml, env.yaml, the catalog, the
+// reference's fixtures) as local interfaces. A file that lacks a field fails its test.
+
+/** A document of a manifests file. */
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: V1ObjectMeta & { name: string };
+  spec?: unknown;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}
+interface Workload extends Manifest {
+  spec: {
+    replicas?: number;
+    serviceName?: string;
+    selector: V1LabelSelector;
+    template: { metadata: V1ObjectMeta & { labels: Record<string, string> }; spec: V1PodSpec };
+  };
+}
+interface Service extends Manifest {
+  spec: V1ServiceSpec;
+}
+
+/** What topology.yaml says of a workload's containers (sidecars) or of the workload itself. */
+interface Component {
+  runtime: Record<string, number>;
+  logs: {
+    dependencyTimeout: string[];
+    dependencyError: string[];
+    ready: string[];
+    [situation: string]: unknown;
+  };
+  port?: number | null;
+  calls?: string[];
+  stores?: Record<string, string>;
+}
+interface TopologyService extends Component {
+  kind: string;
+  container: string;
+  port: number | null;
+  protocol: string;
+  lang: string;
+  services: string[];
+  calls: string[];
+  asyncCalls?: string[];
+  fanout?: number;
+  stores: Record<string, string>;
+}
+interface Topology {
+  system: string;
+  services: Record<string, TopologyService>;
+  sidecars?: Record<string, Component>;
+  entry: { service: string; rps: number; source: string | null }[];
+}
+interface Env {
+  name: string;
+  defaultNamespace: string;
+  readyTimeoutSeconds: number;
+  manifests: string;
+  sourceConfig: string;
+  topology: string;
+  faultTargets: Record<string, string[]>;
+  pingTarget: { apps: string[] };
+}
+
+/** systems.json: the reference's systems, fault targets, chaos parameters and tiers. */
+interface SystemsJson {
+  systems: Record<string, { containers: ListedContainer[]; objectKinds: Record<string, number> }>;
+  faultTargets: Record<string, Record<string, string[]>>;
+  chaosTemplates: Record<string, Record<string, unknown>>;
+  tiers: Record<string, { cases: number; composition: Record<string, number> }>;
+}
+interface ListedContainer {
+  name: string;
+  container: string;
+  kind: string;
+  image: string;
+  resources: unknown;
+  ports: unknown;
+  readiness: string[];
+  env: string[];
+  envFrom: unknown;
+  replicas: number | null;
+}
+/** callgraphs.json: per system, per service. */
+type CallGraphs = Record<
+  string,
+  Record<
+    string,
+    {
+      calls: string[];
+      stores: string[];
+      lang: string;
+      port?: number;
+      container_port?: number;
+      k8s_service?: unknown;
+    }
+  >
+>;
+interface CatalogEntry {
+  category: string;
+  verifier: string;
+  title: string;
+  description: string;
+  template: string;
+  kind: string;
+}
+/** A chaos template or the config-error patch, filled. */
+interface ChaosDoc {
+  apiVersion: string;
+  kind: string;
+  metadata: unknown;
+  spec: Record<string, unknown>;
+}
+interface PodConfigPatch {
+  spec: { template: { spec: { containers: V1Container[] } } };
+}
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SHARED = resolve(ROOT, "test/data/fixtures/reference");
@@ -43,29 +167,29 @@ const PLACEHOLDERS = new Set([
 ]);
 const MEMORY_STRESS_MI = 1280;
 
-const systemsJson: Obj = JSON.parse(readFileSync(SYSTEMS_JSON, "utf8"));
-const callgraphs: Obj = JSON.parse(readFileSync(CALLGRAPHS_JSON, "utf8"));
+const systemsJson = JSON.parse(readFileSync(SYSTEMS_JSON, "utf8")) as SystemsJson;
+const callgraphs = JSON.parse(readFileSync(CALLGRAPHS_JSON, "utf8")) as CallGraphs;
 
 function read(rel: string): string {
   return readFileSync(join(ROOT, rel), "utf8");
 }
 
 /** All documents of a multi-document YAML file; fails on any parse error or warning. */
-function readDocs(rel: string): Obj[] {
+function readDocs(rel: string): Manifest[] {
   const docs = parseAllDocuments(read(rel));
   if (!Array.isArray(docs)) return [];
-  const out: Obj[] = [];
+  const out: Manifest[] = [];
   for (const doc of docs) {
     expect(doc.errors.map(String), `${rel}: YAML errors`).toEqual([]);
     expect(doc.warnings.map(String), `${rel}: YAML warnings`).toEqual([]);
-    const js = doc.toJS();
+    const js = doc.toJS() as Manifest | null | undefined;
     if (js !== null && js !== undefined) out.push(js);
   }
   return out;
 }
 
-function readYaml(rel: string): Obj {
-  return parse(read(rel));
+function readYaml<T>(rel: string): T {
+  return parse(read(rel)) as T;
 }
 
 /** Case lines of an experiment file: one failure id per line, `#` comments and blank lines ignored. */
@@ -93,19 +217,19 @@ function countBy(items: string[]): Record<string, number> {
   return out;
 }
 
-const isWorkload = (o: Obj) => o.kind === "Deployment" || o.kind === "StatefulSet";
-const selects = (selector: Obj | undefined, labels: Obj | undefined) =>
+const isWorkload = (o: Manifest): o is Workload => o.kind === "Deployment" || o.kind === "StatefulSet";
+const selects = (selector: Record<string, string> | undefined, labels: Record<string, string> | undefined) =>
   !!selector &&
   Object.keys(selector).length > 0 &&
   Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 
 interface SystemData {
-  manifests: Obj[];
-  workloads: Map<string, Obj>;
-  services: Map<string, Obj>;
-  source: Obj[];
-  topology: Obj;
-  env: Obj;
+  manifests: Manifest[];
+  workloads: Map<string, Workload>;
+  services: Map<string, Service>;
+  source: Manifest[];
+  topology: Topology;
+  env: Env;
 }
 
 const data = new Map<string, SystemData>();
@@ -116,18 +240,20 @@ function load(system: string): SystemData {
     d = {
       manifests,
       workloads: new Map(manifests.filter(isWorkload).map((o) => [o.metadata.name, o])),
-      services: new Map(manifests.filter((o) => o.kind === "Service").map((o) => [o.metadata.name, o])),
+      services: new Map(
+        manifests.filter((o): o is Service => o.kind === "Service").map((o) => [o.metadata.name, o]),
+      ),
       source: readDocs(`envs/${system}/source-config.yaml`),
-      topology: readYaml(`envs/${system}/topology.yaml`),
-      env: readYaml(`envs/${system}/env.yaml`),
+      topology: readYaml<Topology>(`envs/${system}/topology.yaml`),
+      env: readYaml<Env>(`envs/${system}/env.yaml`),
     };
     data.set(system, d);
   }
   return d;
 }
 
-function allTargets(env: Obj): Set<string> {
-  return new Set(Object.values(env.faultTargets as Record<string, string[]>).flat());
+function allTargets(env: Env): Set<string> {
+  return new Set(Object.values(env.faultTargets).flat());
 }
 
 for (const system of SYSTEMS) {
@@ -164,18 +290,18 @@ for (const system of SYSTEMS) {
         manifests.filter((o) => o.kind === "ConfigMap").map((o) => [o.metadata.name, o]),
       );
       const secrets = new Map(manifests.filter((o) => o.kind === "Secret").map((o) => [o.metadata.name, o]));
-      const secretKeys = (s: Obj) => Object.keys({ ...(s.data ?? {}), ...(s.stringData ?? {}) });
+      const secretKeys = (s: Manifest) => Object.keys({ ...(s.data ?? {}), ...(s.stringData ?? {}) });
       for (const [name, w] of workloads) {
         const pod = w.spec.template.spec;
-        const volumes = new Map<string, Obj>((pod.volumes ?? []).map((v: Obj) => [v.name, v]));
+        const volumes = new Map((pod.volumes ?? []).map((v) => [v.name, v]));
         for (const v of volumes.values()) {
           if (v.configMap)
-            expect(configMaps.has(v.configMap.name), `${name}: configMap ${v.configMap.name}`).toBe(true);
+            expect(configMaps.has(v.configMap.name!), `${name}: configMap ${v.configMap.name}`).toBe(true);
         }
         for (const c of pod.containers) {
           const where = `${name}/${c.name}`;
           expect(c.image, where).toBeTypeOf("string");
-          for (const part of ["requests", "limits"]) {
+          for (const part of ["requests", "limits"] as const) {
             expect(c.resources?.[part]?.cpu, `${where} ${part}.cpu`).toBeTypeOf("string");
             expect(c.resources?.[part]?.memory, `${where} ${part}.memory`).toBeTypeOf("string");
           }
@@ -183,15 +309,17 @@ for (const system of SYSTEMS) {
             expect(volumes.has(m.name), `${where}: volume ${m.name}`).toBe(true);
           for (const ef of c.envFrom ?? []) {
             if (ef.configMapRef)
-              expect(configMaps.has(ef.configMapRef.name), `${where}: cm ${ef.configMapRef.name}`).toBe(true);
+              expect(configMaps.has(ef.configMapRef.name!), `${where}: cm ${ef.configMapRef.name}`).toBe(
+                true,
+              );
             if (ef.secretRef)
-              expect(secrets.has(ef.secretRef.name), `${where}: secret ${ef.secretRef.name}`).toBe(true);
+              expect(secrets.has(ef.secretRef.name!), `${where}: secret ${ef.secretRef.name}`).toBe(true);
           }
           for (const e of c.env ?? []) {
             const ref = e.valueFrom?.secretKeyRef;
             if (ref) {
-              expect(secrets.has(ref.name), `${where}: secret ${ref.name}`).toBe(true);
-              expect(secretKeys(secrets.get(ref.name)!), `${where}: key ${ref.key}`).toContain(ref.key);
+              expect(secrets.has(ref.name!), `${where}: secret ${ref.name}`).toBe(true);
+              expect(secretKeys(secrets.get(ref.name!)!), `${where}: key ${ref.key}`).toContain(ref.key);
             }
           }
           const probe = c.readinessProbe;
@@ -210,12 +338,10 @@ for (const system of SYSTEMS) {
           selects(s.spec.selector, w.spec.template.metadata.labels),
         );
         expect(hits.length, `Service ${name} selects nothing`).toBeGreaterThan(0);
-        for (const p of s.spec.ports) {
+        for (const p of s.spec.ports!) {
           const target = p.targetPort ?? p.port;
           const ports = hits.flatMap((w) =>
-            w.spec.template.spec.containers.flatMap((c: Obj) =>
-              (c.ports ?? []).map((cp: Obj) => cp.containerPort),
-            ),
+            w.spec.template.spec.containers.flatMap((c) => (c.ports ?? []).map((cp) => cp.containerPort)),
           );
           expect(ports, `Service ${name} port ${p.name} -> ${target}`).toContain(target);
         }
@@ -247,10 +373,10 @@ for (const system of SYSTEMS) {
         for (const c of pod.containers) {
           // The verifier's dd may run in the main container or the sidecar: every container that mounts it
           // must see the same emptyDir; the first container must mount it.
-          const m = (c.volumeMounts ?? []).find((vm: Obj) => vm.mountPath === "/var/log/mysql");
+          const m = (c.volumeMounts ?? []).find((vm) => vm.mountPath === "/var/log/mysql");
           if (c === pod.containers[0]) expect(m, `${t}/${c.name} lacks /var/log/mysql`).toBeDefined();
           if (m) {
-            const vol = pod.volumes.find((v: Obj) => v.name === m.name);
+            const vol = pod.volumes!.find((v) => v.name === m.name);
             expect(vol?.emptyDir, `${t}: /var/log/mysql is an emptyDir`).toBeDefined();
           }
         }
@@ -270,13 +396,13 @@ for (const system of SYSTEMS) {
       const { topology, workloads } = load(system);
       expect(topology.system).toBe(system);
       expect(Object.keys(topology.services).sort()).toEqual([...workloads.keys()].sort());
-      for (const [name, t] of Object.entries(topology.services as Record<string, Obj>)) {
+      for (const [name, t] of Object.entries(topology.services)) {
         const w = workloads.get(name)!;
         expect(t.kind, name).toBe(w.kind);
         const first = w.spec.template.spec.containers[0];
         expect(t.container, `${name}: container is the first container`).toBe(first.name);
         if (t.port !== null) {
-          const ports = (first.ports ?? []).map((p: Obj) => p.containerPort);
+          const ports = (first.ports ?? []).map((p) => p.containerPort);
           expect(ports, `${name}: port`).toContain(t.port);
         }
         expect(["http", "grpc", "mysql", "redis", "amqp", "none"]).toContain(t.protocol);
@@ -286,7 +412,7 @@ for (const system of SYSTEMS) {
 
     it("topology Services, calls and stores point at things that exist", () => {
       const { topology, services, workloads } = load(system);
-      const tsvc = topology.services as Record<string, Obj>;
+      const tsvc = topology.services;
       for (const [name, t] of Object.entries(tsvc)) {
         const labels = workloads.get(name)!.spec.template.metadata.labels;
         const selecting = [...services.values()]
@@ -319,7 +445,7 @@ for (const system of SYSTEMS) {
     it("topology runtimes are healthy under the reference's checks (< 50% of the limits)", () => {
       const { topology, workloads, env } = load(system);
       const memTargets = new Set(env.faultTargets["memory-stress"]);
-      for (const [name, t] of Object.entries(topology.services as Record<string, Obj>)) {
+      for (const [name, t] of Object.entries(topology.services)) {
         const r = t.runtime;
         for (const f of ["cpuIdle", "cpuPerRps", "memory", "startupSeconds", "startupCpu"]) {
           expect(r[f], `${name}.runtime.${f}`).toBeTypeOf("number");
@@ -328,8 +454,8 @@ for (const system of SYSTEMS) {
         expect(r.memory).toBeGreaterThan(0);
         expect(r.startupSeconds).toBeGreaterThan(0);
         const c = workloads.get(name)!.spec.template.spec.containers[0];
-        const memLimit = quantityMi(c.resources.limits.memory);
-        const cpuLimit = quantityMilli(c.resources.limits.cpu);
+        const memLimit = quantityMi(c.resources!.limits!.memory!);
+        const cpuLimit = quantityMilli(c.resources!.limits!.cpu!);
         expect(r.memory, `${name}: memory vs limit`).toBeLessThan(memLimit / 2);
         expect(r.cpuIdle, `${name}: cpuIdle vs limit`).toBeLessThan(cpuLimit / 2);
         if (memTargets.has(name) && memLimit >= 2000) {
@@ -338,7 +464,7 @@ for (const system of SYSTEMS) {
           expect(r.memory + MEMORY_STRESS_MI, `${name}: memory + stress`).toBeLessThan(memLimit);
         }
       }
-      for (const [name, s] of Object.entries((topology.sidecars ?? {}) as Record<string, Obj>)) {
+      for (const [name, s] of Object.entries(topology.sidecars ?? {})) {
         expect(s.runtime.memory, name).toBeGreaterThan(0);
       }
     });
@@ -355,8 +481,8 @@ for (const system of SYSTEMS) {
         }
       };
       const all = {
-        ...(topology.services as Record<string, Obj>),
-        ...((topology.sidecars ?? {}) as Record<string, Obj>),
+        ...(topology.services as Record<string, Component>),
+        ...(topology.sidecars ?? {}),
       };
       for (const [name, t] of Object.entries(all)) {
         for (const s of LOG_SITUATIONS) check(`${name}.logs.${s}`, t.logs[s]);
@@ -387,28 +513,28 @@ describe(`envs/ against ${SYSTEMS_JSON}`, () => {
   for (const system of SYSTEMS) {
     it(`${system}: every container systems.json lists is deployed as listed`, () => {
       const { workloads } = load(system);
-      const listed = systemsJson.systems[system].containers as Obj[];
+      const listed = systemsJson.systems[system].containers;
       const deployments = [...workloads.values()].filter((w) => w.kind === "Deployment");
       const listedNames = new Set(listed.map((c) => c.name));
       for (const c of listed) {
         const where = `${system}: ${c.name}/${c.container}`;
         const w = workloads.get(c.name);
         expect(w?.kind, where).toBe(c.kind);
-        const containers = w!.spec.template.spec.containers as Obj[];
+        const containers = w!.spec.template.spec.containers;
         const mine = containers.find((x) => x.name === c.container);
         expect(mine, where).toBeDefined();
         expect(mine!.image, where).toBe(c.image);
         expect(mine!.resources, where).toEqual(c.resources);
         expect(
-          (mine!.ports ?? []).map((p: Obj) => p.containerPort),
+          (mine!.ports ?? []).map((p) => p.containerPort),
           where,
         ).toEqual(c.ports);
         const probeKeys = Object.keys(mine!.readinessProbe ?? {}).sort();
         expect(probeKeys, `${where}: readiness probe fields`).toEqual([...c.readiness].sort());
-        const envNames = (mine!.env ?? []).map((e: Obj) => e.name);
+        const envNames = (mine!.env ?? []).map((e) => e.name);
         for (const e of c.env) expect(envNames, where).toContain(e);
         if (system !== "simple-micro") expect(envNames, where).toEqual(c.env);
-        const envFrom = (mine!.envFrom ?? []).map((e: Obj) => e.configMapRef?.name ?? e.secretRef?.name);
+        const envFrom = (mine!.envFrom ?? []).map((e) => e.configMapRef?.name ?? e.secretRef?.name);
         expect(envFrom, where).toEqual(c.envFrom);
         if (c.replicas !== null) expect(w!.spec.replicas, where).toBe(c.replicas);
         // the containers of each listed Deployment are exactly those listed, in order
@@ -431,7 +557,7 @@ describe(`envs/ against ${SYSTEMS_JSON}`, () => {
     it(`${system}: sidecar-busybox is busybox:1.35 sleeping forever`, () => {
       const { workloads } = load(system);
       for (const w of workloads.values()) {
-        for (const c of w.spec.template.spec.containers as Obj[]) {
+        for (const c of w.spec.template.spec.containers) {
           if (c.name !== "sidecar-busybox") continue;
           expect(c.image).toBe("busybox:1.35");
           expect(c.command).toEqual(["sleep", "infinity"]);
@@ -467,10 +593,10 @@ describe(`envs/ against ${SYSTEMS_JSON}`, () => {
     expect(nacos.spec.serviceName).toBe("nacos-headless");
     const headless = services.get("nacos-headless")!;
     expect(headless.spec.clusterIP).toBe("None");
-    expect(headless.spec.ports.map((p: Obj) => p.port)).toContain(8848);
+    expect(headless.spec.ports!.map((p) => p.port)).toContain(8848);
     expect(workloads.get("nacosdb-mysql")?.kind).toBe("Deployment");
-    expect(services.get("tsdb-mysql-leader")?.spec.ports[0].port).toBe(3306);
-    expect(services.get("rabbitmq")?.spec.ports[0].port).toBe(5672);
+    expect(services.get("tsdb-mysql-leader")?.spec.ports?.[0].port).toBe(3306);
+    expect(services.get("rabbitmq")?.spec.ports?.[0].port).toBe(5672);
   });
 
   it("chaos templates carry the reference's parameters", () => {
@@ -480,15 +606,15 @@ describe(`envs/ against ${SYSTEMS_JSON}`, () => {
         read(`chaos/templates/${f}.yaml`)
           .replaceAll("[target_namespace]", "ns")
           .replaceAll("[target_pod]", "svc"),
-      );
+      ) as ChaosDoc;
       const r = ref[f];
       expect(t.kind, f).toBe(r.kind);
-      for (const [k, v] of Object.entries(r as Obj)) {
+      for (const [k, v] of Object.entries(r)) {
         if (k === "kind") continue;
         expect(t.spec[k], `${f}: spec.${k}`).toEqual(v);
       }
     }
-    const patch = readYaml("chaos/patches/pod-config-error.yaml");
+    const patch = readYaml<PodConfigPatch>("chaos/patches/pod-config-error.yaml");
     expect(patch.spec.template.spec.containers[0].resources).toEqual(ref["pod-config-error"].resources);
   });
 
@@ -506,7 +632,7 @@ describe(`topologies against ${CALLGRAPHS_JSON}`, () => {
   for (const system of ["online-boutique", "train-ticket"]) {
     it(`${system}: calls, stores, ports and Services follow the call graph`, () => {
       const { topology, services } = load(system);
-      const graph = callgraphs[system] as Record<string, Obj>;
+      const graph = callgraphs[system];
       for (const [name, g] of Object.entries(graph)) {
         const t = topology.services[name];
         expect(t, name).toBeDefined();
@@ -527,7 +653,7 @@ describe(`topologies against ${CALLGRAPHS_JSON}`, () => {
 });
 
 describe("chaos/", () => {
-  const catalog = readYaml("chaos/catalog.yaml").failures as Record<string, Obj>;
+  const catalog = readYaml<{ failures: Record<string, CatalogEntry> }>("chaos/catalog.yaml").failures;
 
   it("the catalog has one complete entry per failure id", () => {
     expect(Object.keys(catalog).sort()).toEqual([...FAILURES].sort());
@@ -559,7 +685,7 @@ describe("chaos/", () => {
         expect(e.template).toBe(`chaos/patches/${id}.yaml`);
       } else {
         expect(e.template).toBe(`chaos/templates/${id}.yaml`);
-        expect(readYaml(e.template).kind, id).toBe(e.kind);
+        expect(readYaml<ChaosDoc>(e.template).kind, id).toBe(e.kind);
       }
     }
   });
@@ -576,7 +702,7 @@ describe("chaos/", () => {
       expect(docs, f).toHaveLength(1);
       const filled = parse(
         text.replaceAll("[target_namespace]", "shop").replaceAll("[target_pod]", "cartservice"),
-      );
+      ) as ChaosDoc;
       expect(filled.apiVersion, f).toBe("chaos-mesh.org/v1alpha1");
       expect(filled.metadata, f).toEqual({ name: f, namespace: "shop" });
       expect(filled.spec.mode, f).toBe("one");
@@ -590,7 +716,7 @@ describe("chaos/", () => {
   it("the config-error patch targets the first container by placeholder", () => {
     const text = read("chaos/patches/pod-config-error.yaml");
     expect(text).toContain("[target_container]");
-    const filled = parse(text.replaceAll("[target_container]", "server"));
+    const filled = parse(text.replaceAll("[target_container]", "server")) as PodConfigPatch;
     const containers = filled.spec.template.spec.containers;
     expect(containers).toHaveLength(1);
     expect(containers[0].name).toBe("server");
