@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { V1Deployment, V1ObjectMeta, V1Pod } from "@kubernetes/client-node";
 import { execa, type ResultPromise } from "execa";
 import type { ExpectStatic } from "vitest";
 import { stringify } from "yaml";
@@ -75,14 +76,40 @@ export function waitForStderr(child: ResultPromise, re: RegExp, timeoutMs = 120_
 }
 
 /** Kubernetes objects and records as parsed JSON. */
-// biome-ignore lint/suspicious/noExplicitAny: open JSON documents, read field by field in assertions
-export type Json = Record<string, any>;
+export type Json = Record<string, unknown>;
+
+/** An object as `kubectl get -o json` lists it: it always has a name and a spec. */
+export type Listed<T extends { metadata?: V1ObjectMeta; spec?: unknown }> = T & {
+  metadata: V1ObjectMeta & { name: string };
+  spec: NonNullable<T["spec"]>;
+};
+
+/** The kinds a test lists with `items`, by kubectl's resource name. */
+interface ListedKinds {
+  deployments: V1Deployment;
+  pods: V1Pod;
+}
+
+/** run.json as src/runner/run.ts writes it: the run's identity (config) and options. */
+export interface RunJson {
+  config: Json;
+  options: Json;
+  startedAt: string;
+  resumedAt?: string;
+  [field: string]: unknown;
+}
+
+/** A case's conversation.json: the report the model was given, then the conversation. */
+export interface ConversationJson {
+  report: Json;
+  [field: string]: unknown;
+}
 
 export interface SimCluster {
   kubeconfig: string;
   kubectl(args: string[], opts?: { reject?: boolean; kubeconfig?: string }): Promise<CliResult>;
   /** Parsed `kubectl get <what> -n ns -o json` items. */
-  items(what: string, ns: string): Promise<Json[]>;
+  items<K extends keyof ListedKinds>(what: K, ns: string): Promise<Listed<ListedKinds[K]>[]>;
   stop(): Promise<void>;
 }
 
@@ -124,8 +151,11 @@ export async function startSim(dir: string, speed: number): Promise<SimCluster> 
   return {
     kubeconfig,
     kubectl,
-    async items(what, ns) {
-      return JSON.parse((await kubectl(["get", what, "-n", ns, "-o", "json"])).stdout).items;
+    async items<K extends keyof ListedKinds>(what: K, ns: string) {
+      const list = JSON.parse((await kubectl(["get", what, "-n", ns, "-o", "json"])).stdout) as {
+        items: Listed<ListedKinds[K]>[];
+      };
+      return list.items;
     },
     async stop() {
       child.kill("SIGTERM");
@@ -176,8 +206,9 @@ export function readCases(runDir: string): CaseRecord[] {
     .map((l) => JSON.parse(l) as CaseRecord);
 }
 
-export function readJson(file: string): Json {
-  return JSON.parse(readFileSync(file, "utf8"));
+/** A JSON record of a run, read as T (RunJson, RunSummary, ConversationJson; Json when open). */
+export function readJson<T = Json>(file: string): T {
+  return JSON.parse(readFileSync(file, "utf8")) as T;
 }
 
 /** The last non-empty stderr line (the CLI's one-line error). */

@@ -8,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
 import {
   type CliResult,
+  type ConversationJson,
   checkBuilt,
   cli,
   expectCleanNamespace,
   lastLine,
   NOTHING,
   ROOT,
+  type RunJson,
   readCases,
   readJson,
   type SimCluster,
@@ -137,13 +139,13 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     expect(namespaces).toContain("namespace/flags-main");
     expect(namespaces).not.toContain("namespace/simple-micro");
     // the oracle's playbook and the runner acted in that namespace: the conversation says so
-    const convo = readJson(join(runDir(), "case-001", "conversation.json"));
+    const convo = readJson<ConversationJson>(join(runDir(), "case-001", "conversation.json"));
     expect(convo.report.namespace).toBe("flags-main");
     expect(readFileSync(join(runDir(), "case-001", "playbook-1.yml"), "utf8")).toMatch(/-n\s+flags-main/);
   });
 
   it("--settle, --wait-interval, --injection-timeout and --manifest-path are recorded in run.json", () => {
-    const run = readJson(join(runDir(), "run.json"));
+    const run = readJson<RunJson>(join(runDir(), "run.json"));
     expect(run.config).toMatchObject({
       settle: 250,
       injectionTimeout: 45,
@@ -183,14 +185,14 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     const [time] = (await sim.items("deployments", "flags-main")).filter(
       (d) => d.metadata.name === "time-service",
     );
-    expect(time.spec.template.metadata.annotations?.["microremed.test/restored-from"]).toBe(
+    expect(time.spec.template.metadata!.annotations?.["microremed.test/restored-from"]).toBe(
       "custom-manifest",
     );
     // hello-service is not in that file's changes: restored as the env ships it
     const [hello] = (await sim.items("deployments", "flags-main")).filter(
       (d) => d.metadata.name === "hello-service",
     );
-    expect(hello.spec.template.metadata.annotations?.["microremed.test/restored-from"]).toBeUndefined();
+    expect(hello.spec.template.metadata!.annotations?.["microremed.test/restored-from"]).toBeUndefined();
   });
 
   it("--manifest-path that cannot be read: one line, before any case breaks a target", async () => {
@@ -233,7 +235,7 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     expect(rec.verdicts.injection?.reason).toMatch(/did not show within 20 s/);
     expect(rec.verdicts.injection?.reason).not.toMatch(/strict restart/);
     expect(r.stderr).not.toMatch(/restart/i);
-    expect(readJson(join(dir, "harmless", "run.json")).config).toMatchObject({
+    expect(readJson<RunJson>(join(dir, "harmless", "run.json")).config).toMatchObject({
       injectionTimeout: 20,
       enableStrictRestart: false,
     });
@@ -266,7 +268,7 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     expect(rec.status).toBe("injection-failure");
     expect(r.stderr).toMatch(/\[1\/1\] cpu-stress → time-service: strict restart/);
     expect(rec.verdicts.injection?.reason).toMatch(/did not show within 20 s.*strict restart/);
-    expect(readJson(join(dir, "strict", "run.json")).config.enableStrictRestart).toBe(true);
+    expect(readJson<RunJson>(join(dir, "strict", "run.json")).config.enableStrictRestart).toBe(true);
     // the target's pod was replaced by the restart; the other one was left alone
     const podsAfter = (await sim.items("pods", "flags-inj")).map((p) => p.metadata.name);
     expect(podsAfter.filter((p) => p.startsWith("time-service")).some((p) => podsBefore.includes(p))).toBe(
@@ -315,7 +317,7 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
       attempts: 1,
       status: "failure",
     });
-    expect(readJson(join(dir, "think-1", "run.json")).config.maxAttempts).toBe(1);
+    expect(readJson<RunJson>(join(dir, "think-1", "run.json")).config.maxAttempts).toBe(1);
     const three = await run("think-3", "3");
     ok(three);
     const [third] = readCases(join(dir, "think-3"));
@@ -399,9 +401,9 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     expect(readFileSync(join(dir, "inventory", "case-001", "playbook-1.log"), "utf8")).toContain(
       "marker=inv-7f3a",
     );
-    expect(readJson(join(dir, "inventory", "case-001", "conversation.json")).report.inventory).toContain(
-      "mr_marker=inv-7f3a",
-    );
+    expect(
+      readJson<ConversationJson>(join(dir, "inventory", "case-001", "conversation.json")).report.inventory,
+    ).toContain("mr_marker=inv-7f3a");
   });
 
   it("--context: the named context of a kubeconfig with two is used, by the runner and by ansible", async () => {
@@ -511,9 +513,9 @@ describe("run flags on the embedded cluster (--cluster sim, the default)", { tim
     ]);
     expect(targets("seed-b")).toEqual(targets("seed-a"));
     expect(targets("seed-c")).not.toEqual(targets("seed-a"));
-    expect(readJson(join(dir, "seed-c", readdirSync(join(dir, "seed-c"))[0], "run.json")).config.seed).toBe(
-      2,
-    );
+    expect(
+      readJson<RunJson>(join(dir, "seed-c", readdirSync(join(dir, "seed-c"))[0], "run.json")).config.seed,
+    ).toBe(2);
   });
 
   it("without --run-name the run folder is <env>_<method>_<experiment file>_<model>", () => {

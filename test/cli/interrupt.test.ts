@@ -137,7 +137,7 @@ describe("SIGINT in the middle of a case", { timeout: 120_000 }, () => {
       (d) => d.metadata.name === "time-service",
     );
     // the starving limits of the patch are gone
-    expect(time.spec.template.spec.containers[0].resources?.limits?.cpu).not.toBe("2m");
+    expect(time.spec.template.spec!.containers[0].resources?.limits?.cpu).not.toBe("2m");
     const pods = (await sim.items("pods", "int-config")).filter(
       (p) => p.metadata.labels?.app === "time-service",
     );

@@ -11,6 +11,7 @@ import {
   checkBuilt,
   cli,
   lastLine,
+  type RunJson,
   readCases,
   readJson,
   scriptedPlaybooks,
@@ -95,7 +96,7 @@ describe("resuming a run", { timeout: 150_000 }, () => {
       [2, "interrupted"],
     ]);
     firstText = readFileSync(join(runDir, "cases.jsonl"), "utf8");
-    firstStart = readJson(join(runDir, "run.json")).startedAt;
+    firstStart = readJson<RunJson>(join(runDir, "run.json")).startedAt;
     expect(String((await execa("ps", ["-eo", "args"])).stdout)).not.toMatch(/^sleep 95$/m);
   });
 
@@ -154,9 +155,9 @@ describe("resuming a run", { timeout: 150_000 }, () => {
       interrupted: 0,
     });
     expect(r.stdout).toContain("Success Rate: 100.0% (3/3 cases");
-    const run = readJson(join(runDir, "run.json"));
+    const run = readJson<RunJson>(join(runDir, "run.json"));
     expect(run.startedAt).toBe(firstStart);
-    expect(run.resumedAt > firstStart).toBe(true);
+    expect(run.resumedAt! > firstStart).toBe(true);
   });
 
   it("a finished run run again does nothing more", async () => {

@@ -10,9 +10,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Report, RunOutcome } from "../../src/report/aggregate.js";
 import { MEASURE_COLOURS } from "../../src/report/reliability-chart.js";
+import type { RunSummary } from "../../src/runner/summary.js";
 import { countColour, readPng } from "../report/png.js";
-import { checkBuilt, cli, type Json, lastLine, readJson, tmp } from "./cli-helpers.js";
+import { checkBuilt, cli, lastLine, readJson, tmp } from "./cli-helpers.js";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
 
@@ -60,7 +62,7 @@ beforeAll(async () => {
 
 describe("--trials 3", () => {
   it("puts pass@1, pass@3 and pass^3 in summary.json and summary.txt", () => {
-    const oracle = readJson(join(runs.oracle, "summary.json"));
+    const oracle = readJson<RunSummary>(join(runs.oracle, "summary.json"));
     expect(oracle).toMatchObject({
       trials: 3,
       cases: 3,
@@ -68,10 +70,10 @@ describe("--trials 3", () => {
       successes: 3,
       passK: { k: 3, cases: 1, passAt1: 1, passAtK: 1, passHatK: 1 },
     });
-    expect(oracle.passK.intervals.passHatK).toEqual([0.207, 1]); // Wilson for 1 of 1
+    expect(oracle.passK!.intervals.passHatK).toEqual([0.207, 1]); // Wilson for 1 of 1
     expect(oracle.perFailure["pod-fail"].passK).toMatchObject({ k: 3, passAtK: 1 });
     expect(oracle.meanRemediationSecondsPerSuccess).toBeGreaterThan(0);
-    const noop = readJson(join(runs.noop, "summary.json"));
+    const noop = readJson<RunSummary>(join(runs.noop, "summary.json"));
     expect(noop.passK).toMatchObject({ k: 3, cases: 1, passAt1: 0, passAtK: 0, passHatK: 0 });
     const txt = readFileSync(join(runs.oracle, "summary.txt"), "utf8");
     expect(txt).toContain("Success Rate: 100.0% (3/3 cases");
@@ -100,8 +102,10 @@ describe("--trials 3", () => {
     expect(md.stdout).toMatch(
       /pod-fail, oracle \/ SoloGen, 3 cases \(3 trials each\); agent access namespace, sandbox bwrap/,
     );
-    const json = JSON.parse((await cli(["report", runs.oracle, runs.noop, "--format", "json"])).stdout);
-    expect(json.reliability.byTier).toEqual([
+    const json = JSON.parse(
+      (await cli(["report", runs.oracle, runs.noop, "--format", "json"])).stdout,
+    ) as Report;
+    expect(json.reliability!.byTier).toEqual([
       expect.objectContaining({
         model: "noop",
         method: "SoloGen",
@@ -110,7 +114,7 @@ describe("--trials 3", () => {
       }),
       expect.objectContaining({ model: "oracle", k: 3, passK: expect.objectContaining({ passHatK: 1 }) }),
     ]);
-    expect(json.runs.map((r: Json) => r.outcomes.map((o: Json) => o.trial))).toEqual([
+    expect(json.runs.map((r) => r.outcomes.map((o) => o.trial))).toEqual([
       [1, 2, 3],
       [1, 2, 3],
     ]);
@@ -188,7 +192,7 @@ describe("--shard", () => {
   const outcomes = async (dirs: string[]) => {
     const r = await cli(["report", ...dirs, "--format", "json"]);
     expect(r.exitCode, r.stderr).toBe(0);
-    return JSON.parse(r.stdout).runs as Json[];
+    return (JSON.parse(r.stdout) as Report).runs;
   };
 
   it("report merges shard 1/2 and 2/2 into the unsharded run's cases", async () => {
@@ -198,10 +202,15 @@ describe("--shard", () => {
     expect(rest).toEqual([]);
     expect(merged.shards).toEqual([runs.shard1, runs.shard2]);
     const [whole] = await outcomes([runs.whole]);
-    const pick = (o: Json) => ({ index: o.index, failure: o.failure, target: o.target, status: o.status });
+    const pick = (o: RunOutcome) => ({
+      index: o.index,
+      failure: o.failure,
+      target: o.target,
+      status: o.status,
+    });
     expect(merged.outcomes.map(pick)).toEqual(whole.outcomes.map(pick));
-    expect(merged.outcomes.map((o: Json) => o.index)).toEqual([1, 2, 3]);
-    expect(merged.outcomes.every((o: Json) => o.status === "success")).toBe(true);
+    expect(merged.outcomes.map((o) => o.index)).toEqual([1, 2, 3]);
+    expect(merged.outcomes.every((o) => o.status === "success")).toBe(true);
   });
 
   it("refuses a missing shard and a doubled one, naming the folders", async () => {
