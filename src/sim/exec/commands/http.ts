@@ -214,6 +214,7 @@ export async function curl(args: string[], p: Proc): Promise<number> {
     const vars: Record<string, string> = {
       http_code: String(a.status),
       response_code: String(a.status),
+      time_connect: (o.connectMs / 1000).toFixed(6),
       time_total: (o.ms / 1000).toFixed(6),
       remote_ip: o.ip,
       size_download: String(fail ? 0 : Buffer.byteLength(a.body)),

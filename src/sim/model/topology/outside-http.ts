@@ -82,6 +82,7 @@ async function outside(p: Caller, req: Request, url: URL, host: string): Promise
     return { kind: "timeout", phase: "connect", ip, ms: planned };
   }
   await wait(connect);
+  const connectMs = planned;
   const rto = (k: number) => Math.min(120_000, 200 * 2 ** k);
   // TLS 1.3: one more round trip before the request; the server's own time by host
   const tls = https ? roundTrip(ip, go, back, rnd, 15, rto) : 0;
@@ -107,5 +108,5 @@ async function outside(p: Caller, req: Request, url: URL, host: string): Promise
     body: req.method === "HEAD" ? "" : pg.body,
     serverMs,
   };
-  return { kind: "ok", ip, answer, ms: planned };
+  return { kind: "ok", ip, answer, ms: planned, connectMs };
 }

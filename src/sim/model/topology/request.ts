@@ -7,7 +7,8 @@ import { listeners } from "./listeners.js";
 import { type Caller, lookup, whoHas } from "./names.js";
 
 export type Outcome =
-  | { kind: "ok"; ip: string; answer: Answer; ms: number }
+  /** connectMs: when the TCP handshake completed (curl's time_connect). */
+  | { kind: "ok"; ip: string; answer: Answer; ms: number; connectMs: number }
   | { kind: "dns"; timeout: boolean }
   | { kind: "refused"; ip: string; ms: number }
   | { kind: "unreachable"; ip: string; ms: number }
@@ -74,6 +75,7 @@ export async function request(p: Caller, req: Request): Promise<Outcome> {
     return { kind: "timeout", phase: "connect", ip, ms: elapsed() };
   }
   await wait(connect);
+  const connectMs = elapsed();
   const l = listeners(p.ctx, to.pod, p.ctx.clock.now()).find((x) => x.port === to.port);
   // nothing listens: the kernel answers the SYN with RST
   if (!l) return { kind: "refused", ip, ms: elapsed() };
@@ -90,5 +92,5 @@ export async function request(p: Caller, req: Request): Promise<Outcome> {
     return { kind: "timeout", phase: "read", ip, ms: elapsed() };
   }
   await wait(took);
-  return { kind: "ok", ip, answer: a, ms: elapsed() };
+  return { kind: "ok", ip, answer: a, ms: elapsed(), connectMs };
 }
