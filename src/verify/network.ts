@@ -62,10 +62,28 @@ export async function pingAddress(ctx: VerifyContext): Promise<PingTarget | unde
 const noBinary = (r: { exitCode: number; message?: string }) =>
   r.exitCode === 127 || r.exitCode === 126 || /executable file not found|not found/.test(r.message ?? "");
 
+/** curl's `%{time_connect} %{time_total}`, in ms. */
+export function parseCurlTimes(out: string): { connectMs: number; totalMs: number } | undefined {
+  const m = out.trim().match(/^([\d.]+) ([\d.]+)$/);
+  if (!m) return undefined;
+  return { connectMs: Number(m[1]) * 1000, totalMs: Number(m[2]) * 1000 };
+}
+
+/**
+ * Whether a request's handshake was retransmitted: TCP hides a lost packet from the request's
+ * success, but Linux resends an unanswered SYN only after 1 s (TCP_TIMEOUT_INIT), so a handshake
+ * that took 0.5 s longer than the request's own round trip (a delay slows both alike) lost its
+ * SYN or SYN-ACK. At 50% loss half the requests show it, as half of ping's packets go missing.
+ */
+export function handshakeRetried(t: { connectMs: number; totalMs: number }): boolean {
+  return t.connectMs - (t.totalMs - t.connectMs) >= 500;
+}
+
 /**
  * For a pod with neither ping nor the busybox sidecar (Train-Ticket's images), the same question
- * asked over TCP with the curl the image has: three HTTP requests to the target; one that fails
- * counts as lost, and the round trip is half of curl's total time (connect + request).
+ * asked over TCP with the curl the image has: three HTTP requests to the target; one that fails or
+ * whose handshake was retransmitted counts as lost, and the round trip is half of curl's total
+ * time (connect + request).
  */
 async function tcpProbe(
   ctx: VerifyContext,
@@ -83,13 +101,15 @@ async function tcpProbe(
       ctx.namespace,
       pod.metadata.name!,
       container,
-      ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", "--max-time", "5", url],
+      ["curl", "-s", "-o", "/dev/null", "-w", "%{time_connect} %{time_total}", "--max-time", "5", url],
       wallTimeout,
     );
     if (noBinary(r)) return undefined;
-    const t = Number(r.stdout.trim());
-    if ((r.exitCode === 0 || r.exitCode === 22) && Number.isFinite(t)) rtts.push((t * 1000) / 2);
-    else lost++;
+    const t = parseCurlTimes(r.stdout);
+    if ((r.exitCode === 0 || r.exitCode === 22) && t) {
+      rtts.push(t.totalMs / 2);
+      if (handshakeRetried(t)) lost++;
+    } else lost++;
   }
   const avgMs = rtts.length
     ? Math.round((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 1000) / 1000

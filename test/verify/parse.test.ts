@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseDd } from "../../src/verify/io.js";
-import { parsePing } from "../../src/verify/network.js";
+import { handshakeRetried, parseCurlTimes, parsePing } from "../../src/verify/network.js";
 
 describe("parsing what the checks run", () => {
   it("reads iputils and busybox ping summaries", () => {
@@ -17,6 +17,25 @@ describe("parsing what the checks run", () => {
       avgMs: undefined,
     });
     expect(parsePing("ping: bad address 'x'")).toBeUndefined();
+  });
+
+  // Linux resends an unanswered SYN after TCP_TIMEOUT_INIT (1 s, include/net/tcp.h), so over TCP a
+  // lost packet shows as a handshake a second longer than the request's own round trip
+  it("reads curl's connect and total times, and tells a retried handshake from a delay", () => {
+    expect(parseCurlTimes("0.001250 0.003500")).toEqual({ connectMs: 1.25, totalMs: 3.5 });
+    expect(parseCurlTimes("0.000000 5.001237")).toEqual({ connectMs: 0, totalMs: 5001.237 });
+    expect(parseCurlTimes("curl: (7) Failed to connect")).toBeUndefined();
+    expect(parseCurlTimes("")).toBeUndefined();
+    // healthy, in-cluster
+    expect(handshakeRetried({ connectMs: 1.2, totalMs: 3.5 })).toBe(false);
+    // the SYN lost once: +1 s on the handshake only
+    expect(handshakeRetried({ connectMs: 1001.3, totalMs: 1004.1 })).toBe(true);
+    // lost twice (1 + 2 s), and the request's segment once as well (+200 ms RTO)
+    expect(handshakeRetried({ connectMs: 3001, totalMs: 3204 })).toBe(true);
+    // a 1000 ms delay slows the handshake and the request alike: no loss
+    expect(handshakeRetried({ connectMs: 1000.4, totalMs: 2003.9 })).toBe(false);
+    // a slow server makes the request long, not the handshake
+    expect(handshakeRetried({ connectMs: 0.8, totalMs: 2500 })).toBe(false);
   });
 
   it("reads GNU and busybox dd summaries in MB/s", () => {
