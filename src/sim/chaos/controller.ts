@@ -7,6 +7,8 @@
 //              else Run. One-shot actions (pod-kill, container-kill) always Run.
 //   records    selected once, when the experiment starts; each is applied while Run and
 //              recovered while Stop; a failure is retried with back-off (Failed events).
+
+import { parseGoDuration } from "../../util/duration.js";
 import { parseStamp, stamp } from "../clock.js";
 import { R, type SimContext } from "../controllers/context.js";
 import type { KObject } from "../types.js";
@@ -21,7 +23,6 @@ import {
   isDeleting,
   isOneShot,
   isPaused,
-  parseGoDuration,
   sourceOf,
 } from "./spec.js";
 import { conditionsOf, opFor, pushRecordEvent } from "./status.js";

@@ -5,6 +5,8 @@
 // the record, so the finalizer stays and `kubectl delete` hangs until someone patches
 // metadata.finalizers to [] (failures.md). With the injected container still running, recovery
 // works and the object goes.
+
+import { parseGoDuration } from "../../util/duration.js";
 import type { FaultBook, IOFault } from "../model/faults.js";
 import type { Container, Pod, VolumeMount } from "../objects.js";
 import {
@@ -19,7 +21,7 @@ import {
   samePod,
   type Target,
 } from "./applier.js";
-import { type IOSpec, parseGoDuration } from "./spec.js";
+import type { IOSpec } from "./spec.js";
 
 const ACTIONS = ["latency", "fault", "attrOverride", "mistake"] as const;
 

@@ -5,12 +5,13 @@
 // `externalTargets` (addresses or domains outside the cluster, direction `to` only) limit the
 // rule to those destinations as well; domains resolve as the cluster's DNS answers them.
 
+import { parseGoDuration } from "../../util/duration.js";
 import { R } from "../controllers/context.js";
 import type { NetworkFault } from "../model/faults.js";
 import { publicAddress } from "../model/topology/outside.js";
 import type { Pod } from "../objects.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok } from "./applier.js";
-import { type NetworkSpec, parseGoDuration } from "./spec.js";
+import type { NetworkSpec } from "./spec.js";
 
 const ACTIONS = ["delay", "loss", "duplicate", "corrupt", "partition", "bandwidth"] as const;
 

@@ -111,36 +111,6 @@ export const CLEAN_FINALIZER_ANNOTATION = "chaos-mesh.chaos-mesh.org/cleanFinali
 /** The image pod-failure swaps in (config.ControllerCfg.PodFailurePauseImage default). */
 export const PAUSE_IMAGE = "gcr.io/google-containers/pause:latest";
 
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** Go's time.ParseDuration, in ms; undefined when it does not parse. */
-export function parseGoDuration(s: unknown): number | undefined {
-  if (typeof s === "number") return s * 1000;
-  if (typeof s !== "string" || !s.trim()) return undefined;
-  const str = s.trim();
-  if (str === "0") return 0;
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let m: RegExpExecArray | null;
-  let at = 0;
-  for (;;) {
-    re.lastIndex = at;
-    m = re.exec(str);
-    if (!m) break;
-    total += Number(m[1]) * UNIT_MS[m[2]];
-    at = re.lastIndex;
-  }
-  return at === str.length && at > 0 ? total : undefined;
-}
-
 /**
  * A memory stressor's size: go-units RAMInBytes (KB/MB/GB are binary there, like KiB/MiB/GiB),
  * or a percentage of the memory the container may use (its limit, else `total`).
