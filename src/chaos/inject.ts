@@ -15,6 +15,7 @@ import type { ClusterTime } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
+import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureSpec } from "./catalog.js";
 import { retargetingField } from "./params.js";
@@ -27,6 +28,10 @@ export interface Injection {
   chaos?: { apiVersion: string; kind: string; name: string };
   /** Template parameters overridden by the experiment file. */
   params?: Record<string, unknown>;
+  /** Cluster ms the chaos runs before Chaos Mesh recovers it by itself (its spec.duration). */
+  durationMs?: number;
+  /** Cluster time (ms) at which that happens: set by whoever knows the cluster's clock. */
+  endsAt?: number;
 }
 
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -131,6 +136,7 @@ export async function inject(
     service,
     chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name! },
     params,
+    durationMs: parseGoDuration((obj as Chaos).spec?.duration),
   };
 }
 

@@ -28,7 +28,14 @@ import type { PlannedCase } from "./experiments.js";
 import { SandboxLauncher } from "./launcher.js";
 import { deriveReasons } from "./reasons.js";
 import type { CaseRecord, Phases } from "./records.js";
-import { ChaosInjector, type Fault, FaultConfirmer, type HarnessDeps, ServiceRestorer } from "./roles.js";
+import {
+  ChaosInjector,
+  type Fault,
+  FaultConfirmer,
+  faultsEndAt,
+  type HarnessDeps,
+  ServiceRestorer,
+} from "./roles.js";
 import {
   emptyTimes,
   remediationMs,
@@ -192,6 +199,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
       faults: faults.map((f) => ({ verifier: f.spec.verifier, service: f.service })),
       baseline,
       context: (service, s) => h.context(service, "final", s),
+      faultsEndAt: faultsEndAt(injections),
     });
     const times = emptyTimes();
     const limits = probeLimits(d.method.probeLimits);

@@ -53,9 +53,26 @@ export class ChaosInjector implements Injector {
   async inject(faults: Fault[]): Promise<Injection[]> {
     const out: Injection[] = [];
     for (const f of faults)
-      out.push(await inject(this.d.client, f.spec, this.d.namespace, f.service, f.params));
+      out.push(
+        await timed(this.d.time, () => inject(this.d.client, f.spec, this.d.namespace, f.service, f.params)),
+      );
     return out;
   }
+}
+
+/** The injection, with the cluster time at which its chaos ends by its own duration (counted from
+ * just before the create, so never later than Chaos Mesh's own count). */
+async function timed(time: ClusterTime, injecting: () => Promise<Injection>): Promise<Injection> {
+  const start = await time.clusterNow();
+  const inj = await injecting();
+  if (inj.durationMs !== undefined) inj.endsAt = start + inj.durationMs;
+  return inj;
+}
+
+/** The cluster time by which every fault of the case still holds (the first chaos to end). */
+export function faultsEndAt(injections: Injection[]): number | undefined {
+  const ends = injections.flatMap((i) => (i.endsAt === undefined ? [] : [i.endsAt]));
+  return ends.length ? Math.min(...ends) : undefined;
 }
 
 export class FaultConfirmer implements Confirmer {
@@ -107,7 +124,11 @@ export class FaultConfirmer implements Confirmer {
       "strategic",
     );
     await waitHealthy(d.client, d.time, d.namespace, d.env.readyTimeoutSeconds, signal, d.waitInterval);
-    if (inj) await inject(d.client, f.spec, d.namespace, f.service, inj.params);
+    if (inj)
+      Object.assign(
+        inj,
+        await timed(d.time, () => inject(d.client, f.spec, d.namespace, f.service, inj.params)),
+      );
   }
 }
 

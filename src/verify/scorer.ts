@@ -28,6 +28,12 @@ export interface ScorerOptions {
   baseline: HealthSnapshot;
   /** A verify context in final mode for a service. */
   context: (service: string, signal?: AbortSignal) => VerifyContext;
+  /**
+   * Cluster ms at which a fault of the case ends by its own duration (a PodChaos's 1200 s). A check
+   * that passes only after that cannot tell a remediation from the fault's end: it does not count,
+   * and no wait runs past it.
+   */
+  faultsEndAt?: number;
 }
 
 export class CaseScorer implements Scorer {
@@ -36,8 +42,7 @@ export class CaseScorer implements Scorer {
   async score(signal?: AbortSignal): Promise<Score> {
     await this.o.time.sleep(this.o.settleMs, signal);
     const refs: Verdict[] = [];
-    for (const f of this.o.faults)
-      refs.push(await VERIFIERS[f.verifier].verify(this.o.context(f.service, signal)));
+    for (const f of this.o.faults) refs.push(await this.verifyInTime(f, signal));
     const reference = mergeVerdicts(refs);
     // A failed reference check decides the case: then health is read once instead of waited for.
     const health = await verifyNamespaceHealth(
@@ -51,6 +56,23 @@ export class CaseScorer implements Scorer {
       measurements: { reference: reference.measurements, health: health.measurements },
       reference,
       health,
+    };
+  }
+
+  /** One fault's check, within the time its fault still holds. */
+  private async verifyInTime(f: { verifier: VerifierId; service: string }, signal?: AbortSignal) {
+    const ctx = this.o.context(f.service, signal);
+    const end = this.o.faultsEndAt;
+    if (end === undefined) return VERIFIERS[f.verifier].verify(ctx);
+    const left = end - (await this.o.time.clusterNow());
+    const timeouts = { ...ctx.timeouts, readyMs: Math.min(ctx.timeouts.readyMs, Math.max(0, left)) };
+    const v = left > 0 ? await VERIFIERS[f.verifier].verify({ ...ctx, timeouts }) : undefined;
+    const late = (await this.o.time.clusterNow()) - end;
+    if (v && (!v.pass || late < 0)) return v;
+    return {
+      pass: false,
+      reason: `the fault's chaos had run its full duration (ended ${Math.round(late / 1000)} s before the check passed): a recovery then cannot be told from the fault's own end`,
+      measurements: v?.measurements ?? {},
     };
   }
 }
