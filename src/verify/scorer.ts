@@ -71,7 +71,7 @@ export class CaseScorer implements Scorer {
     if (v && (!v.pass || late < 0)) return v;
     return {
       pass: false,
-      reason: `the fault's chaos had run its full duration (ended ${Math.round(late / 1000)} s before the check passed): a recovery then cannot be told from the fault's own end`,
+      reason: `the fault's chaos had run its full duration ${Math.round(late / 1000)} s ${v ? "before the check passed" : "before the check"}: a recovery then cannot be told from the fault's own end`,
       measurements: v?.measurements ?? {},
     };
   }
