@@ -2,17 +2,9 @@
 // (nodeSelector, required node affinity, taints against tolerations) and the pod the daemonset
 // controller creates (extra tolerations, and a node affinity to that one node for the scheduler).
 
-import type {
-  DaemonSet,
-  Node,
-  NodeSelectorTerm,
-  Pod,
-  PodSpec,
-  SelectorRequirement,
-  Taint,
-  Toleration,
-} from "../objects.js";
+import type { DaemonSet, Node, Pod, PodSpec, Taint, Toleration } from "../objects.js";
 import { R, type SimContext } from "./context.js";
+import { requiredAffinityFits, tolerated } from "./node-match.js";
 import { freshName, podFromTemplate } from "./workload-util.js";
 
 type Affinity = NonNullable<PodSpec["affinity"]>;
@@ -34,48 +26,12 @@ function withDaemonTolerations(tolerations: Toleration[] | undefined): Toleratio
   return out;
 }
 
-function tolerates(tolerations: Toleration[], taint: Taint): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== taint.effect) return false;
-    if ((t.operator ?? "Equal") === "Exists") return !t.key || t.key === taint.key;
-    return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
-  });
-}
-
-function requirementHolds(r: SelectorRequirement, value: string | undefined): boolean {
-  switch (r.operator) {
-    case "In":
-      return value !== undefined && (r.values ?? []).includes(value);
-    case "NotIn":
-      return value === undefined || !(r.values ?? []).includes(value);
-    case "Exists":
-      return value !== undefined;
-    case "DoesNotExist":
-      return value === undefined;
-    case "Gt":
-      return value !== undefined && Number(value) > Number(r.values?.[0]);
-    case "Lt":
-      return value !== undefined && Number(value) < Number(r.values?.[0]);
-    default:
-      return false;
-  }
-}
-
 /** Whether a pod with this spec fits the node's labels, name and taints. */
 export function fitsNode(spec: PodSpec | undefined, node: Node): boolean {
-  const labels = node.metadata.labels ?? {};
-  if (Object.entries<string>(spec?.nodeSelector ?? {}).some(([k, v]) => labels[k] !== v)) return false;
-  const terms: NodeSelectorTerm[] =
-    spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  const termHolds = (t: NodeSelectorTerm) =>
-    (t.matchExpressions ?? []).every((r: SelectorRequirement) => requirementHolds(r, labels[r.key])) &&
-    (t.matchFields ?? []).every((r: SelectorRequirement) =>
-      requirementHolds(r, r.key === "metadata.name" ? node.metadata.name : undefined),
-    );
-  if (terms.length && !terms.some(termHolds)) return false;
+  if (!requiredAffinityFits(spec, node)) return false;
   const tolerations = withDaemonTolerations(spec?.tolerations);
   return (node.spec?.taints ?? []).every(
-    (taint: Taint) => taint.effect === "PreferNoSchedule" || tolerates(tolerations, taint),
+    (taint: Taint) => taint.effect === "PreferNoSchedule" || tolerated(tolerations, taint),
   );
 }
 

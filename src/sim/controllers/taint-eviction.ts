@@ -8,23 +8,16 @@ import { isDeepStrictEqual } from "node:util";
 import type { Node, Pod, PodCondition, Taint, Toleration } from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
+import { toleratesTaint } from "./node-match.js";
 
 const NAME = "taint-eviction";
 const SOURCE = { component: "taint-eviction-controller" };
-
-/** v1.Toleration.ToleratesTaint */
-function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  if (t.operator === "Exists") return true;
-  return (t.operator ?? "Equal") === "Equal" && (t.value ?? "") === (taint.value ?? "");
-}
 
 /** -1: tolerated forever; otherwise the ms after which the pod must go (0: now). */
 function tolerationTime(pod: Pod, taints: Taint[]): number {
   const used: Toleration[] = [];
   for (const taint of taints) {
-    const t = (pod.spec?.tolerations ?? []).find((x: Toleration) => tolerates(x, taint));
+    const t = (pod.spec?.tolerations ?? []).find((x: Toleration) => toleratesTaint(x, taint));
     if (!t) return 0;
     used.push(t);
   }

@@ -3,16 +3,8 @@
 // allocatable minus the requests of the non-terminated pods already bound there.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
-import type {
-  Container,
-  Node,
-  NodeSelectorTerm,
-  Pod,
-  PodSpec,
-  SelectorRequirement,
-  Taint,
-  Toleration,
-} from "../objects.js";
+import { requiredAffinityFits, tolerated } from "../controllers/node-match.js";
+import type { Container, Node, Pod, PodSpec, Taint } from "../objects.js";
 
 export type Misfit =
   | { kind: "cpu" | "memory" | "pods" | "selector" | "unschedulable" }
@@ -46,62 +38,18 @@ export function podRequests(spec: PodSpec | undefined): Requests {
 
 export const isTerminated = (p: Pod) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
 
-function matchExpression(e: SelectorRequirement, labels: Record<string, string>): boolean {
-  const v = labels[e.key];
-  switch (e.operator) {
-    case "In":
-      return v !== undefined && (e.values ?? []).includes(v);
-    case "NotIn":
-      return v === undefined || !(e.values ?? []).includes(v);
-    case "Exists":
-      return v !== undefined;
-    case "DoesNotExist":
-      return v === undefined;
-    case "Gt":
-      return v !== undefined && Number(v) > Number(e.values?.[0]);
-    case "Lt":
-      return v !== undefined && Number(v) < Number(e.values?.[0]);
-    default:
-      return false;
-  }
-}
-
-function selectorFits(spec: PodSpec, node: Node): boolean {
-  const labels = node.metadata.labels ?? {};
-  if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
-  const terms: NodeSelectorTerm[] | undefined =
-    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!terms?.length) return true;
-  // matchFields may only name metadata.name (how daemon pods are pinned to their node)
-  const fields = { "metadata.name": node.metadata.name ?? "" };
-  return terms.some(
-    (t) =>
-      (t.matchExpressions ?? []).every((e: SelectorRequirement) => matchExpression(e, labels)) &&
-      (t.matchFields ?? []).every((e: SelectorRequirement) => matchExpression(e, fields)) &&
-      (t.matchExpressions?.length || t.matchFields?.length),
-  );
-}
-
-function tolerates(tolerations: Toleration[], taint: Taint): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== taint.effect) return false;
-    if (t.operator === "Exists") return !t.key || t.key === taint.key;
-    return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
-  });
-}
-
 /** Why the pod does not fit the node (empty when it fits). */
 export function misfits(pod: Pod, node: Node, bound: Pod[]): Misfit[] {
   const out: Misfit[] = [];
   if (
     node.spec?.unschedulable &&
-    !tolerates(pod.spec.tolerations ?? [], { key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" })
+    !tolerated(pod.spec.tolerations, { key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" })
   )
     return [{ kind: "unschedulable" }];
-  if (!selectorFits(pod.spec, node)) return [{ kind: "selector" }];
+  if (!requiredAffinityFits(pod.spec, node)) return [{ kind: "selector" }];
   const taint = (node.spec?.taints ?? []).find(
     (t: Taint) =>
-      (t.effect === "NoSchedule" || t.effect === "NoExecute") && !tolerates(pod.spec.tolerations ?? [], t),
+      (t.effect === "NoSchedule" || t.effect === "NoExecute") && !tolerated(pod.spec.tolerations, t),
   );
   if (taint) return [{ kind: "taint", taint: `{${taint.key}: ${taint.value ?? ""}}` }];
   const alloc = node.status?.allocatable ?? {};
