@@ -77,15 +77,18 @@ export function evict(registry: Registry, ns: string, name: string, body: unknow
   return SUCCESS;
 }
 
-/** The DisruptionTarget condition an evicted pod gets before it is deleted (PodDisruptionConditions, GA in 1.31). */
-function markDisrupted(registry: Registry, pod: Pod) {
+/**
+ * The DisruptionTarget condition a pod gets before it is deleted for a disruption (PodDisruptionConditions,
+ * GA in 1.31): the eviction API's and the taint manager's, each with its own reason.
+ */
+export function markDisruptionTarget(registry: Registry, pod: Pod, reason: string, message: string) {
   const cond = {
     type: "DisruptionTarget",
     status: "True",
     lastProbeTime: null,
     lastTransitionTime: registry.now(),
-    reason: "EvictionByEvictionAPI",
-    message: "Eviction API: evicting",
+    reason,
+    message,
   };
   const conditions = [
     ...(pod.status?.conditions ?? []).filter((c: PodCondition) => c.type !== cond.type),
@@ -96,12 +99,12 @@ function markDisrupted(registry: Registry, pod: Pod) {
     pod.metadata.namespace,
     pod.metadata.name!,
     { ...pod, status: { ...pod.status, conditions } },
-    {
-      subresource: "status",
-      force: true,
-    },
+    { subresource: "status", force: true },
   );
 }
+
+const markDisrupted = (registry: Registry, pod: Pod) =>
+  markDisruptionTarget(registry, pod, "EvictionByEvictionAPI", "Eviction API: evicting");
 
 const podReady = (p: Pod) =>
   (p.status?.conditions ?? []).some((c: PodCondition) => c.type === "Ready" && c.status === "True");

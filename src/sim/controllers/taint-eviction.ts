@@ -5,7 +5,8 @@
 // counted from when the taint was seen; removing the taint or adding a toleration cancels it.
 // Before deleting, the pod gets the DisruptionTarget condition.
 import { isDeepStrictEqual } from "node:util";
-import type { Node, Pod, PodCondition, Taint, Toleration } from "../objects.js";
+import { markDisruptionTarget } from "../api/eviction.js";
+import type { Node, Pod, Taint, Toleration } from "../objects.js";
 import type { KObject } from "../types.js";
 import { keyOf, R, type SimContext, splitKey } from "./context.js";
 import { toleratesTaint } from "./node-match.js";
@@ -51,24 +52,11 @@ export function installTaintEvictionController(ctx: SimContext): void {
     const pod = registry.tryGet(R("Pod"), ns, name) as Pod | undefined;
     if (!pod || pod.metadata.deletionTimestamp) return;
     events.record(pod, "Normal", "TaintManagerEviction", `Marking for deletion Pod ${key}`, SOURCE);
-    const cond = {
-      type: "DisruptionTarget",
-      status: "True",
-      lastProbeTime: null,
-      lastTransitionTime: registry.now(),
-      reason: "DeletionByTaintManager",
-      message: "Taint manager: deleting due to NoExecute taint",
-    };
-    const conditions = [
-      ...(pod.status?.conditions ?? []).filter((c: PodCondition) => c.type !== cond.type),
-      cond,
-    ];
-    registry.update(
-      R("Pod"),
-      ns,
-      name,
-      { ...pod, status: { ...pod.status, conditions } },
-      { subresource: "status", force: true },
+    markDisruptionTarget(
+      registry,
+      pod,
+      "DeletionByTaintManager",
+      "Taint manager: deleting due to NoExecute taint",
     );
     registry.delete(R("Pod"), ns, name);
   };
