@@ -31,8 +31,8 @@ function cases(dir: string): Case[] {
     .map((l) => JSON.parse(l));
 }
 
-/** `run` with the oracle on Simple-Micro's hard tier, and the given extra flags. */
-const oracleHard = (...extra: string[]) => [
+/** `run` with the oracle and SoloGen on Simple-Micro, an experiment file and the given extra flags. */
+const oracleRun = (experiments: string, ...extra: string[]) => [
   "run",
   "--env",
   "simple-micro",
@@ -41,9 +41,10 @@ const oracleHard = (...extra: string[]) => [
   "--remediate-method",
   "SoloGen",
   "--experiment-path",
-  "experiments/hard.txt",
+  experiments,
   ...extra,
 ];
+const oracleHard = (...extra: string[]) => oracleRun("experiments/hard.txt", ...extra);
 
 const rate = (cs: Case[]) =>
   `${cs.filter((c) => c.status === "success").length}/${cs.filter((c) => c.status === "success" || c.status === "failure").length}`;
@@ -183,27 +184,10 @@ export async function benchConfinement(): Promise<void> {
   const per: Record<string, { method: number; identity: number; n: number }> = {};
   for (const sandbox of ["none", "bwrap"]) {
     const dir = mkdtempSync(join(tmpdir(), "mr-bench-"));
-    const r = await cli([
-      "run",
-      "--env",
-      "simple-micro",
-      "--model",
-      "oracle",
-      "--remediate-method",
-      "SoloGen",
-      "--experiment-path",
-      "experiments/pod-fail.txt",
-      "--experiments",
-      "6",
-      "--speed",
-      "60",
-      "--sandbox",
-      sandbox,
-      "--save-path",
-      dir,
-      "--run-name",
-      "c",
-    ]);
+    const extra = ["--experiments", "6", "--speed", "60", "--sandbox", sandbox];
+    const r = await cli(
+      oracleRun("experiments/pod-fail.txt", ...extra, "--save-path", dir, "--run-name", "c"),
+    );
     if (r.code !== 0)
       process.stdout.write(`  run with --sandbox ${sandbox} failed (exit ${r.code}): ${r.err}\n`);
     const cs = cases(join(dir, "c")).filter((c) => c.status === "success");
