@@ -1,24 +1,9 @@
-// The probe sandbox's public face: createProbe for the case's (confined) kubeconfig file, and the
-// limits a method may ask for.
+// The probe sandbox's public face: createProbe for the case's (confined) kubeconfig file, the
+// limits a method may ask for, and the contract that states them to the model.
 
+export { probeContract } from "./contract.js";
+export { cut } from "./cut.js";
 export { checkKubectl } from "./kubectl.js";
-export { createProbe, cut, type Probe, type ProbeOptions } from "./sandbox.js";
+export { DEFAULT_PROBE_LIMITS, type ProbeLimits, probeLimits } from "./limits.js";
+export { createProbe, type Probe, type ProbeOptions } from "./sandbox.js";
 export { splitCommandLine } from "./tokenize.js";
-
-export interface ProbeLimits {
-  /** Wall seconds per command. Not scaled by the cluster's clock speed: probes read state now
-   * (no watch, no follow, rollout status without waiting), so what they take is API latency. */
-  timeoutSeconds: number;
-  /** Characters of observation per probe call. */
-  maxOutput: number;
-  /** Commands in one `;`-separated probe. */
-  maxCommands: number;
-}
-
-/** The reference runs each probe command with a 10 s timeout. */
-export const DEFAULT_PROBE_LIMITS: ProbeLimits = { timeoutSeconds: 10, maxOutput: 8000, maxCommands: 10 };
-
-/** The limits a method declares, over the defaults. */
-export function probeLimits(declared: Partial<ProbeLimits> = {}): ProbeLimits {
-  return { ...DEFAULT_PROBE_LIMITS, ...declared };
-}

@@ -5,6 +5,7 @@
 import { execa } from "execa";
 import type { SandboxMode } from "../sandbox/support.js";
 import { toolCommand } from "../sandbox/tool-command.js";
+import { cut } from "./cut.js";
 import { parseFilter } from "./filters.js";
 import { ALLOWED, checkKubectl } from "./kubectl.js";
 import { type Segment, showArgv, splitCommandLine } from "./tokenize.js";
@@ -33,11 +34,6 @@ export type Probe = (command: string) => Promise<string>;
 /** What is read from a command before it is killed, before the filters narrow it. */
 const CAPTURE_BYTES = 2_000_000;
 
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[output cut: ${text.length - max} more characters; narrow the command, e.g. --tail=50, -l <selector>, | grep <word>, | head -n 40]\n`;
-}
-
 async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<string> {
   const refused = (why: string) => `$ ${seg.text}\nrefused: ${why}\n`;
   if (seg.refusal) return refused(seg.refusal);
@@ -49,7 +45,8 @@ async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<st
   const checked = checkKubectl(program.slice(1), o.namespace);
   if ("refusal" in checked) return refused(checked.refusal);
 
-  const shown = [`kubectl ${showArgv(checked.argv)}`, ...filterArgvs.map(showArgv)].join(" | ");
+  const redirect = { show: "", merge: " 2>&1", drop: " 2>/dev/null" }[seg.stderr ?? "show"];
+  const shown = [`kubectl ${showArgv(checked.argv)}${redirect}`, ...filterArgvs.map(showArgv)].join(" | ");
   const cmd = toolCommand(o.sandbox ?? "none", o.kubeconfig, o.kubectl ?? "kubectl", checked.argv);
   const r = await execa(cmd.file, cmd.args, {
     env: cmd.env,
@@ -63,13 +60,15 @@ async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<st
   });
   if (r.failed && r.code === "ENOENT")
     return `$ ${shown}\nkubectl is not installed on the machine running the benchmark\n`;
-  let stdout = String(r.stdout ?? "");
+  const mode = seg.stderr ?? "show";
+  const stderr = mode === "show" ? String(r.stderr ?? "").trim() : "";
+  // 2>&1: what kubectl wrote to stderr goes through the pipe after its output
+  let stdout = String(r.stdout ?? "") + (mode === "merge" ? String(r.stderr ?? "") : "");
   for (const f of filters) if ("apply" in f) stdout = f.apply(stdout);
   const notes: string[] = [];
   if (r.timedOut) notes.push(`[timed out after ${Math.round(o.timeoutMs / 1000)} s and was stopped]`);
   else if (r.isMaxBuffer) notes.push(`[stopped after ${CAPTURE_BYTES} bytes of output]`);
   else if (r.exitCode) notes.push(`[exit code ${r.exitCode}]`);
-  const stderr = String(r.stderr ?? "").trim();
   // the notes come after the cut, so a long output cannot hide why it ended
   const body = cut([stdout.trimEnd(), stderr].filter(Boolean).join("\n"), budget).trimEnd();
   return `$ ${shown}\n${[body, ...notes].filter(Boolean).join("\n") || "(no output)"}\n`;

@@ -1,7 +1,13 @@
 // Splitting a probe command line the way a shell would split words, without a shell: quotes and
 // backslashes are honoured, `;` and newlines separate commands, `|` separates pipeline stages.
 // Anything a shell would expand or redirect ($(...), backticks, $VAR, >, <, &&, ||, &, (...)) is
-// refused, because the model expects an effect we neither run nor want to run.
+// refused, because the model expects an effect we neither run nor want to run. Two redirections
+// only choose what the output shows and are honoured: `2>&1` (stderr into the pipe) and
+// `2>/dev/null` (stderr dropped).
+
+/** What the first stage's stderr does: shown after the output (a shell's terminal), merged into
+ * the pipe (`2>&1`), or dropped (`2>/dev/null`). */
+export type StderrMode = "show" | "merge" | "drop";
 
 export interface Segment {
   /** The command as the model wrote it (for the observation). */
@@ -10,10 +16,15 @@ export interface Segment {
   stages: string[][];
   /** Why this command is refused, if it is. */
   refusal?: string;
+  /** The program's stderr (a filter's own stderr is never shown, so its redirection changes nothing). */
+  stderr?: StderrMode;
 }
 
+export const REDIRECTION_REFUSAL =
+  "redirection to or from a file (`>`, `>>`, `<`) is not allowed: probes only read, and the output comes back here; drop the redirection and narrow the output with | grep, | head -n N or | tail -n N (`2>&1` and `2>/dev/null` are allowed)";
+
 /** kubectl and the filters after it. */
-const MAX_STAGES = 5;
+export const MAX_STAGES = 5;
 
 const SUBSTITUTION = "command substitution and variables are not expanded (no shell); write values literally";
 
@@ -25,8 +36,21 @@ class Builder {
   private started = false;
   private refusal?: string;
   private start = 0;
+  private quoted = false;
+  private stderr: StderrMode = "show";
 
   constructor(private readonly line: string) {}
+
+  /** `2>...` on the current stage: the word so far is the descriptor `2`, unquoted. */
+  atStderrDescriptor(): boolean {
+    return this.started && this.word === "2" && !this.quoted;
+  }
+  /** Drops the pending `2` and records what the stage's stderr does. */
+  redirectStderr(mode: StderrMode) {
+    this.word = "";
+    this.started = false;
+    if (this.stages.length === 0) this.stderr = mode;
+  }
 
   refuse(reason: string) {
     this.refusal ??= reason;
@@ -37,11 +61,13 @@ class Builder {
   }
   quoteOpened() {
     this.started = true;
+    this.quoted = true;
   }
   endWord() {
     if (this.started) this.words.push(this.word);
     this.word = "";
     this.started = false;
+    this.quoted = false;
   }
   endStage() {
     this.endWord();
@@ -56,6 +82,8 @@ class Builder {
     this.stages = [];
     const refusal = this.refusal;
     this.refusal = undefined;
+    const stderr = this.stderr;
+    this.stderr = "show";
     if (!text) return;
     // each filter costs up to its work budget (filters.ts): a few bound what one command costs
     if (!refusal && stages.length > MAX_STAGES)
@@ -70,7 +98,12 @@ class Builder {
         stages,
         refusal: "a pipe with an empty side; write `kubectl ... | grep WORD`",
       });
-    this.segments.push({ text, stages, ...(refusal ? { refusal } : {}) });
+    this.segments.push({
+      text,
+      stages,
+      ...(refusal ? { refusal } : {}),
+      ...(stderr !== "show" ? { stderr } : {}),
+    });
   }
 }
 
@@ -80,6 +113,9 @@ function dollar(line: string, i: number): string | undefined {
   if (next === "(" || next === "{" || /[A-Za-z_0-9@*#?!$-]/.test(next)) return SUBSTITUTION;
   return undefined;
 }
+
+/** After `2>`: `&1` or `/dev/null` (a space may come before the file, as a shell allows), then the word ends. */
+const STDERR_TARGET = /^(&1|[ \t]*\/dev\/null)(?=[ \t\r\n;|]|$)/;
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -142,8 +178,13 @@ export function splitCommandLine(line: string): Segment[] {
       } else b.endStage();
     } else if (ch === "&")
       b.refuse("`&`/`&&` is shell syntax; no shell runs here: separate commands with `;`");
-    else if (ch === ">" || ch === "<")
-      b.refuse("redirection (`>`, `>>`, `<`) is not allowed: probes read, they do not write files");
+    else if (ch === ">" && b.atStderrDescriptor()) {
+      const target = STDERR_TARGET.exec(line.slice(i + 1));
+      if (target) {
+        b.redirectStderr(target[1] === "&1" ? "merge" : "drop");
+        i += target[0].length;
+      } else b.refuse(REDIRECTION_REFUSAL);
+    } else if (ch === ">" || ch === "<") b.refuse(REDIRECTION_REFUSAL);
     else if (ch === "`") b.refuse(SUBSTITUTION);
     else if (ch === "$" && dollar(line, i)) b.refuse(SUBSTITUTION);
     else if (ch === "(" || ch === ")")

@@ -10,6 +10,7 @@ echo "KUBECONFIG=$KUBECONFIG"
 for a in "$@"; do printf 'arg:%s\\n' "$a"; done
 case "$*" in
   *runaway*) yes "line of runaway output" | head -n 50000 ;;
+  *numbered*) seq 1 3000 | sed 's/^/line /' ;;
   *endless*) exec yes "endless output" ;;
   *sleepy*) exec sleep 5 ;;
   *missing*) echo 'Error from server (NotFound): pods "missing" not found' >&2; exit 1 ;;
@@ -111,6 +112,23 @@ describe("allowed commands run as argv, without a shell", () => {
     expect(out).toContain("[exit code 1]");
   });
 
+  it("sends stderr through the pipe with 2>&1, as a shell does", async () => {
+    // without it the filter sees stdout only, and stderr is shown after the filtered output
+    expect(await probe("kubectl get pod missing | grep -c NotFound")).toMatch(/\n0\nError from server/);
+    const merged = await probe("kubectl get pod missing 2>&1 | grep -c NotFound");
+    expect(merged.split("\n")[0]).toBe("$ kubectl -n shop get pod missing 2>&1 | grep -c NotFound");
+    expect(merged).toMatch(/\n1\n\[exit code 1\]\n$/);
+  });
+
+  it("drops stderr with 2>/dev/null, written with or without a space", async () => {
+    for (const redirect of ["2>/dev/null", "2> /dev/null"]) {
+      const out = await probe(`kubectl get pod missing ${redirect}`);
+      expect(out).not.toContain("NotFound");
+      expect(out).toContain("[exit code 1]");
+      expect(argvOf(out)).toEqual(["-n", "shop", "get", "pod", "missing"]);
+    }
+  });
+
   it("allows read-only exec and fetching services of the namespace", async () => {
     expect(argvOf(await probe("kubectl exec -it cart-1 -- cat /proc/meminfo"))).toEqual([
       "-n",
@@ -164,7 +182,24 @@ describe("runaway output", () => {
   it("is capped with a note saying how to narrow the command", async () => {
     const out = await probe("kubectl logs runaway");
     expect(out.length).toBeLessThan(4600);
-    expect(out).toMatch(/\[output cut: \d+ more characters; narrow the command/);
+    expect(out).toMatch(
+      /\[… \d+ of 50005 lines \(\d+ characters\) cut from the middle; to see them, narrow the command/,
+    );
+  });
+
+  it("keeps its head and its tail (describe's Events are at the end), and counts the lines cut", async () => {
+    const out = await probe("kubectl logs numbered");
+    const lines = out.split("\n");
+    // the command, KUBECONFIG and four argv lines come first, then line 1...
+    expect(lines.slice(0, 7)).toContain("line 1");
+    // ...and the last lines of the output are all there, in order
+    expect(out.trimEnd().split("\n").slice(-3)).toEqual(["line 2998", "line 2999", "line 3000"]);
+    const note = /\[… (\d+) of 3005 lines \((\d+) characters\) cut from the middle/.exec(out);
+    expect(note).not.toBeNull();
+    // every line is either shown or counted as cut
+    const shown = lines.filter((l) => /^line \d+$/.test(l)).length;
+    expect(shown + Number(note?.[1])).toBe(3000);
+    expect(out.length).toBeLessThan(4600);
   });
 
   it("is filtered before it is capped, so a grep over long logs still works", async () => {
@@ -288,6 +323,9 @@ describe("shell syntax is refused", () => {
     [">", "kubectl get pods > /tmp/out", "redirection"],
     [">>", "kubectl get pods >> /tmp/out", "redirection"],
     ["<", "kubectl apply -f - < x.yaml", "redirection"],
+    ["2> to a file", "kubectl get pods 2>/tmp/err", "redirection"],
+    ["1>&2", "kubectl get pods 1>&2", "redirection"],
+    ["a quoted 2", "kubectl get pods '2'>&1", "redirection"],
     ["&&", "kubectl get pods && kubectl delete pod x", "`&`/`&&`"],
     ["||", "kubectl get pods || true", "`||`"],
     ["&", "kubectl get pods &", "`&`/`&&`"],
