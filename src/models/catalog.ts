@@ -44,7 +44,12 @@ export interface ModelEntry {
 }
 
 export interface Registry {
-  defaults: { retry: RetryPolicy; requestTimeoutMs: number };
+  defaults: {
+    retry: RetryPolicy;
+    requestTimeoutMs: number;
+    /** Where an id that no entry routes goes (the reference: a local OpenAI-compatible server). */
+    unrouted?: { provider: string; tools: "native" | "text" };
+  };
   providers: Record<string, ProviderDef>;
   models: ModelEntry[];
 }
@@ -55,6 +60,8 @@ export interface CatalogMatch {
   provider: ProviderDef;
   /** The model name sent to the API. */
   apiModel: string;
+  /** No entry routes the id: it goes to the registry's `unrouted` provider. */
+  unrouted?: boolean;
 }
 
 const num = { type: "number", minimum: 0 };
@@ -76,6 +83,12 @@ const SCHEMA = {
           properties: { maxAttempts: int, baseDelayMs: num, maxDelayMs: num, maxTotalMs: num },
         },
         requestTimeoutMs: int,
+        unrouted: {
+          type: "object",
+          required: ["provider", "tools"],
+          additionalProperties: false,
+          properties: { provider: { type: "string" }, tools: { enum: ["native", "text"] } },
+        },
       },
     },
     providers: {
@@ -129,6 +142,11 @@ function check(reg: Registry, file: string): Registry {
   for (const [name, p] of Object.entries(reg.providers)) {
     if (!p.baseUrl && !p.baseUrlVariable) throw bad(`provider ${name} needs baseUrl or baseUrlVariable`);
   }
+  const unrouted = reg.defaults.unrouted?.provider;
+  if (unrouted && !reg.providers[unrouted])
+    throw bad(
+      `/defaults/unrouted: unknown provider "${unrouted}" (known: ${Object.keys(reg.providers).join(", ")})`,
+    );
   reg.models.forEach((e, i) => {
     const where = `/models/${i}`;
     if (Boolean(e.id) === Boolean(e.prefix)) throw bad(`${where}: give exactly one of id and prefix`);
@@ -187,6 +205,26 @@ export function matchModel(reg: Registry, id: string): CatalogMatch | undefined 
   if (!entry) return undefined;
   const apiModel = entry.apiModel ?? (entry.stripPrefix && entry.prefix ? id.slice(entry.prefix.length) : id);
   return { entry, providerName: entry.provider, provider: reg.providers[entry.provider], apiModel };
+}
+
+/**
+ * An id no entry routes, sent where the registry's `defaults.unrouted` says (as the reference sends
+ * any name it does not know to a local server). Undefined for ids that name nothing: empty, or a
+ * routing prefix without its model (`vllm/`, `openai-compatible:`).
+ */
+export function unroutedMatch(reg: Registry, id: string): CatalogMatch | undefined {
+  const to = reg.defaults.unrouted;
+  if (!to || !id.trim()) return undefined;
+  const lower = id.toLowerCase();
+  if (reg.models.some((e) => e.stripPrefix && e.prefix?.toLowerCase() === lower)) return undefined;
+  const entry: ModelEntry = { provider: to.provider, tools: to.tools };
+  return {
+    entry,
+    providerName: to.provider,
+    provider: reg.providers[to.provider],
+    apiModel: id,
+    unrouted: true,
+  };
 }
 
 /** How an entry is written in listings and errors: `gpt-4o*`, `vllm/<model>`, `o3`. */

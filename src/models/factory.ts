@@ -1,7 +1,14 @@
 // From a model id to a ready provider: look the id up in the registry, find its base URL and key,
 // and fail here, before any case runs, when either is missing.
 import { MicroRemedError } from "../errors.js";
-import { type CatalogMatch, loadRegistry, matchModel, modelFamilies, registryFile } from "./catalog.js";
+import {
+  type CatalogMatch,
+  loadRegistry,
+  matchModel,
+  modelFamilies,
+  registryFile,
+  unroutedMatch,
+} from "./catalog.js";
 import { AnthropicModel } from "./providers/anthropic.js";
 import type { ProviderSettings } from "./providers/base.js";
 import { CompatibleChatModel } from "./providers/compatible.js";
@@ -34,11 +41,15 @@ export function providerFamilies(opts: ResolveOptions = {}): string[] {
   return modelFamilies(loadRegistry(opts.registryFile ?? registryFile(opts.env ?? process.env)));
 }
 
-/** A registry model, or undefined when the id is not in the registry (resolveModel then says so). */
+/**
+ * A registry model; an id no entry routes goes to the registry's unrouted server (as the
+ * reference's), with a notice the run prints. Undefined only for an id that names nothing
+ * (resolveModel then says so).
+ */
 export function createProviderModel(id: string, opts: ResolveOptions = {}): Model | undefined {
   const env = opts.env ?? process.env;
   const reg = loadRegistry(opts.registryFile ?? registryFile(env));
-  const match = matchModel(reg, id);
+  const match = matchModel(reg, id) ?? unroutedMatch(reg, id);
   if (!match) return undefined;
   const { provider, providerName, entry } = match;
 
@@ -73,6 +84,11 @@ export function createProviderModel(id: string, opts: ResolveOptions = {}): Mode
     timeoutMs: reg.defaults.requestTimeoutMs,
     retry: { ...reg.defaults.retry, ...opts.retry },
     clock: { ...realClock, ...opts.clock },
+    ...(match.unrouted
+      ? {
+          notice: `model "${id}" is in no entry of the model registry: asking the OpenAI-compatible server at ${baseUrl}${opts.baseUrl || fromVariable ? "" : " (where the reference sends such names; --base-url URL chooses another)"}`,
+        }
+      : {}),
   };
   switch (provider.api) {
     case "openai":

@@ -23,10 +23,17 @@ export function registryListing(env: NodeJS.ProcessEnv = process.env, file = reg
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
     `  ${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ")}`;
+  const to = reg.defaults.unrouted;
+  const unrouted = to && reg.providers[to.provider];
   return [
     `Provider models (${file}; prices may be outdated, edit the file to correct them):`,
     line(header),
     ...rows.map(line),
     "  (an id matches its exact entry, else the longest prefix; base URLs and key variables are in the file)",
+    ...(unrouted
+      ? [
+          `  (any other id goes to the OpenAI-compatible server at ${unrouted.baseUrl ?? `$${unrouted.baseUrlVariable}`}, as the reference sends it; --base-url URL chooses another)`,
+        ]
+      : []),
   ];
 }

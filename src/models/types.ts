@@ -55,6 +55,8 @@ export interface ModelResponse {
 
 export interface Model {
   readonly id: string;
+  /** One line the run prints when it starts, where the model's route needs saying. */
+  readonly notice?: string;
   generate(req: ModelRequest): Promise<ModelResponse>;
 }
 

@@ -145,6 +145,7 @@ export async function runExperiments(
   }
   const todo = trials.filter((t) => !done.has(trialKey(t.case.index, t.trial)));
   if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${runs} cases already done`);
+  if (model.notice) hooks.log(model.notice);
 
   const workers = Math.max(1, Math.min(cfg.parallel ?? 1, todo.length || 1));
   // Each worker has its own copy of the system in its own namespace: <ns>, <ns>-2, ...

@@ -60,7 +60,7 @@ describe("run refuses bad input with one line", () => {
       /use one of: SoloGen, ThinkRemed/,
     );
     oneLine(
-      await cli(["run", "--env", "simple-micro", "--model", "gpt-99-imaginary", "--save-path", dir]),
+      await cli(["run", "--env", "simple-micro", "--model", "vllm/", "--save-path", dir]),
       "E_UNKNOWN_MODEL",
       /fix:/,
     );

@@ -60,6 +60,44 @@ describe("--base-url", () => {
     expect(c).toMatchObject({ failure: "pod-fail", status: "success" });
   });
 
+  it("talks to the server of --base-url for a model id no registry entry routes, which answers without streaming", async () => {
+    // a gateway that ignores stream: true and answers one chat.completion body
+    server = await startWireServer(() => ({
+      status: 200,
+      json: {
+        id: "c1",
+        object: "chat.completion",
+        created: 1,
+        model: "my-model",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: {
+              role: "assistant",
+              content: `Restart it.\nAction: print_playbook\nAction Input: ${JSON.stringify({ playbook: FIX })}`,
+            },
+          },
+        ],
+        usage: { prompt_tokens: 900, completion_tokens: 60, total_tokens: 960 },
+      },
+    }));
+    const dir = tmp("mr-base-url-");
+    const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");
+    const args = runArgs(dir, exp, ["--base-url", `${server.url}/v1`]);
+    args[args.indexOf("openai-compatible:my-local-model")] = "my-model";
+    const r = await cli(args, { timeout: 300_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // said in one line when the run starts
+    expect(r.stderr).toContain(
+      `model "my-model" is in no entry of the model registry: asking the OpenAI-compatible server at ${server.url}/v1\n`,
+    );
+    expect(server.seen[0].body.model).toBe("my-model");
+    const [c] = readCases(join(dir, "base-url"));
+    expect(c).toMatchObject({ failure: "pod-fail", status: "success", model: "my-model" });
+    expect(c.tokens).toMatchObject({ inputTokens: 900, outputTokens: 60 });
+  });
+
   it("without it (and without MICROREMED_BASE_URL) the run stops before any case, naming the fix", async () => {
     const dir = tmp("mr-base-url-");
     const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");

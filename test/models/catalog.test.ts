@@ -68,8 +68,25 @@ describe("model registry", () => {
     expect(resolveModel("vllm/x", { env: {} }).id).toBe("vllm/x");
   });
 
-  it("refuses unknown ids with E_UNKNOWN_MODEL listing the families", () => {
-    for (const id of ["mistral-large", "o3-pro", "vllm/", "gpt-5"]) {
+  it("sends an id no entry routes to a local OpenAI-compatible server, as the reference, and says so", () => {
+    for (const id of ["mistral-large", "o3-pro", "gpt-5", "my-finetune"]) {
+      const m = resolveModel(id, { env: {} });
+      expect(m).toBeInstanceOf(CompatibleChatModel);
+      expect(m.id).toBe(id);
+      expect(m.notice).toBe(
+        `model "${id}" is in no entry of the model registry: asking the OpenAI-compatible server at http://localhost:8000/v1 (where the reference sends such names; --base-url URL chooses another)`,
+      );
+    }
+    // --base-url (or MICROREMED_BASE_URL) says which server: the notice names it
+    expect(resolveModel("my-finetune", { env: {}, baseUrl: "http://10.0.0.5:9000/v1" }).notice).toBe(
+      'model "my-finetune" is in no entry of the model registry: asking the OpenAI-compatible server at http://10.0.0.5:9000/v1',
+    );
+    // a routed id says nothing
+    expect(resolveModel("gpt-4o", { env: ALL_KEYS }).notice).toBeUndefined();
+  });
+
+  it("refuses ids that name no model with E_UNKNOWN_MODEL listing the families", () => {
+    for (const id of ["vllm/", "openai-compatible:", "ollama/", " "]) {
       const e = thrown(() => resolveModel(id, { env: ALL_KEYS }));
       expect(e.code).toBe("E_UNKNOWN_MODEL");
       expect(e.fix).toContain("oracle");
@@ -144,5 +161,17 @@ describe("model registry", () => {
     expect(row("claude-sonnet-4*")).toContain("not set (ANTHROPIC_API_KEY or LLM_API_KEY)");
     expect(row("vllm/<model>")).toMatch(/not needed\s+0 \/ 0 \/ 0/);
     expect(row("qwen*")).toContain("unknown");
+    expect(lines.at(-1)).toBe(
+      "  (any other id goes to the OpenAI-compatible server at http://localhost:8000/v1, as the reference sends it; --base-url URL chooses another)",
+    );
+  });
+
+  it("refuses an unrouted provider the file does not define", () => {
+    const other = join(mkdtempSync(join(tmpdir(), "reg-")), "r.yaml");
+    writeFileSync(
+      other,
+      "defaults: {retry: {maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxTotalMs: 1}, requestTimeoutMs: 1, unrouted: {provider: gone, tools: text}}\nproviders: {}\nmodels: []\n",
+    );
+    expect(thrown(() => loadRegistry(other)).message).toContain('/defaults/unrouted: unknown provider "gone"');
   });
 });

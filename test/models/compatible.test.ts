@@ -162,4 +162,64 @@ describe("openai-compatible provider", () => {
     const unknown = await model.generate({ messages: ASK, tools: TOOLS, role: "generator" });
     expect(unknown.message.toolCalls).toBeUndefined();
   });
+
+  it("reads a server that ignores stream: true and answers one chat.completion body", async () => {
+    server = await startWireServer(() => ({
+      status: 200,
+      json: {
+        id: "c1",
+        object: "chat.completion",
+        created: 1,
+        model: "m",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "tool_calls",
+            // no `type` on the call: some servers leave it out
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "t1", function: { name: "print_playbook", arguments: '{"playbook":"x"}' } }],
+            },
+          },
+        ],
+        usage: { prompt_tokens: 50, completion_tokens: 7, total_tokens: 57 },
+      },
+    }));
+    const model = resolveModel("openai-compatible:gateway-model", {
+      env: { MICROREMED_BASE_URL: server.url },
+      tools: "native",
+    });
+    const res = await model.generate({ messages: ASK, tools: TOOLS, role: "generator" });
+    expect(server.seen[0].body.stream).toBe(true);
+    expect(res.message).toEqual({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "t1", name: "print_playbook", arguments: '{"playbook":"x"}' }],
+    });
+    expect(res.usage).toEqual({ inputTokens: 50, outputTokens: 7 });
+  });
+
+  it("reads a whole text answer without usage the same way, estimating the tokens", async () => {
+    server = await startWireServer(() => ({
+      status: 200,
+      json: {
+        id: "c2",
+        object: "chat.completion",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "12345678" } }],
+      },
+    }));
+    const model = resolveModel("openai-compatible:gateway-model", {
+      env: { MICROREMED_BASE_URL: server.url },
+    });
+    const res = await model.generate({
+      messages: [{ role: "user", content: "abcd" }],
+      tools: [],
+      role: "generator",
+    });
+    expect(res.message.content).toBe("12345678");
+    expect(res.usage).toEqual({ inputTokens: 1, outputTokens: 2, estimated: true });
+  });
 });

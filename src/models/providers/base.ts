@@ -25,6 +25,8 @@ export interface ProviderSettings {
   timeoutMs: number;
   retry: RetryPolicy;
   clock: RetryClock;
+  /** A line the run prints when it starts (how an unrouted id was routed). */
+  notice?: string;
 }
 
 /** One attempt's outcome; usage is undefined only when the server reported none. */
@@ -35,10 +37,12 @@ export interface RawReply {
 
 export abstract class ProviderModel implements Model {
   readonly id: string;
+  readonly notice?: string;
   private textCalls = 0;
 
   constructor(protected readonly settings: ProviderSettings) {
     this.id = settings.id;
+    this.notice = settings.notice;
   }
 
   /** One streamed request, assembled into a message. Throws the SDK's errors untouched. */

@@ -7,6 +7,7 @@ import type { ChatMessage, ToolCall, ToolSchema, Usage } from "../types.js";
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type WireTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+type Completion = OpenAI.Chat.Completions.ChatCompletion;
 /** DeepSeek reports cache hits in its own fields besides (or instead of) prompt_tokens_details. */
 type WireUsage = OpenAI.CompletionUsage & { prompt_cache_hit_tokens?: number };
 
@@ -92,4 +93,20 @@ export class ChatChunkAssembler {
     if (toolCalls.length) message.toolCalls = toolCalls;
     return { message, usage: this.usage };
   }
+}
+
+/**
+ * A whole chat.completion body: what a server that ignores `stream: true` (some gateways and test
+ * servers) answers instead of a stream. The same message and usage a stream would have built.
+ */
+export function completionReply(body: Completion): { message: ChatMessage; usage?: Usage } {
+  const m = body.choices?.find((c) => c.index === 0)?.message ?? body.choices?.[0]?.message;
+  const message: ChatMessage = { role: "assistant", content: m?.content ?? "" };
+  // read by its function field, since some servers leave out `type`
+  const calls = (m?.tool_calls ?? []).flatMap((c, i): ToolCall[] => {
+    const f = (c as { function?: { name?: string; arguments?: string } }).function;
+    return f?.name ? [{ id: c.id || `call_${i}`, name: f.name, arguments: f.arguments ?? "" }] : [];
+  });
+  if (calls.length) message.toolCalls = calls;
+  return { message, usage: body.usage ? openaiUsage(body.usage as WireUsage) : undefined };
 }

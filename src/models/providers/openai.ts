@@ -7,7 +7,7 @@ import type { RetryVerdict } from "../retry.js";
 import type { ChatMessage, ToolSchema } from "../types.js";
 import { ProviderModel, type RawReply } from "./base.js";
 import { classifySdkError, oneLine } from "./http-errors.js";
-import { ChatChunkAssembler, toOpenAIMessages, toOpenAITools } from "./openai-wire.js";
+import { ChatChunkAssembler, completionReply, toOpenAIMessages, toOpenAITools } from "./openai-wire.js";
 
 type Sdk = typeof import("openai");
 
@@ -42,18 +42,24 @@ export class OpenAIChatModel extends ProviderModel {
   ): Promise<RawReply> {
     const client = await this.connect();
     const s = this.settings;
-    const stream = await client.chat.completions.create(
-      {
-        model: s.apiModel,
-        messages: toOpenAIMessages(messages),
-        stream: true,
-        // The usage of a streamed call comes in one last chunk, only when asked for.
-        stream_options: { include_usage: true },
-        ...(tools.length ? { tools: toOpenAITools(tools) } : {}),
-        ...(s.maxOutputTokens ? { [this.maxTokensField()]: s.maxOutputTokens } : {}),
-      },
-      { signal },
-    );
+    const { data: stream, response } = await client.chat.completions
+      .create(
+        {
+          model: s.apiModel,
+          messages: toOpenAIMessages(messages),
+          stream: true,
+          // The usage of a streamed call comes in one last chunk, only when asked for.
+          stream_options: { include_usage: true },
+          ...(tools.length ? { tools: toOpenAITools(tools) } : {}),
+          ...(s.maxOutputTokens ? { [this.maxTokensField()]: s.maxOutputTokens } : {}),
+        },
+        { signal },
+      )
+      .withResponse();
+    // A server that ignores `stream: true` answers with one JSON body; the stream is read lazily,
+    // so the body is still there to be read whole.
+    if (/^application\/json/i.test(response.headers.get("content-type") ?? ""))
+      return completionReply((await response.json()) as Parameters<typeof completionReply>[0]);
     const assembler = new ChatChunkAssembler();
     for await (const chunk of stream) assembler.add(chunk);
     return assembler.result();
