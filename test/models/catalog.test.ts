@@ -172,6 +172,8 @@ describe("model registry", () => {
       other,
       "defaults: {retry: {maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxTotalMs: 1}, requestTimeoutMs: 1, unrouted: {provider: gone, tools: text}}\nproviders: {}\nmodels: []\n",
     );
-    expect(thrown(() => loadRegistry(other)).message).toContain('/defaults/unrouted: unknown provider "gone"');
+    expect(thrown(() => loadRegistry(other)).message).toContain(
+      '/defaults/unrouted: unknown provider "gone"',
+    );
   });
 });
