@@ -13,8 +13,8 @@ import type { Deployment } from "../src/cluster/objects.js";
 import { ClusterTime } from "../src/cluster/time.js";
 import { applyAll, ensureNamespace, waitHealthy } from "../src/envs/deploy.js";
 import { type EnvSpec, loadEnv } from "../src/envs/env.js";
-import { EmbeddedCluster, type EmbeddedClusterOptions } from "../src/sim/cluster.js";
-import { R } from "../src/sim/controllers/context.js";
+import { R } from "../src/sim/api/resources.js";
+import { EmbeddedCluster, type EmbeddedClusterOptions } from "../src/sim/cluster/cluster.js";
 import { line, mb } from "./stats.js";
 
 const SPEED = 60;

@@ -1,7 +1,7 @@
 // Starting the embedded cluster in-process: the only place outside src/sim that imports it.
 import { get } from "node:https";
 import { MicroRemedError } from "../errors.js";
-import { EmbeddedCluster } from "../sim/cluster.js";
+import { EmbeddedCluster } from "../sim/cluster/cluster.js";
 import { simData } from "./sim-data.js";
 
 export interface EmbeddedOptions {

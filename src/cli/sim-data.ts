@@ -3,8 +3,8 @@
 // under src/sim/stages). The cluster reads no folder by itself; this is where they are loaded.
 import { dirname } from "node:path";
 import { envDir, listEnvs, loadEnv } from "../envs/env.js";
-import { loadStages, type StageDocs, stagesPath } from "../sim/kubelet/load.js";
-import type { TopologyInput } from "../sim/model/topology/catalog.js";
+import type { TopologyInput } from "../sim/context/catalog.js";
+import { loadStages, type StageDocs, stagesPath } from "../sim/stages/load.js";
 
 let stages: StageDocs | undefined;
 

@@ -2,7 +2,7 @@
 // corrupts its store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simData } from "../../src/cli/sim-data.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
 import { rawRequest } from "../helpers/https.js";
 
 let c: EmbeddedCluster;

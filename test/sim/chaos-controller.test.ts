@@ -3,7 +3,7 @@
 // records, duration, the pause annotation, and deletion through the finalizer.
 import { describe, expect, it } from "vitest";
 import type { ChaosObject } from "../../src/sim/chaos/spec.js";
-import type { Deployment } from "../../src/sim/objects.js";
+import type { Deployment } from "../../src/sim/core/objects.js";
 import { app, chaos, chaosCluster, NS, podOfRecord } from "./chaos-helpers.js";
 
 const delay = { action: "delay", delay: { latency: "10ms", correlation: "0" }, direction: "to" };

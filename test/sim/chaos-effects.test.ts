@@ -2,10 +2,10 @@
 // pause image (Running but not Ready, out of the Service), pod-kill, container-kill, CPU pinned at
 // the limit, memory held (and OOM-killed under a small limit), flapping probes under netem.
 import { describe, expect, it } from "vitest";
+import { R } from "../../src/sim/api/resources.js";
 import type { ChaosObject } from "../../src/sim/chaos/spec.js";
-import { R } from "../../src/sim/controllers/context.js";
+import type { Container, Endpoints, Event } from "../../src/sim/core/objects.js";
 import { SimMetrics } from "../../src/sim/metrics/source.js";
-import type { Container, Endpoints, Event } from "../../src/sim/objects.js";
 import {
   app,
   type ChaosTest,

@@ -2,10 +2,11 @@
 // drained by hand while cluster time moves in small steps.
 
 import { simData } from "../../src/cli/sim-data.js";
+import { R } from "../../src/sim/api/resources.js";
 import type { ChaosObject, ChaosStatus } from "../../src/sim/chaos/spec.js";
-import { ManualClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { controllerOf, R } from "../../src/sim/controllers/context.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import { controllerOf } from "../../src/sim/core/meta.js";
 import type {
   Chaos,
   Container,
@@ -14,8 +15,8 @@ import type {
   Pod,
   Probe,
   ResourceRequirements,
-} from "../../src/sim/objects.js";
-import type { KObject } from "../../src/sim/types.js";
+} from "../../src/sim/core/objects.js";
+import type { KObject } from "../../src/sim/core/types.js";
 
 export const NS = "shop";
 

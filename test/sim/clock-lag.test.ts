@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { simData } from "../../src/cli/sim-data.js";
-import { WallClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import { WallClock } from "../../src/sim/core/clock.js";
 
 const busy = (ms: number) => {
   const end = performance.now() + ms;

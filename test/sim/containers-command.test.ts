@@ -8,10 +8,10 @@
 //   (the termination message example), and kubectl's CrashLoopBackOff for `command: [/bin/false]`.
 // - runc: a command the image lacks fails to start with StartError, exit code 128.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/sim/clock.js";
-import { R } from "../../src/sim/controllers/context.js";
-import type { Pod } from "../../src/sim/objects.js";
-import type { KObject } from "../../src/sim/types.js";
+import { R } from "../../src/sim/api/resources.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { Pod } from "../../src/sim/core/objects.js";
+import type { KObject } from "../../src/sim/core/types.js";
 import { ensureNamespace, podManifest, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const NS = "cmd";

@@ -10,12 +10,12 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { simData } from "../../src/cli/sim-data.js";
-import { ManualClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { R } from "../../src/sim/controllers/context.js";
+import { R } from "../../src/sim/api/resources.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { Event } from "../../src/sim/core/objects.js";
+import type { KObject } from "../../src/sim/core/types.js";
 import { SimMetrics } from "../../src/sim/metrics/source.js";
-import type { Event } from "../../src/sim/objects.js";
-import type { KObject } from "../../src/sim/types.js";
 import { subsetDiff, textMatches } from "./kubelet-harness.js";
 
 /** An open JSON document, read and written by key. */

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simData } from "../../src/cli/sim-data.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { publicAddress } from "../../src/sim/model/topology/outside.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import { publicAddress } from "../../src/sim/workloads/topology/outside.js";
 import { parsePing } from "./failure-helpers.js";
 
 const NS = "egress";

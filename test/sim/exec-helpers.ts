@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { simData } from "../../src/cli/sim-data.js";
-import type { Clock, ManualClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { R } from "../../src/sim/controllers/context.js";
-import type { Container, KObject, Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import type { Clock, ManualClock } from "../../src/sim/core/clock.js";
+import type { Container, KObject, Pod } from "../../src/sim/core/objects.js";
 
 export interface TestCluster {
   c: EmbeddedCluster;

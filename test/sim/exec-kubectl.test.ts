@@ -1,7 +1,7 @@
 // kubectl exec against the embedded cluster, with the real kubectl over WebSocket (v5).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { R } from "../../src/sim/controllers/context.js";
-import type { Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import type { Pod } from "../../src/sim/core/objects.js";
 import { podManifest, runningPod, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 let t: TestCluster;

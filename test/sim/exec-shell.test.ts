@@ -1,8 +1,8 @@
 // The container shell and its commands, driven through the ExecHandler (no HTTP: many cases).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { R } from "../../src/sim/controllers/context.js";
-import { Pipe } from "../../src/sim/exec/stream.js";
-import type { Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import type { Pod } from "../../src/sim/core/objects.js";
+import { Pipe } from "../../src/sim/exec/userland/stream.js";
 import {
   isRunning,
   podManifest,

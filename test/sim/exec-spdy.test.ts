@@ -13,8 +13,12 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { FLAG_FIN, type Frame, FrameReader, ping } from "../../src/sim/exec/spdy-frame.js";
-import { HeaderCompressor, HeaderDecompressor, SPDY_DICTIONARY } from "../../src/sim/exec/spdy-headers.js";
+import { FLAG_FIN, type Frame, FrameReader, ping } from "../../src/sim/exec/transport/spdy-frame.js";
+import {
+  HeaderCompressor,
+  HeaderDecompressor,
+  SPDY_DICTIONARY,
+} from "../../src/sim/exec/transport/spdy-headers.js";
 import { podManifest, runningPod, startCluster, type TestCluster } from "./exec-helpers.js";
 
 let t: TestCluster;

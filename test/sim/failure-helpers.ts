@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadEnv } from "../../src/envs/env.js";
-import type { Container, PodCondition, PodSpec, PodStatus, VolumeMount } from "../../src/sim/objects.js";
+import type { Container, PodCondition, PodSpec, PodStatus, VolumeMount } from "../../src/sim/core/objects.js";
 import { packageRoot } from "../../src/util/paths.js";
 import type { TestCluster } from "../helpers/cluster.js";
 

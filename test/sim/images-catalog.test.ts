@@ -7,11 +7,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { ManualClock } from "../../src/sim/clock.js";
-import { R } from "../../src/sim/controllers/context.js";
-import { ImageCatalog } from "../../src/sim/kubelet/images.js";
-import { imagesDoc } from "../../src/sim/kubelet/load.js";
-import type { Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { Pod } from "../../src/sim/core/objects.js";
+import { ImageCatalog } from "../../src/sim/exec/userland/images.js";
+import { imagesDoc } from "../../src/sim/stages/load.js";
 import { ensureNamespace, podManifest, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const catalog = new ImageCatalog(imagesDoc());

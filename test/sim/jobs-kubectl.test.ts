@@ -15,9 +15,9 @@
 // - pkg/controller/cronjob/cronjob_controllerv2.go: job name <cronjob>-<minutes since epoch>,
 //   "Created job x", history limits; kubectl create job --from=cronjob/x.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/sim/clock.js";
-import { R } from "../../src/sim/controllers/context.js";
-import type { CronJob, Job, Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { CronJob, Job, Pod } from "../../src/sim/core/objects.js";
 import { ensureNamespace, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const NS = "jobs";

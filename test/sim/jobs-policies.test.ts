@@ -11,9 +11,9 @@
 // - pkg/controller/cronjob/cronjob_controllerv2.go: concurrencyPolicy Forbid skips a run while
 //   one is active (JobAlreadyActive); suspend stops scheduling.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/sim/clock.js";
-import { R } from "../../src/sim/controllers/context.js";
-import type { Job, Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { Job, Pod } from "../../src/sim/core/objects.js";
 import { ensureNamespace, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 const NS = "jobpol";

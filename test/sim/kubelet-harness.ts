@@ -4,14 +4,14 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { simData } from "../../src/cli/sim-data.js";
+import { R } from "../../src/sim/api/resources.js";
 import { podStatus } from "../../src/sim/api/table/pod-status.js";
-import { ManualClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { R } from "../../src/sim/controllers/context.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import type { Behavior, ContainerRef, Usage } from "../../src/sim/context/behavior.js";
 import type { NodeSpec } from "../../src/sim/controllers/nodes.js";
-import type { Behavior, ContainerRef, Usage } from "../../src/sim/model/behavior.js";
-import type { Event, Pod } from "../../src/sim/objects.js";
-import type { KObject } from "../../src/sim/types.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { Event, Pod } from "../../src/sim/core/objects.js";
+import type { KObject } from "../../src/sim/core/types.js";
 
 /** A field of an open JSON document, read by key. */
 const field = (v: unknown, k: string): unknown => (v as Record<string, unknown>)[k];

@@ -2,17 +2,17 @@
 // scheduler's message, the stage engine's matching and its checks of the stage file.
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { ImageCatalog, parseImage } from "../../src/sim/exec/userland/images.js";
 import { Backoff, goDuration } from "../../src/sim/kubelet/backoff.js";
-import { ImageCatalog, parseImage } from "../../src/sim/kubelet/images.js";
-import { podStages, stagesPath } from "../../src/sim/kubelet/load.js";
 import { failureSummary } from "../../src/sim/kubelet/scheduler.js";
+import { podStages, stagesPath } from "../../src/sim/stages/load.js";
 import {
   factMatches,
   render,
   renderValue,
   StageEngine,
   type StageSchema,
-} from "../../src/sim/kubelet/stages.js";
+} from "../../src/sim/stages/stage.js";
 
 describe("Backoff", () => {
   it("doubles from 10 s up to 5 min and starts over after 10 quiet minutes", () => {
@@ -169,7 +169,7 @@ describe("stage files", () => {
   });
 
   it("are found from the build, which holds no YAML", async () => {
-    const built = new URL("../../dist/src/sim/kubelet/load.js", import.meta.url);
+    const built = new URL("../../dist/src/sim/stages/load.js", import.meta.url);
     if (!existsSync(built)) return; // run `npx tsc -p tsconfig.json` first to cover this
     const mod = (await import(built.href)) as { stagesPath(name: string): string };
     expect(mod.stagesPath("images.yaml")).toMatch(/src\/sim\/stages\/images\.yaml$/);

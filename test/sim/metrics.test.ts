@@ -7,11 +7,11 @@
 // pkg/storage/types.go resourceUsage; docs: https://github.com/kubernetes-sigs/metrics-server
 // FAQ "How often metrics are scraped?" and --metric-resolution). A manual clock makes it exact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/sim/clock.js";
-import { R } from "../../src/sim/controllers/context.js";
+import { R } from "../../src/sim/api/resources.js";
+import type { Behavior, ContainerRef } from "../../src/sim/context/behavior.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import type { Pod } from "../../src/sim/core/objects.js";
 import { cpuQuantity, memoryQuantity } from "../../src/sim/metrics/source.js";
-import type { Behavior, ContainerRef } from "../../src/sim/model/behavior.js";
-import type { Pod } from "../../src/sim/objects.js";
 import { podManifest, runningPod, startCluster, type TestCluster, waitFor } from "./exec-helpers.js";
 
 let t: TestCluster;

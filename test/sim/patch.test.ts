@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch, type PatchType, parsePatchBody, patchTypeOf } from "../../src/sim/api/patch/index.js";
 import { ApiError } from "../../src/sim/api/status.js";
-import type { Chaos, Deployment, PodStatus, Service } from "../../src/sim/objects.js";
-import type { KObject, ResourceType } from "../../src/sim/types.js";
+import type { Chaos, Deployment, PodStatus, Service } from "../../src/sim/core/objects.js";
+import type { KObject, ResourceType } from "../../src/sim/core/types.js";
 
 const DEPLOYMENTS: ResourceType = {
   group: "apps",

@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import * as k8s from "@kubernetes/client-node";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kubeconfigYaml } from "../../src/sim/kubeconfig.js";
+import { kubeconfigYaml } from "../../src/sim/cluster/kubeconfig.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 import { podManifest, runningPod } from "./exec-helpers.js";
 import { AGENT, agentKubeconfig, forbiddenLine, NS } from "./rbac-helpers.js";

@@ -2,7 +2,7 @@
 // ServiceAccount bound to a ClusterRole in one namespace, its token from the TokenRequest API
 // (`kubectl create token`), and a kubeconfig that holds only that token.
 import { join } from "node:path";
-import { kubeconfigYaml } from "../../src/sim/kubeconfig.js";
+import { kubeconfigYaml } from "../../src/sim/cluster/kubeconfig.js";
 import type { TestCluster } from "../helpers/cluster.js";
 
 export const NS = "simple-micro";

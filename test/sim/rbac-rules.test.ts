@@ -4,7 +4,7 @@
 // (ResourceMatches, ResourceNameMatches) and k8s.io/apiserver/pkg/endpoints/request/requestinfo.go.
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kubeconfigYaml } from "../../src/sim/kubeconfig.js";
+import { kubeconfigYaml } from "../../src/sim/cluster/kubeconfig.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 import { podManifest, runningPod } from "./exec-helpers.js";
 

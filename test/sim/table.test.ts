@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { humanDuration, toTable } from "../../src/sim/api/table/index.js";
-import type { KObject, ResourceType } from "../../src/sim/types.js";
+import type { KObject, ResourceType } from "../../src/sim/core/types.js";
 
 const NOW = Date.parse("2025-06-01T12:00:00Z");
 const ago = (ms: number) => new Date(NOW - ms).toISOString();

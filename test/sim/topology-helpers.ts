@@ -5,13 +5,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { simData } from "../../src/cli/sim-data.js";
-import { ManualClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { R } from "../../src/sim/controllers/context.js";
-import { podReady } from "../../src/sim/controllers/endpoints.js";
-import { Pipe } from "../../src/sim/exec/stream.js";
-import type { Fault } from "../../src/sim/model/faults.js";
-import type { Container, KObject, Pod } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import type { Fault } from "../../src/sim/context/faults.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import { podReady } from "../../src/sim/core/meta.js";
+import type { Container, KObject, Pod } from "../../src/sim/core/objects.js";
+import { Pipe } from "../../src/sim/exec/userland/stream.js";
 import { packageRoot } from "../../src/util/paths.js";
 
 export function manifests(system: string): KObject[] {

@@ -2,10 +2,10 @@
 // the CPU limit, usage that grows with the load flowing down the call graph, and the lines the
 // services log when they start and when a dependency is down or slow (up the call graph too).
 import { describe, expect, it } from "vitest";
-import { R } from "../../src/sim/controllers/context.js";
-import { podReady } from "../../src/sim/controllers/endpoints.js";
+import { R } from "../../src/sim/api/resources.js";
+import { podReady } from "../../src/sim/core/meta.js";
+import type { Deployment, KObject, Pod } from "../../src/sim/core/objects.js";
 import { containerRef, containerUsage } from "../../src/sim/metrics/usage.js";
-import type { Deployment, KObject, Pod } from "../../src/sim/objects.js";
 import { allReady, deploy, type Sim } from "./topology-helpers.js";
 
 const cpuOf = (sim: Sim, pod: Pod, container = pod.spec.containers[0].name) => {

@@ -2,7 +2,7 @@
 // maxUnavailable. The pods name a scheduler nobody runs, so neither the default scheduler nor a
 // kubelet touches them and the test decides when they are Ready.
 import { describe, expect, it } from "vitest";
-import type { DaemonSet, Pod, PodSpec } from "../../src/sim/objects.js";
+import type { DaemonSet, Pod, PodSpec } from "../../src/sim/core/objects.js";
 import { image, testCluster } from "./workloads-helpers.js";
 
 const NODES = ["n1", "n2", "n3"].map((name) => ({ name, cpu: "4", memory: "8Gi", pods: 110 }));

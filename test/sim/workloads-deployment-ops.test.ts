@@ -1,7 +1,7 @@
 // Deployment operations besides rolling: revision history, restart, scaling (also in
 // mid-rollout), Recreate, pause, minReadySeconds, deletion.
 import { describe, expect, it } from "vitest";
-import { R } from "../../src/sim/controllers/context.js";
+import { R } from "../../src/sim/api/resources.js";
 import { cond, deployment, image, NS, rolledOut, rsOf, testCluster } from "./workloads-helpers.js";
 
 describe("Deployment controller: history, scaling, strategies", () => {

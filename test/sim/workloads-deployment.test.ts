@@ -1,8 +1,9 @@
 // Deployment and ReplicaSet controllers, driven step by step: creation, rolling updates within
 // their surge/unavailability bounds, a rollout that hangs, undo.
 import { describe, expect, it } from "vitest";
-import { controllerOf, R } from "../../src/sim/controllers/context.js";
-import type { PodTemplate } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import { controllerOf } from "../../src/sim/core/meta.js";
+import type { PodTemplate } from "../../src/sim/core/objects.js";
 import { cond, deployment, image, NS, rolledOut, rsOf, testCluster } from "./workloads-helpers.js";
 
 /** A pod template as `kubectl rollout undo` sends it back: labels kept, creationTimestamp null. */

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simData } from "../../src/cli/sim-data.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment

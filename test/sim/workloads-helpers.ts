@@ -3,9 +3,10 @@
 
 import type { V1PersistentVolumeClaimSpec } from "@kubernetes/client-node";
 import { simData } from "../../src/cli/sim-data.js";
-import { ManualClock } from "../../src/sim/clock.js";
-import { EmbeddedCluster } from "../../src/sim/cluster.js";
-import { controllerOf, R } from "../../src/sim/controllers/context.js";
+import { R } from "../../src/sim/api/resources.js";
+import { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import { ManualClock } from "../../src/sim/core/clock.js";
+import { controllerOf } from "../../src/sim/core/meta.js";
 import type {
   Container,
   ControllerRevision,
@@ -17,8 +18,8 @@ import type {
   ReplicaSet,
   StatefulSet,
   Stored,
-} from "../../src/sim/objects.js";
-import type { KObject } from "../../src/sim/types.js";
+} from "../../src/sim/core/objects.js";
+import type { KObject } from "../../src/sim/core/types.js";
 
 export interface PersistentVolumeClaim extends KObject {
   spec: Stored<V1PersistentVolumeClaimSpec>;

@@ -1,8 +1,8 @@
 // StatefulSet controller, driven step by step: ordered start, identity, claims, reverse-order
 // rolling update with ControllerRevisions, scale-down from the top, Parallel.
 import { describe, expect, it } from "vitest";
-import { R } from "../../src/sim/controllers/context.js";
-import type { PodTemplate } from "../../src/sim/objects.js";
+import { R } from "../../src/sim/api/resources.js";
+import type { PodTemplate } from "../../src/sim/core/objects.js";
 import { image, NS, statefulSet, testCluster } from "./workloads-helpers.js";
 
 /** A StatefulSet's ControllerRevision data: its template, as a patch that replaces the whole. */

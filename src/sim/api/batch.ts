@@ -3,8 +3,8 @@
 // validation a client meets first (pkg/apis/batch/validation: a Job's pods restart Never or
 // OnFailure; an Indexed Job needs completions; a CronJob needs a parseable schedule).
 
-import type { CronJob, Job, JobSpec } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { CronJob, Job, JobSpec } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { parseCron } from "./cron.js";
 import { defaultPodSpec } from "./defaults.js";
 import type { StatusCause } from "./status.js";

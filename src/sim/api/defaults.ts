@@ -13,8 +13,8 @@ import type {
   Secret,
   Service,
   StatefulSet,
-} from "../objects.js";
-import type { KObject } from "../types.js";
+} from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { defaultCronJob, defaultJobSpec } from "./batch.js";
 
 function defaultContainer(c: Container) {

@@ -1,5 +1,5 @@
 // Discovery documents: /version, /api, /apis and each group-version's resource list.
-import type { ResourceType } from "../types.js";
+import type { ResourceType } from "../core/types.js";
 import { apiVersionOf, groupVersions, RESOURCES } from "./resources.js";
 
 export const KUBE_VERSION = { major: "1", minor: "31", gitVersion: "v1.31.6+k3s1" };

@@ -3,7 +3,7 @@
 // 429. Modelled on pkg/registry/core/pod/storage/eviction.go (EvictionREST.Create,
 // checkAndDecrement, canIgnorePDB; addConditionAndDeletePod in releases with PodDisruptionConditions).
 
-import type { PdbStatus, Pod, PodCondition, PodDisruptionBudget, StatusCondition } from "../objects.js";
+import type { PdbStatus, Pod, PodCondition, PodDisruptionBudget, StatusCondition } from "../core/objects.js";
 import type { DeleteOptions, Registry } from "./registry.js";
 import { resourceOfKind } from "./resources.js";
 import { selectorMatches } from "./selectors.js";

@@ -1,7 +1,7 @@
 // What the API server asks the rest of the simulation for: pod logs, exec sessions, metrics.
 // Each is a one-method interface, so the kubelet and the failure model can be swapped or grown
 // without touching the HTTP layer.
-import type { KObject } from "../types.js";
+import type { KObject } from "../core/types.js";
 
 export interface LogRequest {
   pod: KObject;

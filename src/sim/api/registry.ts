@@ -3,10 +3,10 @@
 // finalizers). The HTTP handlers and the controllers both write through here.
 import { isDeepStrictEqual } from "node:util";
 import type { Rng } from "../../util/rng.js";
-import { type Clock, stamp } from "../clock.js";
-import type { Namespace, Pod, Service } from "../objects.js";
+import { type Clock, stamp } from "../core/clock.js";
+import type { Namespace, Pod, Service } from "../core/objects.js";
+import type { KObject, ResourceType } from "../core/types.js";
 import type { Store } from "../store/store.js";
-import type { KObject, ResourceType } from "../types.js";
 import { generateJobSelector } from "./batch.js";
 import { CustomCatalog } from "./crd/catalog.js";
 import { defaultOnRead } from "./crd/schema.js";

@@ -1,5 +1,5 @@
 // The resources the embedded cluster serves: what discovery lists and what the router accepts.
-import type { ResourceType } from "../types.js";
+import type { ResourceType } from "../core/types.js";
 
 const RW = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
 const RO = ["get", "list"];
@@ -136,4 +136,15 @@ export function groupVersions(extra: ResourceType[] = []): GroupVersion[] {
   return [...seen.values()];
 }
 
-export const KEY = (r: ResourceType) => `${r.group}/${r.resource}`;
+const byKind = new Map<string, ResourceType>();
+
+/** The ResourceType of a built-in kind ("Pod", "Deployment", ...). */
+export function R(kind: string): ResourceType {
+  let rt = byKind.get(kind);
+  if (!rt) {
+    rt = resourceOfKind(kind);
+    if (!rt) throw new Error(`unknown kind ${kind}`);
+    byKind.set(kind, rt);
+  }
+  return rt;
+}

@@ -1,5 +1,5 @@
 // Parsing a Kubernetes API path into what it addresses.
-import type { ResourceType } from "../types.js";
+import type { ResourceType } from "../core/types.js";
 import { resourceByPath } from "./resources.js";
 import { ApiError, notFound } from "./status.js";
 

@@ -1,5 +1,5 @@
 // labelSelector and fieldSelector query parameters, parsed as the API server does.
-import type { KObject } from "../types.js";
+import type { KObject } from "../core/types.js";
 import { badRequest } from "./status.js";
 
 export type Requirement =

@@ -4,10 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import type { Clock } from "../clock.js";
-import type { Pod } from "../objects.js";
+import type { Clock } from "../core/clock.js";
+import type { Pod } from "../core/objects.js";
+import type { KObject, ResourceType } from "../core/types.js";
 import type { Store } from "../store/store.js";
-import type { KObject, ResourceType } from "../types.js";
 import { apiGroup, apiGroupList, coreVersions, resourceList, versionInfo } from "./discovery.js";
 import { evict } from "./eviction.js";
 import type { ExecHandler, LogSource, MetricsSource } from "./hooks.js";

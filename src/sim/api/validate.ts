@@ -1,12 +1,12 @@
 // Validation the API server does before storing: names, required fields, immutable fields.
 
 import { parseQuantity } from "../../util/quantity.js";
-import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "../auth/validate.js";
-import type { Container, Pod, PodSpec, PodTemplate, Service } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Container, Pod, PodSpec, PodTemplate, Service } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { batchCauses, batchUpdateCauses } from "./batch.js";
 import { type LabelSelectorSpec, selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
+import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "./validate-rbac.js";
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -2,8 +2,8 @@
 // (410 Expired in an ERROR event when the history no longer reaches back), with selectors applied
 // to transitions (an object that stops matching is DELETED for this watcher).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { KObject, ResourceType, StoreEvent } from "../core/types.js";
 import type { Store } from "../store/store.js";
-import type { KObject, ResourceType, StoreEvent } from "../types.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { ApiError } from "./status.js";
 

@@ -5,9 +5,9 @@
 // pkg/registry/rbac/rolebinding/policybased/storage.go).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AdmissionRequest } from "../api/registry.js";
+import { R } from "../api/resources.js";
 import { ApiError } from "../api/status.js";
-import { R } from "../controllers/context.js";
-import type { Role, RoleBinding } from "../objects.js";
+import type { Role, RoleBinding } from "../core/objects.js";
 import type { Store } from "../store/store.js";
 import type { Decision } from "./rbac.js";
 import type { Attributes } from "./request-info.js";

@@ -5,7 +5,7 @@ import { generateKeyPairSync } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
 import type { Registry } from "../api/registry.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../core/clock.js";
 import type { Store } from "../store/store.js";
 import { requester as currentUser, escalationAdmission } from "./escalation.js";
 import { forbidden, unauthorized } from "./forbidden.js";

@@ -1,8 +1,8 @@
 // The RBAC authorizer: the rules of every ClusterRoleBinding, and of every RoleBinding in the
 // request's namespace, whose subjects name the user, visited until one allows the request
 // (kubernetes plugin/pkg/auth/authorizer/rbac/rbac.go and pkg/registry/rbac/validation/rule.go).
-import { R } from "../controllers/context.js";
-import type { RoleBinding } from "../objects.js";
+import { R } from "../api/resources.js";
+import type { RoleBinding } from "../core/objects.js";
 import type { Store } from "../store/store.js";
 import type { Attributes } from "./request-info.js";
 import { type PolicyRule, ruleAllows, toRule } from "./rules.js";

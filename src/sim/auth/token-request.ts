@@ -3,8 +3,8 @@
 // the object it is bound to) is deleted (kubernetes pkg/registry/core/serviceaccount/storage/token.go).
 
 import type { Registry } from "../api/registry.js";
+import { R } from "../api/resources.js";
 import { invalid, notFound } from "../api/status.js";
-import { R } from "../controllers/context.js";
 import { API_AUDIENCES, type BoundRef, type TokenAuthority } from "./tokens.js";
 
 type J = Record<string, unknown>;

@@ -2,11 +2,11 @@
 // tokens controller writes into Secrets, and the authenticator that resolves either back to the
 // ServiceAccount, which must still exist (kubernetes pkg/serviceaccount/claims.go, legacy.go).
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.js";
-import { R } from "../controllers/context.js";
-import type { Secret } from "../objects.js";
+import { R } from "../api/resources.js";
+import type { Clock } from "../core/clock.js";
+import type { Secret } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import type { Store } from "../store/store.js";
-import type { KObject } from "../types.js";
 import type { Claims, TokenSigner } from "./jwt.js";
 import { serviceAccountUser, type UserInfo } from "./user.js";
 

@@ -2,9 +2,11 @@
 // ChaosImpl): Apply and Recover for one record, returning whether it worked. Chaos Mesh finds a
 // record's pod by name each time; the controller also hands over what it remembered when it
 // injected (the pod's uid, the container's id), since a pod of the same name may be another pod.
-import { R, type SimContext } from "../controllers/context.js";
-import type { Fault, FaultBook } from "../model/faults.js";
-import type { ContainerStatus, Pod } from "../objects.js";
+
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import type { Fault, FaultBook } from "../context/faults.js";
+import type { ContainerStatus, Pod } from "../core/objects.js";
 import type { ChaosObject, ChaosRecord, ChaosStatus } from "./spec.js";
 
 export interface Target {

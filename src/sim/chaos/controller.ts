@@ -9,9 +9,10 @@
 //              recovered while Stop; a failure is retried with back-off (Failed events).
 
 import { parseGoDuration } from "../../util/duration.js";
-import { parseStamp, stamp } from "../clock.js";
-import { R, type SimContext } from "../controllers/context.js";
-import type { KObject } from "../types.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { parseStamp, stamp } from "../core/clock.js";
+import type { KObject } from "../core/types.js";
 import { type Applier, type ApplyEnv, type Injection, targetOf } from "./applier.js";
 import { selectTargets } from "./select.js";
 import {

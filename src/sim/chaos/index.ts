@@ -3,9 +3,12 @@
 // a pod that leaves takes its injections with it, a restarted container loses its IO injection
 // and its stressors, and whenever a pod's faults change the kubelet looks at it again (probes,
 // usage, OOM, exits).
-import { keyOf, R, type SimContext } from "../controllers/context.js";
-import { KUBELET } from "../kubelet/index.js";
-import type { Pod } from "../objects.js";
+
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { KUBELET } from "../context/runtime.js";
+import { keyOf } from "../core/meta.js";
+import type { Pod } from "../core/objects.js";
 import { CHAOS_CONTROLLER, ExperimentController } from "./controller.js";
 import { ioApplier } from "./io.js";
 import { networkApplier } from "./network.js";

@@ -7,8 +7,8 @@
 // works and the object goes.
 
 import { parseGoDuration } from "../../util/duration.js";
-import type { FaultBook, IOFault } from "../model/faults.js";
-import type { Container, Pod, VolumeMount } from "../objects.js";
+import type { FaultBook, IOFault } from "../context/faults.js";
+import type { Container, Pod, VolumeMount } from "../core/objects.js";
 import {
   type Applier,
   addContainer,

@@ -6,10 +6,10 @@
 // rule to those destinations as well; domains resolve as the cluster's DNS answers them.
 
 import { parseGoDuration } from "../../util/duration.js";
-import { R } from "../controllers/context.js";
-import type { NetworkFault } from "../model/faults.js";
-import { publicAddress } from "../model/topology/outside.js";
-import type { Pod } from "../objects.js";
+import { R } from "../api/resources.js";
+import type { NetworkFault } from "../context/faults.js";
+import type { Pod } from "../core/objects.js";
+import { publicAddress } from "../workloads/topology/outside.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok } from "./applier.js";
 import type { NetworkSpec } from "./spec.js";
 

@@ -2,10 +2,10 @@
 // originals in annotations (restored on recovery): the kubelet restarts the containers with pause,
 // which serves nothing. pod-kill deletes the pod (spec.gracePeriod). container-kill has the
 // runtime SIGKILL the named containers, which the kubelet then restarts. Both kills act once.
-import { R } from "../controllers/context.js";
-import { KUBELET } from "../kubelet/index.js";
-import { killContainer } from "../model/faulted.js";
-import type { Pod } from "../objects.js";
+import { R } from "../api/resources.js";
+import { KUBELET } from "../context/runtime.js";
+import type { Pod } from "../core/objects.js";
+import { killContainer } from "../workloads/faulted.js";
 import { type Applier, type ApplyEnv, fail, notFound, ok, runningStatus, type Target } from "./applier.js";
 import { type ChaosObject, PAUSE_IMAGE } from "./spec.js";
 

@@ -2,9 +2,11 @@
 // while `containerRecords` is empty): the selector narrows the pods, the mode picks among them with
 // the cluster's seeded rng, and container-scoped kinds name a container per pod (the first one
 // unless `containerNames` says otherwise). Pods created later are never looked at again.
+
+import { R } from "../api/resources.js";
 import { fieldMatches, parseFieldSelector, selectorMatches } from "../api/selectors.js";
-import { R, type SimContext } from "../controllers/context.js";
-import type { Container, Pod } from "../objects.js";
+import type { SimContext } from "../context/context.js";
+import type { Container, Pod } from "../core/objects.js";
 import { type ChaosObject, type ChaosSelector, containerScoped, type SelectorSpec } from "./spec.js";
 
 export interface Selected {

@@ -2,8 +2,8 @@
 // them: Go durations ("1200s", "1h30m"), memory sizes ("1280MiB", "256MB", "50%"), the pause
 // annotation, the finalizer, and which actions are one-shot (pod-kill, container-kill: applied
 // once, never "recovered", unaffected by duration).
-import type { Doc } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Doc } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 
 /** One outcome in a record's bounded event list (v1alpha1.RecordEvent). */
 export interface RecordEvent {

@@ -6,9 +6,9 @@
 // OOM kill takes the whole cgroup, a restart, the pod going) they end with it, and Chaos Mesh
 // does not start them again (the record stays Injected; recovering finds no process and is done).
 import { bytes } from "../../util/quantity.js";
-import { stamp } from "../clock.js";
-import type { FaultBook, StressFault } from "../model/faults.js";
-import type { Container, Pod } from "../objects.js";
+import type { FaultBook, StressFault } from "../context/faults.js";
+import { stamp } from "../core/clock.js";
+import type { Container, Pod } from "../core/objects.js";
 import { type Applier, addContainer, fail, notFound, ok, removeContainer, runningStatus } from "./applier.js";
 import { parseMemorySize, type StressSpec } from "./spec.js";
 

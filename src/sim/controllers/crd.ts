@@ -5,8 +5,15 @@
 // apiextensions-apiserver pkg/controller/status/naming_controller.go and
 // pkg/controller/establish/establishing_controller.go.
 import { isDeepStrictEqual } from "node:util";
-import type { Condition, CrdNames, CrdStatus, CrdVersion, CustomResourceDefinition } from "../objects.js";
-import { R, type SimContext } from "./context.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import type {
+  Condition,
+  CrdNames,
+  CrdStatus,
+  CrdVersion,
+  CustomResourceDefinition,
+} from "../core/objects.js";
 
 const NAME = "crd";
 

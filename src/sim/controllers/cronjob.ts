@@ -5,9 +5,11 @@
 // concurrencyPolicy (Allow, Forbid, Replace) and suspend, keep status.active and the last
 // schedule and success times, and delete finished Jobs beyond the history limits.
 import { nextRun, parseCron } from "../api/cron.js";
-import { parseStamp, stamp } from "../clock.js";
-import type { Condition, CronJob, CronJobStatus, Job, ObjectReference } from "../objects.js";
-import { controllerOf, keyOf, ownerRef, R, type SimContext, splitKey } from "./context.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { parseStamp, stamp } from "../core/clock.js";
+import { controllerOf, keyOf, ownerRef, splitKey } from "../core/meta.js";
+import type { Condition, CronJob, CronJobStatus, Job, ObjectReference } from "../core/objects.js";
 import { jobFinished } from "./job.js";
 import { Requeuer, writeStatus } from "./workload-status.js";
 

@@ -2,9 +2,10 @@
 // (nodeSelector, required node affinity, taints against tolerations) and the pod the daemonset
 // controller creates (extra tolerations, and a node affinity to that one node for the scheduler).
 
-import type { DaemonSet, Node, Pod, PodSpec, Taint, Toleration } from "../objects.js";
-import { R, type SimContext } from "./context.js";
-import { requiredAffinityFits, tolerated } from "./node-match.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { requiredAffinityFits, tolerated } from "../core/node-match.js";
+import type { DaemonSet, Node, Pod, PodSpec, Taint, Toleration } from "../core/objects.js";
 import { freshName, podFromTemplate } from "./workload-util.js";
 
 type Affinity = NonNullable<PodSpec["affinity"]>;

@@ -1,9 +1,12 @@
 // DaemonSets, as kube's daemonset controller runs them: one pod on every node the template fits,
 // failed ones replaced, extras and misplaced ones deleted, RollingUpdate replacing outdated pods
 // while at most maxUnavailable nodes lack an available one, ControllerRevisions for history.
+
+import { R } from "../api/resources.js";
 import { ApiError } from "../api/status.js";
-import type { DaemonSet, Node, Pod } from "../objects.js";
-import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import { controllerOf, keyOf, splitKey } from "../core/meta.js";
+import type { DaemonSet, Node, Pod } from "../core/objects.js";
 import { daemonPod, nodeShouldRun, targetNode } from "./daemonset-nodes.js";
 import { listRevisions, syncRevisions, truncateHistory } from "./history.js";
 import { omitZero, Requeuer, scaled, writeStatus } from "./workload-status.js";

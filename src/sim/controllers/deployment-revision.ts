@@ -3,9 +3,10 @@
 // as `<name>-<hash>`; it gets the next revision (a reused old one keeps a revision-history) and
 // the Deployment's annotations, and the Deployment takes its revision.
 
+import { R } from "../api/resources.js";
 import { ApiError } from "../api/status.js";
-import type { ReplicaSet } from "../objects.js";
-import { controllerOf, ownerRef, R } from "./context.js";
+import { controllerOf, ownerRef } from "../core/meta.js";
+import type { ReplicaSet } from "../core/objects.js";
 import {
   byCreation,
   condition,

@@ -2,8 +2,10 @@
 // RollingUpdate (surge the new set up, take old ones down as availability allows), Recreate
 // (all old pods gone before the new set starts), scaling (proportional in mid-rollout) and
 // the cleanup of old ReplicaSets beyond revisionHistoryLimit.
-import type { ReplicaSet } from "../objects.js";
-import { controllerOf, R } from "./context.js";
+
+import { R } from "../api/resources.js";
+import { controllerOf } from "../core/meta.js";
+import type { ReplicaSet } from "../core/objects.js";
 import { getReplicaSets } from "./deployment-revision.js";
 import { deploymentComplete, syncDeploymentStatus, syncRolloutStatus } from "./deployment-status.js";
 import {

@@ -2,8 +2,8 @@
 // ReplicaSets, the Available condition, and the Progressing condition that `kubectl rollout
 // status` reads (NewReplicaSetAvailable when done, ProgressDeadlineExceeded when stuck).
 import { isDeepStrictEqual } from "node:util";
-import { parseStamp } from "../clock.js";
-import type { ReplicaSet } from "../objects.js";
+import { parseStamp } from "../core/clock.js";
+import type { ReplicaSet } from "../core/objects.js";
 import {
   condition,
   type DeploymentView,

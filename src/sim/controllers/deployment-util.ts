@@ -1,9 +1,10 @@
 // The Deployment controller's bookkeeping, after kube's deployment/util: the per-sync state,
 // annotation keys, surge and unavailability bounds, conditions, and scaling one ReplicaSet.
 
-import type { Deployment, ReplicaSet } from "../objects.js";
-import type { KObject } from "../types.js";
-import { R, type SimContext } from "./context.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import type { Deployment, ReplicaSet } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { type Condition, type Requeuer, scaled, setCondition } from "./workload-status.js";
 
 export const HASH_LABEL = "pod-template-hash";

@@ -3,9 +3,11 @@
 // work client-side, RollingUpdate or Recreate between them, and the status `kubectl rollout
 // status` waits for. The steps live in deployment-revision/-rollout/-status/-util; this file wires them.
 import { isDeepStrictEqual } from "node:util";
+import { R } from "../api/resources.js";
 import { selectorMatches } from "../api/selectors.js";
-import type { Deployment, ReplicaSet } from "../objects.js";
-import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import { controllerOf, keyOf, splitKey } from "../core/meta.js";
+import type { Deployment, ReplicaSet } from "../core/objects.js";
 import { getReplicaSets } from "./deployment-revision.js";
 import { isScalingEvent, rolloutRecreate, rolloutRolling, syncScaling } from "./deployment-rollout.js";
 import { checkPausedConditions, syncDeploymentStatus } from "./deployment-status.js";

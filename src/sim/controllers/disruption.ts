@@ -5,12 +5,13 @@
 // just approved (status.disruptedPods) count as gone for two minutes (DeletionTimeout).
 import { isDeepStrictEqual } from "node:util";
 import { disruptionAllowed } from "../api/eviction.js";
+import { R } from "../api/resources.js";
 import { selectorMatches } from "../api/selectors.js";
 import { parseTime } from "../api/table/duration.js";
-import type { Deployment, PdbSpec, PdbStatus, ReplicaSet, StatefulSet } from "../objects.js";
-import type { KObject } from "../types.js";
-import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
-import { podReady } from "./endpoints.js";
+import type { SimContext } from "../context/context.js";
+import { controllerOf, keyOf, podReady, splitKey } from "../core/meta.js";
+import type { Deployment, PdbSpec, PdbStatus, ReplicaSet, StatefulSet } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 
 const NAME = "disruption";
 const DELETION_TIMEOUT_MS = 2 * 60 * 1000;

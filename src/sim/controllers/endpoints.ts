@@ -1,24 +1,14 @@
 // Endpoints: each Service with a selector lists its pods' IPs, Ready ones under `addresses`,
 // the others under `notReadyAddresses` (so a failed pod drops out of the Service).
 import { isDeepStrictEqual } from "node:util";
+import { R } from "../api/resources.js";
 import { selectorMatches } from "../api/selectors.js";
-import type {
-  EndpointAddress,
-  EndpointPort,
-  Endpoints,
-  Pod,
-  PodCondition,
-  Service,
-  ServicePort,
-} from "../objects.js";
-import type { KObject } from "../types.js";
-import { keyOf, R, type SimContext, splitKey } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import { keyOf, podReady, splitKey } from "../core/meta.js";
+import type { EndpointAddress, EndpointPort, Endpoints, Pod, Service, ServicePort } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 
 const NAME = "endpoints";
-
-export const podReady = (p: KObject) =>
-  (p as Pod).status?.conditions?.some((c: PodCondition) => c.type === "Ready" && c.status === "True") ??
-  false;
 
 function resolvePort(pod: Pod, targetPort: number | string): number | undefined {
   if (typeof targetPort === "number") return targetPort;

@@ -2,8 +2,8 @@
 // (background); an owner deleted in the foreground waits for its dependents; an orphaning
 // delete strips the owner reference from them.
 import { isMetrics, RESOURCES } from "../api/resources.js";
-import type { KObject, ResourceType } from "../types.js";
-import type { SimContext } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import type { KObject, ResourceType } from "../core/types.js";
 
 const NAME = "garbage-collector";
 

@@ -3,8 +3,10 @@
 // so `kubectl rollout undo` can apply it back as a strategic merge patch, and a number that
 // `kubectl rollout history` lists.
 import { isDeepStrictEqual } from "node:util";
-import type { ControllerRevision, PodTemplate } from "../objects.js";
-import { ownerRef, R, type SimContext } from "./context.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { ownerRef } from "../core/meta.js";
+import type { ControllerRevision, PodTemplate } from "../core/objects.js";
 import { canonical, claim, computeHash, type Selecting } from "./workload-util.js";
 
 const CR = () => R("ControllerRevision");

@@ -2,8 +2,10 @@
 // status counters, as kube's job controller does (pkg/controller/job/job_controller.go:
 // manageJob, and the status it updates with zero counters omitted but ready/terminating kept).
 
-import type { Job, JobStatus, Pod } from "../objects.js";
-import { keyOf, R, type SimContext } from "./context.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { keyOf } from "../core/meta.js";
+import type { Job, JobStatus, Pod } from "../core/objects.js";
 import { indexOf, jobPod } from "./job-pods.js";
 import { type Condition, type Requeuer, writeStatus } from "./workload-status.js";
 import { freshName, isActive, isTerminating, podReady } from "./workload-util.js";

@@ -11,8 +11,8 @@ import type {
   Pod,
   PodCondition,
   SuccessPolicyRule,
-} from "../objects.js";
-import type { KObject } from "../types.js";
+} from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { podFromTemplate } from "./workload-util.js";
 
 export const indexOf = (p: KObject): number | undefined => {

@@ -1,9 +1,12 @@
 // The TTL-after-finished controller (pkg/controller/ttlafterfinished): a Job with
 // ttlSecondsAfterFinished is deleted, with its pods, that long after its Complete or Failed
 // condition's transition time.
-import { parseStamp } from "../clock.js";
-import type { Condition, Job } from "../objects.js";
-import { keyOf, R, type SimContext, splitKey } from "./context.js";
+
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { parseStamp } from "../core/clock.js";
+import { keyOf, splitKey } from "../core/meta.js";
+import type { Condition, Job } from "../core/objects.js";
 import { jobFinished } from "./job.js";
 import { Requeuer } from "./workload-status.js";
 

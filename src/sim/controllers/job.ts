@@ -6,10 +6,13 @@
 // As 1.31 does, the interim condition (FailureTarget, SuccessCriteriaMet) comes first and the
 // terminal one (Failed, Complete) once no pod of the Job still runs or terminates. Recreating
 // failed pods waits the controller's back-off (10 s doubling to 6 min).
-import { parseStamp } from "../clock.js";
-import type { Job, Pod } from "../objects.js";
-import type { KObject } from "../types.js";
-import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { parseStamp } from "../core/clock.js";
+import { controllerOf, keyOf, splitKey } from "../core/meta.js";
+import type { Job, Pod } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import type { JobState } from "./job-manage.js";
 import { managePods, type Tracking, writeJobStatus } from "./job-manage.js";
 import {

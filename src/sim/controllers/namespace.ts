@@ -1,7 +1,7 @@
 // Namespaces: new ones get their default ServiceAccount and root CA ConfigMap; a deleted one
 // is Terminating until everything in it is gone, then leaves.
-import { isMetrics, RESOURCES } from "../api/resources.js";
-import { R, type SimContext } from "./context.js";
+import { isMetrics, R, RESOURCES } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
 
 const NAME = "namespace";
 

@@ -1,7 +1,8 @@
 // Nodes: created when the cluster starts, with capacity and allocatable as a k3s node reports
 // them, Ready, and an annotation that tells clients how fast the cluster clock runs.
-import type { SimContext } from "./context.js";
-import { R } from "./context.js";
+
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
 
 export interface NodeSpec {
   name: string;

@@ -2,10 +2,13 @@
 // terminating, not finished) that the set controls, adopting orphans its selector matches and
 // releasing pods it no longer matches; delete surplus pods least useful first; report replicas,
 // fully labeled, ready and available (ready for minReadySeconds) counts.
+
+import { R } from "../api/resources.js";
 import { selectorMatches } from "../api/selectors.js";
 import { ApiError } from "../api/status.js";
-import type { Pod, ReplicaSet, ReplicaSetStatus } from "../objects.js";
-import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import { controllerOf, keyOf, splitKey } from "../core/meta.js";
+import type { Pod, ReplicaSet, ReplicaSetStatus } from "../core/objects.js";
 import { omitZero, Requeuer, writeStatus } from "./workload-status.js";
 import {
   claim,

@@ -1,6 +1,8 @@
 // The ServiceAccount controller (pkg/controller/serviceaccount/serviceaccounts_controller.go):
 // every active namespace has a `default` ServiceAccount, and one that is deleted comes back.
-import { R, type SimContext } from "./context.js";
+
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
 
 const NAME = "serviceaccount";
 const DEFAULT = "default";

@@ -1,11 +1,13 @@
 // StatefulSet pods: stable identity (`<set>-<ordinal>`, hostname and subdomain, the pod-name,
 // pod-index and controller-revision-hash labels), their PersistentVolumeClaims from
 // volumeClaimTemplates, and the status counts kube computes over them.
+
+import { R } from "../api/resources.js";
 import { ApiError } from "../api/status.js";
-import type { Clock } from "../clock.js";
-import type { Pod, PodTemplate, StatefulSet, StatefulSetStatus, Volume } from "../objects.js";
-import type { KObject } from "../types.js";
-import { R, type SimContext } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import type { Clock } from "../core/clock.js";
+import type { Pod, PodTemplate, StatefulSet, StatefulSetStatus, Volume } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { omitZero } from "./workload-status.js";
 import { isTerminating, podFromTemplate, podReady, untilAvailable } from "./workload-util.js";
 

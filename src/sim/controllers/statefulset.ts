@@ -2,9 +2,12 @@
 // order, each only once the one before is Running and Ready (OrderedReady) or all at once
 // (Parallel); scale-down from the highest ordinal; RollingUpdate from the highest ordinal, one
 // pod at a time, waiting for each replacement to be Ready; ControllerRevisions for history.
+
+import { R } from "../api/resources.js";
 import { selectorMatches } from "../api/selectors.js";
-import type { ControllerRevision, Pod, StatefulSet } from "../objects.js";
-import { controllerOf, keyOf, R, type SimContext, splitKey } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import { controllerOf, keyOf, splitKey } from "../core/meta.js";
+import type { ControllerRevision, Pod, StatefulSet } from "../core/objects.js";
 import { listRevisions, syncRevisions, templateOf, truncateHistory } from "./history.js";
 import {
   createPod,

@@ -6,10 +6,12 @@
 // Before deleting, the pod gets the DisruptionTarget condition.
 import { isDeepStrictEqual } from "node:util";
 import { markDisruptionTarget } from "../api/eviction.js";
-import type { Node, Pod, Taint, Toleration } from "../objects.js";
-import type { KObject } from "../types.js";
-import { keyOf, R, type SimContext, splitKey } from "./context.js";
-import { toleratesTaint } from "./node-match.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { keyOf, splitKey } from "../core/meta.js";
+import { toleratesTaint } from "../core/node-match.js";
+import type { Node, Pod, Taint, Toleration } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 
 const NAME = "taint-eviction";
 const SOURCE = { component: "taint-eviction-controller" };

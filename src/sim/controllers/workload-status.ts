@@ -1,8 +1,8 @@
 // Status bookkeeping the workload controllers share: IntOrString percentages, Go's omitempty,
 // status writes that skip no-ops, kube's condition rules, and timed re-syncs.
 import { isDeepStrictEqual } from "node:util";
-import type { KObject, ResourceType } from "../types.js";
-import type { SimContext } from "./context.js";
+import type { SimContext } from "../context/context.js";
+import type { KObject, ResourceType } from "../core/types.js";
 
 /** An IntOrString such as 1 or "25%" scaled against `total` (kube's GetScaledValueFromIntOrPercent). */
 export function scaled(v: number | string | undefined, total: number, roundUp: boolean): number {

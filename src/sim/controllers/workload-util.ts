@@ -2,12 +2,13 @@
 // comparison, pod predicates, building pods from templates, adoption by selector, the order in
 // which surplus pods go (status bookkeeping is in workload-status.ts).
 import { isDeepStrictEqual } from "node:util";
+import { R } from "../api/resources.js";
 import { type LabelSelectorSpec, selectorMatches } from "../api/selectors.js";
-import { type Clock, parseStamp } from "../clock.js";
-import type { Pod, PodSpec, PodTemplate } from "../objects.js";
-import type { KObject, ObjectMeta, ResourceType } from "../types.js";
-import { controllerOf, ownerRef, R, type SimContext } from "./context.js";
-import { podReady } from "./endpoints.js";
+import type { SimContext } from "../context/context.js";
+import { type Clock, parseStamp } from "../core/clock.js";
+import { controllerOf, ownerRef, podReady } from "../core/meta.js";
+import type { Pod, PodSpec, PodTemplate } from "../core/objects.js";
+import type { KObject, ObjectMeta, ResourceType } from "../core/types.js";
 
 /**
  * Go's semantic equality treats null, absent and empty lists alike (kubectl sends

@@ -1,12 +1,13 @@
 // The hooks stages may name in `actions`: the parts of a transition that are not field values
 // (allocating an IP, creating a container instance, writing logs, the back-off bookkeeping).
-import { stamp } from "../clock.js";
-import { R } from "../controllers/context.js";
-import type { Node, Pod } from "../objects.js";
+
+import { R } from "../api/resources.js";
+import { stamp } from "../core/clock.js";
+import { internalIP } from "../core/meta.js";
+import type { Node, Pod } from "../core/objects.js";
 import { terminationOf } from "./command-exit.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
 import type { Kubelet } from "./kubelet.js";
-import { internalIP } from "./network.js";
 import { freshProbes, probeOf } from "./probes.js";
 import { type CtrRec, type PodRec, specOf } from "./records.js";
 

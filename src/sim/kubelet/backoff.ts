@@ -1,7 +1,7 @@
 // The kubelet's back-off (k8s.io/client-go/util/flowcontrol.Backoff, without jitter): per key, a
 // delay that starts at `initial`, doubles on each retry up to `max`, and starts over when the
 // last retry is more than 2 x max ago.
-import type { BackoffSpec } from "./load.js";
+import type { BackoffSpec } from "../stages/load.js";
 
 interface Entry {
   backoff: number;

@@ -1,8 +1,9 @@
 // What the kubelet puts in a container's terminated state besides the exit code: the
 // termination message, and why a process that could not start did not (StartError).
-import type { SimContext } from "../controllers/context.js";
+
+import type { ContainerRef } from "../context/behavior.js";
+import type { SimContext } from "../context/context.js";
 import { containerExecOf } from "../exec/handler.js";
-import type { ContainerRef } from "../model/behavior.js";
 import { processesOf, startFailure } from "./command.js";
 
 /** kubecontainer's limits: the file is read up to 4 KiB; the log fallback is 80 lines, 2 KiB. */

@@ -5,10 +5,11 @@
 // from the container's start (probes.ts): the command runs a millisecond of cluster time before
 // it, so its answer is there when the prober asks. Another container's exec probe (a server the
 // simulation does not run) is left to the Behavior, as before.
-import type { SimContext } from "../controllers/context.js";
-import { runHandler } from "../exec/process.js";
-import { Collector, EMPTY_INPUT } from "../exec/stream.js";
-import type { ContainerRef } from "../model/behavior.js";
+
+import type { ContainerRef } from "../context/behavior.js";
+import type { SimContext } from "../context/context.js";
+import { runHandler } from "../exec/userland/process.js";
+import { Collector, EMPTY_INPUT } from "../exec/userland/stream.js";
 import { containerProc } from "./command.js";
 import { type ProbeKind, probeOf } from "./probes.js";
 

@@ -8,15 +8,16 @@
 // a script file in the container. Anything else (python app.py, nginx, a Go binary) is a server
 // the generic model keeps running. A command the image does not have (/bin/sh in a distroless
 // image) fails to start as runc says: StartError, exit code 128.
-import type { SimContext } from "../controllers/context.js";
-import { containerEnv } from "../exec/env.js";
+
+import type { ContainerRef } from "../context/behavior.js";
+import type { SimContext } from "../context/context.js";
+import type { Container } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { containerExecOf } from "../exec/handler.js";
-import { Proc, runHandler, type Stdio } from "../exec/process.js";
-import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/stream.js";
-import type { ContainerRef } from "../model/behavior.js";
-import { imageHas, imageTools, isPause } from "../model/topology/toolbox.js";
-import type { Container } from "../objects.js";
-import type { KObject } from "../types.js";
+import { containerEnv } from "../exec/userland/env.js";
+import { Proc, runHandler, type Stdio } from "../exec/userland/process.js";
+import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/userland/stream.js";
+import { imageHas, imageTools, isPause } from "../exec/userland/toolbox.js";
 import { ExecProbes } from "./command-probes.js";
 
 /** Instances whose exit is remembered (oldest dropped first). */

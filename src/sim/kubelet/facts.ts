@@ -3,14 +3,14 @@
 import { createHash } from "node:crypto";
 import { bytes } from "../../util/quantity.js";
 import { qosClass } from "../api/defaults.js";
-import type { ContainerRef } from "../model/behavior.js";
-import type { Pod } from "../objects.js";
+import type { ContainerRef } from "../context/behavior.js";
+import type { Pod } from "../core/objects.js";
+import type { Facts, Vars } from "../stages/stage.js";
 import { goDuration } from "./backoff.js";
 import { startFailure } from "./command.js";
 import type { Kubelet } from "./kubelet.js";
 import { probeFact } from "./probes.js";
 import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
-import type { Facts, Vars } from "./stages.js";
 
 export const POD_FACTS = ["admitted", "sandbox", "deleting", "active"] as const;
 export const CTR_FACTS = [

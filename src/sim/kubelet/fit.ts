@@ -3,8 +3,8 @@
 // allocatable minus the requests of the non-terminated pods already bound there.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
-import { requiredAffinityFits, tolerated } from "../controllers/node-match.js";
-import type { Container, Node, Pod, PodSpec, Taint } from "../objects.js";
+import { requiredAffinityFits, tolerated } from "../core/node-match.js";
+import type { Container, Node, Pod, PodSpec, Taint } from "../core/objects.js";
 
 export type Misfit =
   | { kind: "cpu" | "memory" | "pods" | "selector" | "unschedulable" }

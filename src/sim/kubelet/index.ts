@@ -1,10 +1,7 @@
 // The node side of the embedded cluster: the default scheduler and the kubelet of every node.
-import type { SimContext } from "../controllers/context.js";
+import type { SimContext } from "../context/context.js";
 import { installKubelet } from "./kubelet.js";
 import { installScheduler } from "./scheduler.js";
-
-export { KUBELET } from "./kubelet.js";
-export { SCHEDULER } from "./scheduler.js";
 
 export function installNodeAgents(ctx: SimContext): void {
   installScheduler(ctx);

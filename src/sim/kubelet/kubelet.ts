@@ -2,12 +2,19 @@
 // src/sim/stages/pod.yaml, probes them, and reports their status. One controller ("kubelet")
 // keyed by namespace/name: anyone may enqueue a pod to make the kubelet look at it again (the
 // failure model does, when what runs inside a container changes).
+
 import { isDeepStrictEqual } from "node:util";
 import { bytes } from "../../util/quantity.js";
-import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
-import type { ContainerRef } from "../model/behavior.js";
-import type { Node, Pod } from "../objects.js";
-import type { KObject } from "../types.js";
+import { R } from "../api/resources.js";
+import type { ContainerRef } from "../context/behavior.js";
+import type { SimContext } from "../context/context.js";
+import { KUBELET } from "../context/runtime.js";
+import { keyOf, splitKey } from "../core/meta.js";
+import type { Node, Pod } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
+import { ImageCatalog } from "../exec/userland/images.js";
+import type { PodStagesDoc } from "../stages/load.js";
+import { type Stage, StageEngine, type Vars } from "../stages/stage.js";
 import { CTR_ACTIONS, logTick, POD_ACTIONS } from "./actions.js";
 import { Backoff } from "./backoff.js";
 import { processesOf } from "./command.js";
@@ -22,8 +29,6 @@ import {
   podFacts,
   podVars,
 } from "./facts.js";
-import { ImageCatalog } from "./images.js";
-import type { PodStagesDoc } from "./load.js";
 import { PodNetwork } from "./network.js";
 import { nextProbeAt, type ProbeKind, runProbes } from "./probes.js";
 import {
@@ -36,10 +41,8 @@ import {
   type PodRec,
   specOf,
 } from "./records.js";
-import { type Stage, StageEngine, type Vars } from "./stages.js";
 import { buildStatus } from "./status.js";
 
-export const KUBELET = "kubelet";
 const MAX_STEPS = 200;
 
 export class Kubelet {

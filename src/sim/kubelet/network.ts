@@ -1,8 +1,7 @@
 // Pod IPs from each node's pod CIDR (10.42.<node>.0/24, as k3s's host-local IPAM hands them
 // out): sequential, skipping addresses in use, wrapping around at the end of the range.
 
-import type { Node, NodeAddress } from "../objects.js";
-import type { KObject } from "../types.js";
+import type { Node } from "../core/objects.js";
 
 interface Range {
   prefix: string;
@@ -44,9 +43,4 @@ export class PodNetwork {
     const r = this.ranges.get(nodeName);
     if (r && ip?.startsWith(r.prefix)) r.used.delete(Number(ip.slice(r.prefix.length)));
   }
-}
-
-/** The node's InternalIP (the pods' hostIP). */
-export function internalIP(node: KObject): string | undefined {
-  return (node as Node).status?.addresses?.find((a: NodeAddress) => a.type === "InternalIP")?.address;
 }

@@ -3,11 +3,11 @@
 // results against successThreshold / failureThreshold. A probe passes once the application has
 // started (Behavior.startupMs) and Behavior.probeOk says so; each failure is an Unhealthy event.
 // Readiness and liveness wait for the startup probe, which stops once it passed.
-import type { Behavior, ContainerRef } from "../model/behavior.js";
-import type { Container, ContainerPort, Pod, Probe } from "../objects.js";
-import type { PodStagesDoc } from "./load.js";
+import type { Behavior, ContainerRef } from "../context/behavior.js";
+import type { Container, ContainerPort, Pod, Probe } from "../core/objects.js";
+import type { PodStagesDoc } from "../stages/load.js";
+import { render } from "../stages/stage.js";
 import type { CtrRec, CtrSpec, Instance } from "./records.js";
-import { render } from "./stages.js";
 
 export type ProbeKind = "startup" | "readiness" | "liveness";
 export type ProbeResult = "unknown" | "pass" | "fail";

@@ -2,9 +2,9 @@
 // the lifecycle step, the current instance and the one before it. The pod status is computed
 // from this (status.ts); the stages move it (kubelet.ts).
 
-import type { Container, Pod } from "../objects.js";
+import type { Container, Pod } from "../core/objects.js";
+import type { Subject } from "../stages/stage.js";
 import type { ProbeKind, ProbeState } from "./probes.js";
-import type { Subject } from "./stages.js";
 
 export interface Termination {
   exitCode: number;

@@ -2,15 +2,17 @@
 // with the most room left among those it fits (fit.ts), or marks it Unschedulable with the real
 // FailedScheduling message. Unschedulable pods are retried when pods leave, nodes change, and
 // every `scheduling.retry` ms. Texts and delays: the `scheduling` part of pod.yaml.
-import { isDeepStrictEqual } from "node:util";
-import { keyOf, R, type SimContext, splitKey } from "../controllers/context.js";
-import type { Node, Pod, PodCondition } from "../objects.js";
-import type { KObject } from "../types.js";
-import { isTerminated, type Misfit, misfits, score } from "./fit.js";
-import type { SchedulingDoc } from "./load.js";
-import { render } from "./stages.js";
 
-export const SCHEDULER = "scheduler";
+import { isDeepStrictEqual } from "node:util";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { SCHEDULER } from "../context/runtime.js";
+import { keyOf, splitKey } from "../core/meta.js";
+import type { Node, Pod, PodCondition } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
+import type { SchedulingDoc } from "../stages/load.js";
+import { render } from "../stages/stage.js";
+import { isTerminated, type Misfit, misfits, score } from "./fit.js";
 
 const RESOURCE = new Set(["cpu", "memory", "pods"]);
 

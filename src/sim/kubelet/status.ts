@@ -2,7 +2,7 @@
 // generateAPIPodStatus does: container states, conditions with their transition times, phase.
 
 import { qosClass } from "../api/defaults.js";
-import { type Clock, stamp } from "../clock.js";
+import { type Clock, stamp } from "../core/clock.js";
 import type {
   Condition,
   ContainerState,
@@ -10,7 +10,7 @@ import type {
   Pod,
   PodStatus,
   ReadinessGate,
-} from "../objects.js";
+} from "../core/objects.js";
 import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
 
 /** The status the kubelet writes; its conditions carry lastProbeTime: null, as the kubelet's do. */

@@ -6,10 +6,11 @@
 // 10-15 s before the scrape (metrics-server's freshContainerMinMetricsResolution); otherwise it
 // needs two scrapes. Cumulative CPU is integrated here between scrapes and at every change of the
 // pod's faults, so a stressor injected mid-window counts for the part of the window it ran.
-import type { SimContext } from "../controllers/context.js";
-import { R } from "../controllers/context.js";
-import type { ContainerRef } from "../model/behavior.js";
-import type { Pod } from "../objects.js";
+
+import { R } from "../api/resources.js";
+import type { ContainerRef } from "../context/behavior.js";
+import type { SimContext } from "../context/context.js";
+import type { Pod } from "../core/objects.js";
 import { containerUsage, runningRefs } from "./usage.js";
 
 const FRESH_MIN_MS = 10_000;

@@ -6,11 +6,11 @@
 
 import { bytes, milliCpu } from "../../util/quantity.js";
 import type { MetricsSource } from "../api/hooks.js";
-import { stamp } from "../clock.js";
-import type { SimContext } from "../controllers/context.js";
-import { R } from "../controllers/context.js";
-import type { Condition, Node, Pod } from "../objects.js";
-import type { KObject } from "../types.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { stamp } from "../core/clock.js";
+import type { Condition, Node, Pod } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { goDuration, Scraper } from "./scraper.js";
 import { runningRefs, SYSTEM_OVERHEAD } from "./usage.js";
 

@@ -3,12 +3,12 @@
 // the working set reported. Shared by the metrics API and by exec's /proc files.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
-import { type Clock, parseStamp } from "../clock.js";
-import type { SimContext } from "../controllers/context.js";
-import { R } from "../controllers/context.js";
-import type { ContainerRef, Usage } from "../model/behavior.js";
-import type { Container, ContainerStatus, Node, Pod } from "../objects.js";
-import type { KObject } from "../types.js";
+import { R } from "../api/resources.js";
+import type { ContainerRef, Usage } from "../context/behavior.js";
+import type { SimContext } from "../context/context.js";
+import { type Clock, parseStamp } from "../core/clock.js";
+import type { Container, ContainerStatus, Node, Pod } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 
 /** What the node's own processes use (k3s server, containerd, kubelet, the OS): about k3s idle. */
 export const SYSTEM_OVERHEAD: Usage = { cpuMilli: 95, memoryBytes: 1100 * 1024 * 1024 };

@@ -1,8 +1,9 @@
 // The object store: one resourceVersion counter for all objects, a bounded event history for
 // watches that resume from a resourceVersion, and listeners (the controllers and open watches).
 // Stored objects are never mutated in place: every write stores a new object.
-import { KEY } from "../api/resources.js";
-import type { KObject, ResourceType, StoreEvent } from "../types.js";
+
+import type { KObject, ResourceType, StoreEvent } from "../core/types.js";
+import { KEY } from "../core/types.js";
 
 export type Listener = (e: StoreEvent) => void;
 

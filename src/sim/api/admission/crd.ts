@@ -3,7 +3,7 @@
 // pkg/apis/apiextensions/validation/validation.go: the name is plural.group, exactly one
 // storage version, a known scope).
 
-import type { CrdNames, CrdSpec, CrdVersion } from "../../objects.js";
+import type { CrdNames, CrdSpec, CrdVersion } from "../../core/objects.js";
 import type { AdmissionRequest } from "../registry.js";
 import { invalid, type StatusCause } from "../status.js";
 

@@ -3,7 +3,7 @@
 // empty struct stays, e.g. `resources: {}` or `emptyDir: {}`). Which fields are maps and which
 // slices lack omitempty follows k8s.io/api (core/v1/types.go, apps/v1/types.go,
 // rbac/v1/types.go, meta/v1/types.go).
-import type { KObject, ResourceType } from "../../types.js";
+import type { KObject, ResourceType } from "../../core/types.js";
 
 /** Map-typed fields (map[string]string, ResourceList) that carry omitempty. */
 const MAP_FIELDS = new Set([

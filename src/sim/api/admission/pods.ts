@@ -5,9 +5,9 @@
 // - DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds): pods tolerate the
 //   not-ready and unreachable NoExecute taints for 300 s unless they already say otherwise.
 
-import type { Pod, PodSpec, ServiceAccount, Toleration, Volume, VolumeMount } from "../../objects.js";
+import type { Pod, PodSpec, ServiceAccount, Toleration, Volume, VolumeMount } from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
 import type { Store } from "../../store/store.js";
-import type { KObject } from "../../types.js";
 import type { AdmissionRequest } from "../registry.js";
 import { resourceOfKind } from "../resources.js";
 import { ApiError } from "../status.js";

@@ -2,8 +2,8 @@
 // what the router accepts, per cluster. A CRD's served versions each become a ResourceType; the
 // version's schema and printer columns stay with it.
 
-import type { CrdNames, CrdSpec, CrdVersion } from "../../objects.js";
-import type { KObject, ResourceType } from "../../types.js";
+import type { CrdNames, CrdSpec, CrdVersion } from "../../core/objects.js";
+import type { KObject, ResourceType } from "../../core/types.js";
 import { resourceByPath } from "../resources.js";
 import type { PrinterColumn } from "../table/index.js";
 import type { Schema } from "./schema.js";

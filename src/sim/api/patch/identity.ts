@@ -2,7 +2,7 @@
 // the request URL (name, namespace: 400) and validates metadata.uid as immutable (422);
 // apiVersion and kind are the resource's, whatever the patch says.
 
-import type { KObject, ObjectMeta, ResourceType } from "../../types.js";
+import type { KObject, ObjectMeta, ResourceType } from "../../core/types.js";
 import { type ApiError, badRequest, invalid } from "../status.js";
 import { isObject, jsonKind } from "./json.js";
 

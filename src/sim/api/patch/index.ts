@@ -3,7 +3,7 @@
 // anything changed, so that a no-op patch keeps resourceVersion and generation).
 
 import YAML from "yaml";
-import type { KObject, ResourceType } from "../../types.js";
+import type { KObject, ResourceType } from "../../core/types.js";
 import { unsupportedMediaType } from "../status.js";
 import { badRequest } from "./errors.js";
 import { keepIdentity } from "./identity.js";

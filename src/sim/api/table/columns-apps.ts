@@ -6,8 +6,8 @@ import type {
   ReplicaSet,
   ReplicaSetStatus,
   StatefulSet,
-} from "../../objects.js";
-import type { KObject } from "../../types.js";
+} from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
 import { since } from "./duration.js";
 import { containerCells, formatLabelSelector, formatLabels, int, labelSelectorString } from "./format.js";
 import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";

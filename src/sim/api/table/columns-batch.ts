@@ -1,7 +1,7 @@
 // batch/v1 kinds, with the columns of kubectl 1.31's printers (pkg/printers/internalversion/
 // printers.go: printJob with its Status column since 1.28, printCronJob with Timezone).
 
-import type { CronJob, Job } from "../../objects.js";
+import type { CronJob, Job } from "../../core/objects.js";
 import { humanDuration, parseTime, since } from "./duration.js";
 import { containerCells, formatLabelSelector, int } from "./format.js";
 import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";

@@ -14,8 +14,8 @@ import type {
   ServiceAccount,
   ServicePort,
   Stored,
-} from "../../objects.js";
-import type { KObject } from "../../types.js";
+} from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
 import { since } from "./duration.js";
 import { accessModes, formatLabels, joinHostPort, str } from "./format.js";
 import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";

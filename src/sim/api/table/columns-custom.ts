@@ -1,6 +1,6 @@
 // Custom resources (additionalPrinterColumns evaluated like apiextensions-apiserver) and the
 // fallbacks for kinds that have no printer.
-import type { KObject } from "../../types.js";
+import type { KObject } from "../../core/types.js";
 import { parseTime, since } from "./duration.js";
 import { AGE_DESC, type Cell, type ColumnDefinition, NAME_COL, type Printer } from "./types.js";
 

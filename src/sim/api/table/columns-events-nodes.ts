@@ -1,8 +1,8 @@
 // Events and nodes: the two cluster-watching tables with the most derived cells.
 
 import type { EventsV1Event } from "@kubernetes/client-node";
-import type { Event, Node, Stored } from "../../objects.js";
-import type { KObject } from "../../types.js";
+import type { Event, Node, Stored } from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
 import { parseTime, since } from "./duration.js";
 import { str } from "./format.js";
 import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";

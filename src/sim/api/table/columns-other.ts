@@ -6,8 +6,8 @@ import type {
   MetricStatus,
   MetricTarget,
   ResourceMetric,
-} from "../../objects.js";
-import type { KObject } from "../../types.js";
+} from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
 import { since } from "./duration.js";
 import { int, str } from "./format.js";
 import { AGE_COL, type ColumnDefinition, col, NAME_COL, type Printer } from "./types.js";

@@ -1,5 +1,5 @@
 // PodDisruptionBudget columns, as pkg/printers/internalversion/printers.go prints them.
-import type { PodDisruptionBudget } from "../../objects.js";
+import type { PodDisruptionBudget } from "../../core/objects.js";
 import { since } from "./duration.js";
 import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
 

@@ -1,5 +1,5 @@
 // Small renderers shared by the printers: labels, selectors, container lists, access modes.
-import type { PodSpec } from "../../objects.js";
+import type { PodSpec } from "../../core/objects.js";
 
 /** labels.FormatLabels: "k=v,k2=v2" sorted by key, "<none>" when empty. */
 export function formatLabels(m: Record<string, string> | undefined | null): string {

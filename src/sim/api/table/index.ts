@@ -2,8 +2,7 @@
 // `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. Like the real API server, every row
 // carries all columns (priority-1 ones included); kubectl hides the priority-1 columns unless -o wide.
 
-import { bindingPrinter } from "../../auth/table.js";
-import type { KObject, ResourceType } from "../../types.js";
+import type { KObject, ResourceType } from "../../core/types.js";
 import {
   controllerRevisionPrinter,
   daemonSetPrinter,
@@ -26,6 +25,7 @@ import { crdPrinter, defaultConvertorPrinter, nameAgePrinter, type PrinterColumn
 import { eventPrinter, nodePrinter } from "./columns-events-nodes.js";
 import { hpaPrinter, metricsPrinter } from "./columns-other.js";
 import { pdbPrinter } from "./columns-policy.js";
+import { bindingPrinter } from "./columns-rbac.js";
 import { podPrinter } from "./pod-status.js";
 import type { Printer, Table, TableRow } from "./types.js";
 

@@ -1,7 +1,14 @@
 // The pod row, computed like printPod in kubernetes pkg/printers/internalversion/printers.go.
 
-import type { Container, ContainerStatus, Pod, PodSpec, PodStatus, ReadinessGate } from "../../objects.js";
-import type { KObject } from "../../types.js";
+import type {
+  Container,
+  ContainerStatus,
+  Pod,
+  PodSpec,
+  PodStatus,
+  ReadinessGate,
+} from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
 import { humanDuration, parseTime, since } from "./duration.js";
 import { AGE_COL, type Cell, col, NAME_COL, type Printer, type RowCondition } from "./types.js";
 

@@ -1,5 +1,5 @@
 // Shapes of a meta.k8s.io/v1 Table and of the per-kind printers that fill one.
-import type { KObject } from "../../types.js";
+import type { KObject } from "../../core/types.js";
 
 export type Cell = string | number | boolean | null;
 

@@ -1,6 +1,6 @@
 // Commands about the process and the system: echo, true/false, sleep, env, hostname, id, date...
-import { uidOf } from "../env.js";
-import type { CommandRegistry, Proc } from "../process.js";
+import { uidOf } from "../userland/env.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
 import { parseArgs } from "./args.js";
 import { date } from "./date.js";
 

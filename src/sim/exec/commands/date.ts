@@ -2,7 +2,7 @@
 // container's clock is the cluster clock: a command that takes cluster time (sleep, a dd under
 // IOChaos) moves `date +%s` by that much, at any --speed, so a script that times itself with
 // `date +%s%3N` measures what the simulation did. Containers run in UTC.
-import type { Proc } from "../process.js";
+import type { Proc } from "../userland/process.js";
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = [

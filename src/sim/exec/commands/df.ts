@@ -3,10 +3,10 @@
 // the service account token are tmpfs. Used space is the node's base use plus what was written.
 
 import { bytes } from "../../../util/quantity.js";
-import { R } from "../../controllers/context.js";
-import type { Node } from "../../objects.js";
-import type { Mount } from "../fs.js";
-import type { CommandRegistry, Proc } from "../process.js";
+import { R } from "../../api/resources.js";
+import type { Node } from "../../core/objects.js";
+import type { Mount } from "../userland/fs.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
 import { parseArgs } from "./args.js";
 import { human } from "./files.js";
 

@@ -1,9 +1,9 @@
 // nslookup (BusyBox or bind-tools output) and getent hosts, answering from the cluster's DNS
-// (model/topology/names.ts: CoreDNS's records, the search list, the pod's egress to CoreDNS).
-import { lookup, resolveNow } from "../../model/topology/names.js";
-import { gated, toolImpl } from "../../model/topology/toolbox.js";
-import type { CommandRegistry, Proc } from "../process.js";
-import { CLUSTER_DNS } from "../system-files.js";
+// (workloads/topology/names.ts: CoreDNS's records, the search list, the pod's egress to CoreDNS).
+import { lookup, resolveNow } from "../../workloads/topology/names.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
+import { CLUSTER_DNS } from "../userland/system-files.js";
+import { gated, toolImpl } from "../userland/toolbox.js";
 import { parseArgs } from "./args.js";
 
 async function nslookup(args: string[], p: Proc): Promise<number> {

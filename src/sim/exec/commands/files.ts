@@ -1,8 +1,9 @@
 // Commands over the container's files: cat, ls, mkdir, touch, rm (GNU coreutils' messages).
-import { imageTools } from "../../model/topology/toolbox.js";
-import { type FileInfo, FsError } from "../fs.js";
-import type { CommandRegistry, Proc } from "../process.js";
-import { readAll } from "../stream.js";
+
+import { type FileInfo, FsError } from "../userland/fs.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
+import { readAll } from "../userland/stream.js";
+import { imageTools } from "../userland/toolbox.js";
 import { parseArgs } from "./args.js";
 import { formatDate } from "./basic.js";
 

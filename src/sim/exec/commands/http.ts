@@ -1,12 +1,12 @@
 // wget (BusyBox or GNU) and curl (7.x, as Debian jessie and CentOS 7 ship it) printing what a
-// request through the cluster gives (model/topology/request.ts): the body, the tools' progress
+// request through the cluster gives (workloads/topology/request.ts): the body, the tools' progress
 // and error messages, their exit codes. GNU wget -q says nothing on failure (exit 4 network,
 // 8 server error); BusyBox wget always reports (exit 1); curl -s is silent unless -S. Hosts
 // outside the cluster answer as on a cluster with Internet access (outside-http.ts).
-import { reach } from "../../model/topology/outside-http.js";
-import { type Outcome, parseUrl } from "../../model/topology/request.js";
-import { gated, toolImpl } from "../../model/topology/toolbox.js";
-import type { CommandRegistry, Proc } from "../process.js";
+import { reach } from "../../workloads/topology/outside-http.js";
+import { type Outcome, parseUrl } from "../../workloads/topology/request.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
+import { gated, toolImpl } from "../userland/toolbox.js";
 import { parseArgs } from "./args.js";
 import { unescapeText } from "./basic.js";
 

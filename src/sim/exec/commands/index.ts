@@ -2,8 +2,9 @@
 // top) register here too, each a (args, proc) => exit code function in its own file. The probe
 // commands exist only in the images whose toolbox lists them (src/sim/stages/toolboxes.yaml);
 // the shells are wrapped so a command they run knows it runs in a shell (its "not found" text).
-import { asShell } from "../../model/topology/toolbox.js";
-import { CommandRegistry } from "../process.js";
+
+import { CommandRegistry } from "../userland/process.js";
+import { asShell } from "../userland/toolbox.js";
 import { registerBasic } from "./basic.js";
 import { registerDd } from "./dd.js";
 import { registerDf } from "./df.js";

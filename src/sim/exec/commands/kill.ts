@@ -5,11 +5,12 @@
 // restarts it per restartPolicy). stress-ng processes die on any terminating signal (killing the
 // master takes its workers); Chaos Mesh does not restart them, and the experiment stays injected
 // until it is recovered.
-import { keyOf } from "../../controllers/context.js";
-import { KUBELET } from "../../kubelet/kubelet.js";
-import { exitMain, killStress, type ProcInfo } from "../../model/topology/processes.js";
-import { gated, pid1Exit, toolImpl } from "../../model/topology/toolbox.js";
-import type { CommandRegistry, Proc } from "../process.js";
+
+import { KUBELET } from "../../context/runtime.js";
+import { keyOf } from "../../core/meta.js";
+import { exitMain, killStress, type ProcInfo } from "../../workloads/topology/processes.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
+import { gated, pid1Exit, toolImpl } from "../userland/toolbox.js";
 import { table } from "./ps.js";
 
 const SIGNALS = [

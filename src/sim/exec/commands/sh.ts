@@ -1,10 +1,11 @@
 // sh and bash: `-c script [arg0 args...]`, a script file, or commands read from stdin, either as
 // lines arrive (piped input) or interactively with a prompt and line editing (kubectl exec -it).
-import { FsError } from "../fs.js";
-import type { CommandRegistry, Proc } from "../process.js";
-import { ExitSignal, LoopSignal, Shell } from "../shell.js";
-import { ParseError, parse } from "../shell-parse.js";
-import { readLines } from "../stream.js";
+
+import { ParseError, parse } from "../shell/parse.js";
+import { ExitSignal, LoopSignal, Shell } from "../shell/shell.js";
+import { FsError } from "../userland/fs.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
+import { readLines } from "../userland/stream.js";
 
 /** Run lines as they arrive (`kubectl exec -i pod -- sh < script`, or a session without a tty). */
 async function runLines(sh: Shell): Promise<number> {

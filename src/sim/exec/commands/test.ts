@@ -1,5 +1,5 @@
 // test / [ : the conditions shell scripts and probes write (files, strings, integers, ! -a -o).
-import type { CommandRegistry, Proc } from "../process.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
 
 class TestError extends Error {}
 

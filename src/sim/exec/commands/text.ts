@@ -1,7 +1,7 @@
 // Filters for pipelines: grep, head, tail, wc, sort. Each reads its files or stdin whole (the
 // inputs here are small), except head, which stops reading once it has its lines.
-import type { CommandRegistry, Proc } from "../process.js";
-import { readAll, readLines } from "../stream.js";
+import type { CommandRegistry, Proc } from "../userland/process.js";
+import { readAll, readLines } from "../userland/stream.js";
 import { parseArgs } from "./args.js";
 
 /** The text of each named file ("-" or none: stdin), or undefined after a message. */

@@ -1,0 +1,151 @@
+// The embedded cluster: store, API semantics, controllers and the HTTP server, assembled.
+// This is the one entry point the CLI uses; nothing outside src/sim imports anything else here.
+
+import { Rng } from "../../util/rng.js";
+import { Registry } from "../api/registry.js";
+import { R } from "../api/resources.js";
+import { ApiServer } from "../api/server.js";
+import { ClusterAuth } from "../auth/index.js";
+import { buildCatalog, type TopologyInput } from "../context/catalog.js";
+import type { SimContext } from "../context/context.js";
+import { EventRecorder } from "../context/events.js";
+import { FaultBook } from "../context/faults.js";
+import { LogBook } from "../context/logbook.js";
+import { ControllerRuntime } from "../context/runtime.js";
+import { createNodes, followSpeedAnnotation, type NodeSpec } from "../controllers/nodes.js";
+import { type Clock, WallClock } from "../core/clock.js";
+import { ContainerExec } from "../exec/handler.js";
+import { execUpgrade } from "../exec/transport/websocket.js";
+import { installToolboxes } from "../exec/userland/toolbox.js";
+import { processesOf } from "../kubelet/command.js";
+import { SimMetrics } from "../metrics/source.js";
+import type { StageDocs } from "../stages/load.js";
+import { Store } from "../store/store.js";
+import { FaultedBehavior } from "../workloads/faulted.js";
+import { GenericBehavior } from "../workloads/generic.js";
+import { TopologyBehavior } from "../workloads/topology/behavior.js";
+import { type EgressMode, setEgress } from "../workloads/topology/outside.js";
+import { installControllers } from "./install.js";
+import { type ClusterCredentials, kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
+
+export interface EmbeddedClusterOptions {
+  /** The systems the cluster models: each env's topology (the CLI loads them from env folders). */
+  topology: TopologyInput[];
+  /** The simulator's data: the stage files (the CLI loads the package's src/sim/stages). */
+  stages: StageDocs;
+  /** Clock speed factor: 60 runs a minute of cluster time in a second. */
+  speed?: number;
+  seed?: number | string;
+  clock?: Clock;
+  nodes?: NodeSpec[];
+  /** Drain controller queues on their own (false in golden tests, which drain by hand). */
+  autoDrain?: boolean;
+  /** Store events kept for watches that resume from a resourceVersion (older ones answer 410). */
+  watchHistory?: number;
+  /** Outside addresses: reachable as through a node with Internet access (default), or air-gapped. */
+  egress?: EgressMode;
+}
+
+export const DEFAULT_NODES: NodeSpec[] = [
+  { name: "microremed-server", cpu: "32", memory: "128Gi", pods: 250 },
+];
+
+const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+export class EmbeddedCluster {
+  readonly ctx: SimContext;
+  /** Runs `kubectl exec` commands; its `commands` registry takes more commands. */
+  readonly exec: ContainerExec;
+  /** The cluster's CA, certificates, token signer and RBAC authorizer. */
+  readonly auth: ClusterAuth;
+  private server?: ApiServer;
+  private port?: number;
+  private metrics?: SimMetrics;
+
+  constructor(opts: EmbeddedClusterOptions) {
+    const clock = opts.clock ?? new WallClock(opts.speed ?? 1);
+    const store = new Store(opts.watchHistory);
+    const rng = new Rng(opts.seed ?? 42);
+    const registry = new Registry(store, clock, rng);
+    const runtime = new ControllerRuntime(clock, opts.autoDrain ?? true);
+    const events = new EventRecorder(registry);
+    const faults = new FaultBook();
+    // Chaos Mesh's effects (FaultedBehavior) over what the workloads do on their own
+    const behavior = new FaultedBehavior(
+      new TopologyBehavior(() => this.ctx, new GenericBehavior(rng, () => processesOf(this.ctx))),
+      faults,
+    );
+    const catalog = buildCatalog(opts.topology);
+    installToolboxes(opts.stages.toolboxes);
+    this.ctx = {
+      store,
+      registry,
+      clock,
+      rng,
+      runtime,
+      events,
+      logs: new LogBook(clock),
+      behavior,
+      faults,
+      catalog,
+      stages: opts.stages,
+    };
+    setEgress(this.ctx, opts.egress ?? "internet");
+    this.auth = new ClusterAuth(store, registry, clock);
+    installControllers(this.ctx, this.auth);
+    for (const ns of SYSTEM_NAMESPACES)
+      registry.create(R("Namespace"), undefined, {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name: ns },
+      });
+    createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
+    followSpeedAnnotation(this.ctx);
+    this.exec = new ContainerExec(this.ctx);
+  }
+
+  /** Serve the Kubernetes API on 127.0.0.1 (a free port unless given). */
+  async listen(port = 0): Promise<string> {
+    const { store, registry, clock, logs } = this.ctx;
+    const exec = this.exec;
+    this.metrics = new SimMetrics(this.ctx);
+    this.server = new ApiServer({
+      store,
+      registry,
+      clock,
+      logs,
+      exec,
+      metrics: this.metrics,
+      onUpgrade: execUpgrade({ registry, exec }),
+      tls: { ...this.auth.pki.serving, ca: this.auth.pki.ca },
+      auth: this.auth,
+    });
+    this.port = await this.server.listen(port);
+    return this.url;
+  }
+
+  get url(): string {
+    if (this.port === undefined) throw new Error("the embedded cluster is not listening yet");
+    return `https://127.0.0.1:${this.port}`;
+  }
+
+  kubeconfig(): string {
+    return kubeconfigYaml(this.url, this.credentials());
+  }
+
+  writeKubeconfig(path: string): string {
+    return writeKubeconfig(path, this.url, this.credentials());
+  }
+
+  /** The admin's: the cluster CA to trust and a client certificate in system:masters. */
+  credentials(): ClusterCredentials {
+    const { ca, admin } = this.auth.pki;
+    return { ca, user: { clientCertificate: admin.cert, clientKey: admin.key } };
+  }
+
+  async stop(): Promise<void> {
+    this.ctx.runtime.stop();
+    this.metrics?.stop();
+    await this.server?.close();
+  }
+}

@@ -1,0 +1,34 @@
+// Every controller of the embedded cluster, installed in one place.
+
+import { installAdmission } from "../api/admission/index.js";
+import type { ClusterAuth } from "../auth/index.js";
+import { installChaosControllers } from "../chaos/index.js";
+import type { SimContext } from "../context/context.js";
+import { installAuthControllers } from "../controllers/auth.js";
+import { installBatchControllers } from "../controllers/batch.js";
+import { installCrdController } from "../controllers/crd.js";
+import { installDisruptionController } from "../controllers/disruption.js";
+import { installEndpointsController } from "../controllers/endpoints.js";
+import { installGarbageCollector } from "../controllers/gc.js";
+import { installNamespaceController } from "../controllers/namespace.js";
+import { installServiceAccountController } from "../controllers/serviceaccount.js";
+import { installTaintEvictionController } from "../controllers/taint-eviction.js";
+import { installWorkloadControllers } from "../controllers/workloads.js";
+import { installNodeAgents } from "../kubelet/index.js";
+
+export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
+  // the bootstrap RBAC policy, ClusterRole aggregation and the tokens controller
+  if (auth) installAuthControllers(ctx, auth.tokens, auth.pki.ca);
+  installAdmission(ctx.registry);
+  installCrdController(ctx);
+  installNamespaceController(ctx);
+  installServiceAccountController(ctx);
+  installGarbageCollector(ctx);
+  installEndpointsController(ctx);
+  installNodeAgents(ctx);
+  installWorkloadControllers(ctx);
+  installBatchControllers(ctx);
+  installDisruptionController(ctx);
+  installTaintEvictionController(ctx);
+  installChaosControllers(ctx); // after the kubelet: it re-syncs pods whose faults change
+}

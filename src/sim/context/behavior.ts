@@ -1,0 +1,37 @@
+// The seam between the kubelet and what runs inside containers. The kubelet owns the Kubernetes
+// lifecycle (scheduling, pulling, starting, probing, restarting, terminating); a Behavior says
+// what the workload does: how long it takes to start, whether its probe passes, what it uses and
+// writes. The generic behavior serves any manifest; the failure model (systems' topologies and
+// Chaos Mesh effects) refines it without touching the kubelet.
+
+import type { Container } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
+
+export interface ContainerRef {
+  pod: KObject;
+  /** The container's spec from the pod. */
+  container: Container;
+  /** Cluster ms when this instance of the container started. */
+  startedAt: number;
+  restartCount: number;
+}
+
+export interface Usage {
+  cpuMilli: number;
+  memoryBytes: number;
+}
+
+export interface Behavior {
+  /** Cluster ms from start until the application can answer its readiness probe. */
+  startupMs(ref: ContainerRef): number;
+  /** Whether the readiness probe passes now (called only after startup). */
+  probeOk(ref: ContainerRef, now: number): boolean;
+  /** Why a probe that probeOk failed got no answer in time ("timeout"), if that is why. */
+  probeTimedOut?(ref: ContainerRef, now: number): boolean;
+  /** CPU and memory the container uses now (before limits are enforced by the kubelet). */
+  usage(ref: ContainerRef, now: number): Usage;
+  /** Exit code if the process exits on its own by `now` (e.g. a command that fails), else undefined. */
+  exitCode?(ref: ContainerRef, now: number): number | undefined;
+  /** Lines the application writes at a lifecycle moment. */
+  logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[];
+}

@@ -1,0 +1,140 @@
+// The simulated registry: parses image references as containerd does, and decides from
+// src/sim/stages/images.yaml whether an image exists, how big it is and what a failed pull says.
+import { createHash } from "node:crypto";
+import { type ImagesDoc, imagesDoc, type RepositoryDoc, type SizeClass } from "../../stages/load.js";
+import { render } from "../../stages/stage.js";
+
+export interface ImageRef {
+  /** Registry and path, e.g. docker.io/library/nginx. */
+  name: string;
+  tag: string;
+  digest?: string;
+  /** What containerd reports as the image: docker.io/library/nginx:1.25. */
+  canonical: string;
+}
+
+export interface ImageInfo {
+  ref?: ImageRef;
+  availability: "invalid" | "missing" | "present";
+  size: SizeClass;
+  bytes: number;
+  /** The main process, for OOM messages. */
+  process?: string;
+  /** Why a pull fails (for missing images). */
+  error: string;
+  /** docker.io/library/nginx@sha256:... */
+  imageID: string;
+}
+
+const COMPONENT = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*$/;
+const DOMAIN =
+  /^(?:localhost|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+|[a-zA-Z0-9-]+:\d+|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)+:\d+)$/;
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^[a-z0-9]+:[a-f0-9]{32,}$/;
+
+/** Parse a reference as the docker/containerd normalizer does; undefined when it is invalid. */
+export function parseImage(raw: string, defaultRegistry = "docker.io"): ImageRef | undefined {
+  let rest = raw.trim();
+  if (!rest || rest !== raw) return undefined;
+  let digest: string | undefined;
+  const at = rest.indexOf("@");
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+    if (!DIGEST.test(digest)) return undefined;
+  }
+  let tag: string | undefined;
+  const colon = rest.lastIndexOf(":");
+  if (colon > rest.lastIndexOf("/")) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+    if (!TAG.test(tag)) return undefined;
+  }
+  const parts = rest.split("/");
+  let domain = defaultRegistry;
+  if (parts.length > 1 && (parts[0].includes(".") || parts[0].includes(":") || parts[0] === "localhost")) {
+    domain = parts.shift()!;
+    if (!DOMAIN.test(domain)) return undefined;
+  }
+  if (!parts.every((p) => COMPONENT.test(p))) return undefined;
+  if (domain === "docker.io" && parts.length === 1) parts.unshift("library");
+  const name = `${domain}/${parts.join("/")}`;
+  const finalTag = tag ?? (digest ? "" : "latest");
+  return {
+    name,
+    tag: finalTag,
+    digest,
+    canonical: digest && !tag ? `${name}@${digest}` : `${name}:${finalTag}`,
+  };
+}
+
+function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split(/(\*\*|\*)/)
+    .map((p) => (p === "**" ? ".*" : p === "*" ? "[^/]*" : p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${body}$`);
+}
+
+interface Repo {
+  doc: RepositoryDoc;
+  name: RegExp;
+  patterns: RegExp[];
+}
+
+export class ImageCatalog {
+  private readonly repos: Repo[];
+  private readonly memo = new Map<string, ImageInfo>();
+
+  constructor(private readonly doc: ImagesDoc = imagesDoc()) {
+    this.repos = doc.repositories.map((r) => ({
+      doc: r,
+      name: globToRegExp(r.name),
+      patterns: (r.patterns ?? []).map((p) => new RegExp(`^(?:${p})$`)),
+    }));
+  }
+
+  lookup(image: string): ImageInfo {
+    let info = this.memo.get(image);
+    if (!info) {
+      info = this.decide(image);
+      this.memo.set(image, info);
+    }
+    return info;
+  }
+
+  private decide(image: string): ImageInfo {
+    const ref = parseImage(image, this.doc.defaultRegistry);
+    if (!ref)
+      return {
+        availability: "invalid",
+        size: "small",
+        bytes: 0,
+        error: "invalid reference format",
+        imageID: "",
+      };
+    const repo = this.repos.find((r) => r.name.test(ref.name));
+    const size = repo?.doc.size ?? this.doc.unknownSize;
+    const base = {
+      ref,
+      size,
+      bytes: repo?.doc.bytes ?? this.doc.sizes[size],
+      process: repo?.doc.process,
+      imageID: `${ref.name}@${ref.digest ?? `sha256:${createHash("sha256").update(ref.canonical).digest("hex")}`}`,
+    };
+    const broken = (s: string) => this.doc.broken.some((b) => s.toLowerCase().includes(b));
+    const missing = (what: "tag" | "repository") => ({
+      ...base,
+      availability: "missing" as const,
+      error: render(this.doc.errors[what], { ref: ref.canonical }),
+    });
+    if (broken(ref.name.slice(ref.name.indexOf("/") + 1))) return missing("repository");
+    if (broken(ref.tag)) return missing("tag");
+    const known =
+      !repo ||
+      ref.digest ||
+      (repo.doc.tags ?? []).includes(ref.tag) ||
+      repo.patterns.some((p) => p.test(ref.tag));
+    return known ? { ...base, availability: "present", error: "" } : missing("tag");
+  }
+}

@@ -1,0 +1,185 @@
+// Where each container's files live between exec sessions: one root layer per container instance
+// (a restart starts from the image again), one layer per emptyDir (shared by the pod's containers,
+// gone with the pod), one per PersistentVolumeClaim (outlives pods) and per hostPath on a node.
+// ConfigMap and Secret volumes are read from the cluster on every read, as the kubelet syncs them.
+
+import { bytes } from "../../../util/quantity.js";
+import type { SimContext } from "../../context/context.js";
+import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../../core/objects.js";
+import type { KObject } from "../../core/types.js";
+import { sourceData } from "./env.js";
+import { ContainerFs, Layer, type Mount } from "./fs.js";
+import { systemFiles } from "./system-files.js";
+import { imageBinaries } from "./toolbox.js";
+
+/** Directories of a typical Debian-based image. */
+const IMAGE_DIRS = [
+  "bin",
+  "boot",
+  "dev",
+  "dev/shm",
+  "etc",
+  "home",
+  "lib",
+  "lib64",
+  "media",
+  "mnt",
+  "opt",
+  "proc",
+  "root",
+  "run",
+  "sbin",
+  "srv",
+  "sys",
+  "tmp",
+  "usr",
+  "usr/bin",
+  "usr/lib",
+  "usr/local",
+  "usr/local/bin",
+  "usr/sbin",
+  "usr/share",
+  "var",
+  "var/lib",
+  "var/log",
+  "var/tmp",
+];
+
+const SA_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+export class FsStore {
+  private readonly layers = new Map<string, Layer>();
+
+  constructor(private readonly ctx: SimContext) {
+    // A deleted pod's root layers and emptyDirs go with it.
+    ctx.store.subscribe((e) => {
+      if (e.type === "DELETED" && e.rt.kind === "Pod" && e.object.metadata.uid)
+        this.forget(`${e.object.metadata.uid}/`);
+    });
+  }
+
+  private forget(prefix: string) {
+    for (const k of [...this.layers.keys()]) if (k.startsWith(prefix)) this.layers.delete(k);
+  }
+
+  private layer(key: string, dirs: string[] = []): Layer {
+    let l = this.layers.get(key);
+    if (!l) {
+      l = new Layer(this.ctx.clock.now(), dirs);
+      this.layers.set(key, l);
+    }
+    return l;
+  }
+
+  /** The filesystem of one container instance of a pod. */
+  forContainer(obj: KObject, container: Container, restartCount: number): ContainerFs {
+    const pod = obj as Pod;
+    const uid = pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const ns = pod.metadata.namespace!;
+    const rootKey = `${uid}/root/${container.name}/`;
+    // An earlier instance's root is gone once the container restarted.
+    for (const k of [...this.layers.keys()])
+      if (k.startsWith(rootKey) && k !== `${rootKey}${restartCount}`) this.layers.delete(k);
+    const mounts: Mount[] = [
+      {
+        path: "/",
+        volume: "",
+        kind: "root",
+        readOnly: false,
+        layer: this.layer(`${rootKey}${restartCount}`, IMAGE_DIRS),
+      },
+    ];
+    const generated = systemFiles(this.ctx, pod, container);
+    // the executables of the image's base distribution (/bin/sh, /usr/bin/env, ...)
+    for (const b of imageBinaries(String(container.image ?? ""))) generated[b] ??= () => "";
+    const volumes = new Map<string, Volume>((pod.spec?.volumes ?? []).map((v: Volume) => [v.name, v]));
+    for (const vm of container.volumeMounts ?? []) {
+      const v = volumes.get(vm.name);
+      if (!v || !vm.mountPath) continue;
+      // the bound token volume admission adds: its files come from the token mount below
+      if (
+        v.projected?.sources?.some((src: VolumeProjection) => src.serviceAccountToken) &&
+        vm.mountPath === SA_PATH
+      )
+        continue;
+      const path = String(vm.mountPath).replace(/\/+$/, "") || "/";
+      const readOnly = vm.readOnly === true;
+      const gen = (kind: "ConfigMap" | "Secret", name: string | undefined, items?: KeyToPath[]) => () => {
+        const data = sourceData(this.ctx, kind, ns, name) ?? {};
+        if (!items?.length) return data;
+        return Object.fromEntries(items.filter((i) => i.key in data).map((i) => [i.path, data[i.key]]));
+      };
+      let files: (() => Record<string, string>) | undefined;
+      if (v.configMap) files = gen("ConfigMap", v.configMap.name, v.configMap.items);
+      else if (v.secret) files = gen("Secret", v.secret.secretName, v.secret.items);
+      if (files) {
+        // A subPath mount of a ConfigMap/Secret is one file at the mount path (nginx.conf style).
+        if (vm.subPath) {
+          const f = files;
+          const sub = vm.subPath;
+          generated[path] = () => f()[sub] ?? "";
+        } else
+          mounts.push({
+            path,
+            volume: vm.name,
+            kind: v.configMap ? "configMap" : "secret",
+            readOnly: true,
+            files,
+          });
+        continue;
+      }
+      if (v.emptyDir) {
+        mounts.push({
+          path,
+          volume: vm.name,
+          kind: v.emptyDir.medium === "Memory" ? "tmpfs" : "emptyDir",
+          readOnly,
+          layer: this.layer(`${uid}/vol/${vm.name}`),
+          sizeLimit: v.emptyDir.sizeLimit ? bytes(v.emptyDir.sizeLimit) : undefined,
+        });
+      } else if (v.persistentVolumeClaim) {
+        mounts.push({
+          path,
+          volume: vm.name,
+          kind: "persistentVolumeClaim",
+          readOnly,
+          layer: this.layer(`pvc/${ns}/${v.persistentVolumeClaim.claimName}`),
+        });
+      } else if (v.hostPath) {
+        mounts.push({
+          path,
+          volume: vm.name,
+          kind: "hostPath",
+          readOnly,
+          layer: this.layer(`host/${pod.spec?.nodeName}/${v.hostPath.path}`),
+        });
+      } else {
+        mounts.push({
+          path,
+          volume: vm.name,
+          kind: "other",
+          readOnly,
+          layer: this.layer(`${uid}/vol/${vm.name}`),
+        });
+      }
+    }
+    // The admission controller mounts the service account's token unless told not to.
+    // (a container has no such field in the API; one a manifest sets is honoured all the same)
+    const own = (container as { automountServiceAccountToken?: boolean }).automountServiceAccountToken;
+    const automount = own ?? pod.spec?.automountServiceAccountToken ?? true;
+    if (automount && !mounts.some((m) => m.path === SA_PATH)) {
+      mounts.push({
+        path: SA_PATH,
+        volume: "kube-api-access",
+        kind: "tmpfs",
+        readOnly: true,
+        files: () => ({
+          namespace: ns,
+          token: "eyJhbGciOiJSUzI1NiJ9.simulated.token",
+          "ca.crt": "-----BEGIN CERTIFICATE-----\nsimulated\n-----END CERTIFICATE-----\n",
+        }),
+      });
+    }
+    return new ContainerFs(mounts, generated, () => this.ctx.clock.now());
+  }
+}

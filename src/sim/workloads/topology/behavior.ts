@@ -1,0 +1,193 @@
+// What runs inside the containers of the three systems, from envs/*/topology.yaml: a container
+// is known by its pod's `app` label and its name (any namespace); sidecars by their name. Any
+// other container gets the fallback (GenericBehavior), so any manifest still runs.
+//
+//   startupMs = startupSeconds * max(1, startupCpu / cpuLimit)       (no limit: startupSeconds)
+//   probe     once started, answering the readiness probe takes the CPU it costs at the CPU
+//             limit (an HTTP/gRPC answer ~3 ms, an exec probe's process ~20 ms, a TCP connect
+//             none: the kernel answers); past timeoutSeconds it fails, so under a 2m limit the
+//             app starts (slowly) but never becomes Ready, as failures.md's pod-config-error says
+//   CPU       = startupCpu while starting, then cpuIdle + cpuPerRps * rps the pod receives
+//   memory    = memory Mi (60% rising to 100% while starting) + 0.5 Mi per rps
+// both with a few percent of noise that changes every 15 s (fixed by pod, container and window).
+// Logs: startup lines at start (and the oom lines when the start needs more memory than the
+// limit), ready lines once the app serves, then every 10 s one request's lines or the failures
+// of its dependencies (logs.ts). Chaos Mesh's own effects (stress, pause, probes over a faulted
+// link) are FaultedBehavior's, wrapped around this.
+
+import { bytes, milliCpu } from "../../../util/quantity.js";
+import { hashString, Rng } from "../../../util/rng.js";
+import type { Behavior, ContainerRef, Usage } from "../../context/behavior.js";
+import type { Runtime, ServiceModel, SidecarModel } from "../../context/catalog.js";
+import type { SimContext } from "../../context/context.js";
+import type { Pod } from "../../core/objects.js";
+import { baseVars, render, sample } from "./logs.js";
+import { instanceKey, processBook } from "./processes.js";
+import { type Traffic, trafficOf } from "./traffic.js";
+
+const MiB = 1024 * 1024;
+/** CPU ms the container spends answering one probe, by handler. */
+const PROBE_CPU_MS: Record<string, number> = { httpGet: 3, grpc: 3, exec: 20, tcpSocket: 0 };
+const SAMPLE_MS = 10_000;
+const NOISE_WINDOW_MS = 15_000;
+/** Instances whose log state is kept (older ones are dropped first). */
+const MAX_INSTANCES = 20_000;
+
+type Model =
+  | { kind: "service"; m: ServiceModel; rt: Runtime }
+  | { kind: "sidecar"; s: SidecarModel; rt: Runtime };
+
+interface LogState {
+  ready: boolean;
+  nextSample: number;
+}
+
+export class TopologyBehavior implements Behavior {
+  private traffic?: Traffic;
+  private readonly logState = new Map<string, LogState>();
+
+  constructor(
+    /** The cluster's context (a thunk: the behavior is built before the context exists). */
+    private readonly ctxOf: () => SimContext,
+    private readonly fallback: Behavior,
+  ) {}
+
+  private get ctx(): SimContext {
+    return this.ctxOf();
+  }
+
+  /** The per-namespace load and health model (built on first use). */
+  get flows(): Traffic {
+    this.traffic ??= trafficOf(this.ctx);
+    return this.traffic;
+  }
+
+  modelOf(ref: ContainerRef): Model | undefined {
+    const cat = this.ctx.catalog;
+    const app = ref.pod.metadata.labels?.app;
+    const m = app ? cat.byApp.get(app) : undefined;
+    if (m && m.container === ref.container.name) return { kind: "service", m, rt: m.runtime };
+    const s = cat.sidecars.get(ref.container.name);
+    return s ? { kind: "sidecar", s, rt: s.runtime } : undefined;
+  }
+
+  startupMs(ref: ContainerRef): number {
+    const md = this.modelOf(ref);
+    if (!md) return this.fallback.startupMs(ref);
+    const limit = milliCpu(ref.container.resources?.limits?.cpu);
+    const stretch = limit > 0 ? Math.max(1, md.rt.startupCpu / limit) : 1;
+    return Math.round(md.rt.startupSeconds * 1000 * stretch);
+  }
+
+  probeOk(ref: ContainerRef, now: number): boolean {
+    if (!this.modelOf(ref)) return this.fallback.probeOk(ref, now);
+    return !this.cpuStarved(ref);
+  }
+
+  probeTimedOut(ref: ContainerRef, now: number): boolean {
+    if (!this.modelOf(ref)) return this.fallback.probeTimedOut?.(ref, now) ?? false;
+    return this.cpuStarved(ref);
+  }
+
+  /** The probe's answer takes longer than its timeout at the container's CPU limit. */
+  private cpuStarved(ref: ContainerRef): boolean {
+    const c = ref.container;
+    const probe = c.readinessProbe ?? c.livenessProbe ?? c.startupProbe;
+    const limit = milliCpu(c.resources?.limits?.cpu);
+    if (!probe || !(limit > 0)) return false;
+    const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
+    // ms of CPU at `limit` millicores per second of wall time
+    const answerMs = (PROBE_CPU_MS[handler] * 1000) / limit;
+    return answerMs >= (probe.timeoutSeconds ?? 1) * 1000;
+  }
+
+  usage(ref: ContainerRef, now: number): Usage {
+    const md = this.modelOf(ref);
+    if (!md) return this.fallback.usage(ref, now);
+    const started = now - ref.startedAt >= this.startupMs(ref);
+    const rps = md.kind === "service" && started ? this.flows.podRps(ref.pod, md.m) : 0;
+    const progress = started
+      ? 1
+      : Math.min(1, Math.max(0, now - ref.startedAt) / Math.max(1, this.startupMs(ref)));
+    const cpu = started ? md.rt.cpuIdle + md.rt.cpuPerRps * rps : md.rt.startupCpu;
+    const mem = md.rt.memory * MiB * (0.6 + 0.4 * progress) + 0.5 * MiB * rps;
+    const n = this.noise(ref, now);
+    return {
+      cpuMilli: Math.max(0, Math.round(cpu * (1 + 0.08 * n))),
+      memoryBytes: Math.round(mem * (1 + 0.02 * n)),
+    };
+  }
+
+  /** A number in [-1, 1) fixed by the container instance and the 15 s window. */
+  private noise(ref: ContainerRef, now: number): number {
+    const w = Math.floor(now / NOISE_WINDOW_MS);
+    return (hashString(`${ref.pod.metadata.uid}/${ref.container.name}/${w}`) / 4294967296) * 2 - 1;
+  }
+
+  exitCode(ref: ContainerRef, now: number): number | undefined {
+    const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
+    if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
+    // a modelled container exits only as the model says; any other runs its own command
+    return this.modelOf(ref) ? undefined : this.fallback.exitCode?.(ref, now);
+  }
+
+  logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[] {
+    const md = this.modelOf(ref);
+    if (!md) return this.fallback.logLines(ref, moment, now);
+    const pod = ref.pod as Pod;
+    const key = instanceKey(ref.pod, ref.container.name, ref.restartCount);
+    const started = now - ref.startedAt >= this.startupMs(ref);
+    const st = this.state(key, ref.startedAt);
+    // most ticks write nothing: decide that before building anything
+    const sampling = moment === "tick" && started && md.kind === "service" && now >= st.nextSample;
+    if (moment === "tick" && !(started && !st.ready) && !sampling) return [];
+    const rng = new Rng(`${key}/${now}/${moment}`);
+    const rnd = () => rng.next();
+    const logs = md.kind === "service" ? md.m.logs : md.s.logs;
+    const vars = {
+      ...baseVars(this.ctx, pod, md.kind === "service" ? md.m : undefined, now, rnd),
+      seconds: ((now - ref.startedAt) / 1000).toFixed(3),
+    };
+    const limit = bytes(ref.container.resources?.limits?.memory);
+    switch (moment) {
+      case "start": {
+        // a start that needs more than the limit runs out of memory (the JVM's heap, Python's MemoryError)
+        const need = md.rt.memory * MiB;
+        return [...render(logs.startup, vars), ...(limit > 0 && need > limit ? render(logs.oom, vars) : [])];
+      }
+      case "ready":
+        // readiness without a probe comes at once: the app says it is up when it is
+        if (!started || st.ready) return [];
+        st.ready = true;
+        return render(logs.ready, vars);
+      case "stop":
+        this.logState.delete(key);
+        return limit > 0 && this.ctx.behavior.usage(ref, now).memoryBytes > limit
+          ? render(logs.oom, vars)
+          : [];
+      case "tick": {
+        const out: string[] = [];
+        if (!st.ready) {
+          st.ready = true;
+          out.push(...render(logs.ready, vars));
+        }
+        if (!sampling || md.kind !== "service") return out;
+        st.nextSample = now + SAMPLE_MS;
+        const s = this.flows.state(ref.pod.metadata.namespace ?? "").services.get(md.m.key);
+        const rate = (s?.sends ?? 0) / Math.max(1, s?.pods.length ?? 1) + this.flows.podRps(ref.pod, md.m);
+        return [...out, ...sample(this.ctx, this.flows, md.m, pod, now, rnd, { rate, periodMs: SAMPLE_MS })];
+      }
+    }
+    return [];
+  }
+
+  private state(key: string, startedAt: number): LogState {
+    let st = this.logState.get(key);
+    if (!st) {
+      if (this.logState.size >= MAX_INSTANCES) this.logState.delete(this.logState.keys().next().value!);
+      st = { ready: false, nextSample: startedAt };
+      this.logState.set(key, st);
+    }
+    return st;
+  }
+}

@@ -1,0 +1,146 @@
+// What a service writes while it runs, from its log templates: every sample period a pod that
+// handles (or, for a load generator, sends) traffic logs one request, the way that request went:
+// the request lines when every call it made succeeded, else the lines of the first dependency
+// that refused, timed out or failed it ({dep} = the Service it dialed). Registry and broker
+// connections (nacos, rabbitmq), and the store pool of a service without traffic, are checked
+// every period whatever the load, and a disk under IOChaos shows as ioStall lines. A quiet service logs a request only as often as it gets one.
+
+import { R } from "../../api/resources.js";
+import { type Edge, type ServiceModel, systemOf } from "../../context/catalog.js";
+import type { SimContext } from "../../context/context.js";
+import type { Pod, Service } from "../../core/objects.js";
+import { type EdgeView, edgeView } from "./calls.js";
+import { ioFaultsOnMounts } from "./impairments.js";
+import type { Traffic } from "./traffic.js";
+
+export const PLACEHOLDERS = /\{(time|epochMs|pod|podIp|port|dep|depPort|ms|seconds|id)\}/g;
+
+export type Vars = Partial<
+  Record<
+    "time" | "epochMs" | "pod" | "podIp" | "port" | "dep" | "depPort" | "ms" | "seconds" | "id",
+    string | number
+  >
+>;
+
+/** Fill a template's placeholders; anything else in braces (JSON) is left alone. */
+export function render(lines: string[] | undefined, vars: Vars): string[] {
+  return (lines ?? []).map((l) =>
+    l.replace(PLACEHOLDERS, (all, k: keyof Vars) => (vars[k] === undefined ? all : String(vars[k]))),
+  );
+}
+
+/** The vars every line of a pod may use. */
+export function baseVars(
+  ctx: SimContext,
+  pod: Pod,
+  m: ServiceModel | undefined,
+  now: number,
+  rnd: () => number,
+): Vars {
+  const wall = ctx.clock.toWall(now);
+  return {
+    time: new Date(wall).toISOString(),
+    epochMs: Math.floor(wall),
+    pod: pod.metadata.name,
+    podIp: pod.status?.podIP ?? "",
+    port: m?.port ?? "",
+    id: uuid(rnd),
+  };
+}
+
+function uuid(rnd: () => number): string {
+  const h = Array.from({ length: 4 }, () =>
+    Math.floor(rnd() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0"),
+  ).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${"89ab"[Number.parseInt(h[16], 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The port callers dial for a dependency: its Service's first port, else the model's. */
+function depPort(ctx: SimContext, ns: string, e: Edge, callee: ServiceModel | undefined): number | string {
+  const svc = ctx.store.get(R("Service"), ns, e.dep) as Service | undefined;
+  return svc?.spec?.ports?.[0]?.port ?? callee?.port ?? "";
+}
+
+type Outcome = "refused" | "timeout" | "error" | "ok";
+
+function outcome(v: EdgeView, rnd: () => number): Outcome {
+  const x = rnd();
+  if (x < v.refused) return "refused";
+  if (x < v.refused + v.timeout) return "timeout";
+  if (x < v.refused + v.timeout + v.error) return "error";
+  return "ok";
+}
+
+function failureLines(m: ServiceModel, e: Edge, o: Outcome): string[] | undefined {
+  if (e.store) return (o === "timeout" ? m.logs.storeTimeout : m.logs.storeError)?.[e.store];
+  return o === "timeout" ? m.logs.dependencyTimeout : m.logs.dependencyError;
+}
+
+export interface SampleOpts {
+  /** Requests per second this pod handles or sends. */
+  rate: number;
+  periodMs: number;
+}
+
+/** The lines of one sample period of a running, started pod. */
+export function sample(
+  ctx: SimContext,
+  traffic: Traffic,
+  m: ServiceModel,
+  pod: Pod,
+  now: number,
+  rnd: () => number,
+  o: SampleOpts,
+): string[] {
+  const ns = pod.metadata.namespace ?? "";
+  const sys = systemOf(m);
+  const st = traffic.state(ns);
+  const vars = baseVars(ctx, pod, m, now, rnd);
+  const out: string[] = [];
+  const edges = sys.edges.get(m.key) ?? [];
+  const view = (e: Edge) => edgeView(ctx, st.services, m, pod, e);
+  const depVars = (e: Edge, ms: number): Vars => ({
+    ...vars,
+    dep: e.dep,
+    depPort: depPort(ctx, ns, e, sys.services.get(e.to)),
+    ms: Math.round(ms),
+  });
+  // background connections: service registry, message broker, and an idle service's store pool
+  for (const e of edges.filter((x) => x.perReq === 0 || (x.store && o.rate <= 0))) {
+    const v = view(e);
+    const res = outcome(v, rnd);
+    if (res !== "ok")
+      out.push(
+        ...render(
+          failureLines(m, e, res === "error" ? "refused" : res),
+          depVars(e, res === "timeout" ? v.timeoutMs : 1),
+        ),
+      );
+  }
+  const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
+  for (const f of spec ? ioFaultsOnMounts(ctx.faults, pod, spec) : [])
+    if (f.action === "latency" && rnd() < (f.percent ?? 100) / 100)
+      out.push(...render(m.logs.ioStall, { ...vars, ms: f.delayMs ?? 0 }));
+  // one request, if one came in this period
+  const expected = o.rate * (o.periodMs / 1000);
+  if (expected <= 0 || (expected < 1 && rnd() >= expected)) return out;
+  let spent = m.runtime.cpuPerRps + 1;
+  for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
+    if (rnd() >= e.perReq) continue;
+    const v = view(e);
+    const res = outcome(v, rnd);
+    if (res === "ok") {
+      spent += v.latencyMs;
+      continue;
+    }
+    const ms = res === "timeout" ? v.timeoutMs : res === "error" ? v.latencyMs : 1;
+    const lines = failureLines(m, e, res === "error" ? "refused" : res);
+    if (lines?.length) return [...out, ...render(lines, depVars(e, spent + ms))];
+    // no template for it: the request still went badly, shown by its duration
+    spent += ms;
+  }
+  const jitter = 0.85 + rnd() * 0.3;
+  return [...out, ...render(m.logs.request, { ...vars, ms: Math.max(1, Math.round(spent * jitter)) })];
+}
