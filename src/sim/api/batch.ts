@@ -6,7 +6,7 @@
 import type { CronJob, Job, JobSpec } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { parseCron } from "./cron.js";
-import { defaultPodSpec } from "./defaults.js";
+import { defaultPodSpec } from "./defaults-pod.js";
 import type { StatusCause } from "./status.js";
 
 export const CONTROLLER_UID = "batch.kubernetes.io/controller-uid";

@@ -16,41 +16,7 @@ import type {
 } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { defaultCronJob, defaultJobSpec } from "./batch.js";
-
-function defaultContainer(c: Container) {
-  c.imagePullPolicy ??=
-    String(c.image ?? "").endsWith(":latest") || !String(c.image ?? "").includes(":")
-      ? "Always"
-      : "IfNotPresent";
-  c.terminationMessagePath ??= "/dev/termination-log";
-  c.terminationMessagePolicy ??= "File";
-  c.resources ??= {};
-  for (const p of c.ports ?? []) p.protocol ??= "TCP";
-  for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
-    if (!probe) continue;
-    probe.timeoutSeconds ??= 1;
-    probe.periodSeconds ??= 10;
-    probe.successThreshold ??= 1;
-    probe.failureThreshold ??= 3;
-    if (probe.httpGet) probe.httpGet.scheme ??= "HTTP";
-  }
-  // requests default to limits when only limits are set
-  if (c.resources.limits && !c.resources.requests) c.resources.requests = { ...c.resources.limits };
-}
-
-export function defaultPodSpec(spec: PodSpec | undefined) {
-  if (!spec) return;
-  spec.restartPolicy ??= "Always";
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= "ClusterFirst";
-  spec.securityContext ??= {};
-  spec.schedulerName ??= "default-scheduler";
-  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
-  for (const v of spec.volumes ?? []) {
-    if (v.configMap) v.configMap.defaultMode ??= 420;
-    if (v.secret) v.secret.defaultMode ??= 420;
-  }
-}
+import { defaultPodSpec } from "./defaults-pod.js";
 
 /** A defaulter for one kind: DEFAULTERS picks it by the object's kind, so it reads the object as that kind. */
 const kind =

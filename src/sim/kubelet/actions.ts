@@ -7,12 +7,12 @@ import { internalIP } from "../core/meta.js";
 import type { Node, Pod } from "../core/objects.js";
 import { terminationOf } from "./command-exit.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
-import type { Kubelet } from "./kubelet.js";
 import { freshProbes, probeOf } from "./probes.js";
 import { type CtrRec, type PodRec, specOf } from "./records.js";
+import type { KubeletState } from "./state.js";
 
-type PodAction = (k: Kubelet, pod: Pod, rec: PodRec, now: number) => void;
-type CtrAction = (k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number) => void;
+type PodAction = (k: KubeletState, pod: Pod, rec: PodRec, now: number) => void;
+type CtrAction = (k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: number) => void;
 
 export const POD_ACTIONS: Record<string, PodAction> = {
   admit(k, _pod, rec, now) {
@@ -32,7 +32,7 @@ export const POD_ACTIONS: Record<string, PodAction> = {
 };
 
 function log(
-  k: Kubelet,
+  k: KubeletState,
   pod: Pod,
   rec: PodRec,
   c: CtrRec,
@@ -103,6 +103,6 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
   },
 };
 
-export function logTick(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number) {
+export function logTick(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: number) {
   log(k, pod, rec, c, "tick", now);
 }

@@ -14,11 +14,11 @@ import type { SimContext } from "../context/context.js";
 import type { Container } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { containerExecOf } from "../exec/handler.js";
-import { containerEnv } from "../exec/userland/env.js";
-import { Proc, runHandler, type Stdio } from "../exec/userland/process.js";
+import { runHandler } from "../exec/userland/process.js";
 import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/userland/stream.js";
 import { imageHas, imageTools, isPause } from "../exec/userland/toolbox.js";
 import { ExecProbes } from "./command-probes.js";
+import { containerProc } from "./container-proc.js";
 
 /** Instances whose exit is remembered (oldest dropped first). */
 const MAX_PROCS = 20_000;
@@ -70,28 +70,6 @@ export function startFailure(spec: Container | undefined): string | undefined {
     ? `stat ${argv[0]}: no such file or directory`
     : "executable file not found in $PATH";
   return `${START_FAILED} exec: "${argv[0]}": ${why}: unknown`;
-}
-
-/** A process in the container instance's filesystem and environment (main process or probe). */
-export function containerProc(ctx: SimContext, ref: ContainerRef, io: Stdio, signal: AbortSignal): Proc {
-  const { pod, container: spec } = ref;
-  const exec = containerExecOf(ctx);
-  const fs = exec.files.forContainer(pod, spec, ref.restartCount);
-  const cwd = spec.workingDir ? String(spec.workingDir) : "/";
-  if (!fs.stat(cwd)) fs.mkdir(cwd, true);
-  return new Proc({
-    pod,
-    container: spec,
-    restartCount: ref.restartCount,
-    ctx,
-    fs,
-    env: containerEnv(ctx, pod, spec),
-    cwd,
-    tty: !!spec.tty,
-    ...io,
-    signal,
-    commands: exec.commands,
-  });
 }
 
 /** One line-buffered stream into the pod log. */

@@ -8,9 +8,9 @@ import type { Pod } from "../core/objects.js";
 import type { Facts, Vars } from "../stages/stage.js";
 import { goDuration } from "./backoff.js";
 import { startFailure } from "./command.js";
-import type { Kubelet } from "./kubelet.js";
 import { probeFact } from "./probes.js";
 import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
+import type { KubeletState } from "./state.js";
 
 export const POD_FACTS = ["admitted", "sandbox", "deleting", "active"] as const;
 export const CTR_FACTS = [
@@ -67,7 +67,7 @@ export function podFacts(pod: Pod, rec: PodRec): Facts {
   };
 }
 
-function imageFact(k: Kubelet, rec: PodRec, spec: CtrSpec): string {
+function imageFact(k: KubeletState, rec: PodRec, spec: CtrSpec): string {
   const info = k.images.lookup(spec.image);
   if (info.availability === "invalid") return "invalid";
   const cached = k.imageCached(rec.node, info.ref!.canonical);
@@ -77,7 +77,7 @@ function imageFact(k: Kubelet, rec: PodRec, spec: CtrSpec): string {
 }
 
 /** The exit code of a running instance that ends on its own, if it does by now. */
-function exitNow(k: Kubelet, pod: Pod, c: CtrRec, spec: CtrSpec, now: number): number | undefined {
+function exitNow(k: KubeletState, pod: Pod, c: CtrRec, spec: CtrSpec, now: number): number | undefined {
   const code = k.ctx.behavior.exitCode?.(refOf(pod, c, now), now);
   if (code !== undefined) return code;
   // an init container does its work in its startup time, then succeeds
@@ -86,7 +86,8 @@ function exitNow(k: Kubelet, pod: Pod, c: CtrRec, spec: CtrSpec, now: number): n
 }
 
 /** A new container allocates as it starts: its memory is first held against the limit a housekeeping period later. */
-export const memoryCheckAt = (k: Kubelet, c: CtrRec) => (c.inst?.startedAt ?? 0) + k.cfg.timings.housekeeping;
+export const memoryCheckAt = (k: KubeletState, c: CtrRec) =>
+  (c.inst?.startedAt ?? 0) + k.cfg.timings.housekeeping;
 
 function restartAfterExit(pod: Pod, c: CtrRec, spec: CtrSpec): boolean {
   const code = c.inst?.terminated?.exitCode ?? 0;
@@ -95,7 +96,7 @@ function restartAfterExit(pod: Pod, c: CtrRec, spec: CtrSpec): boolean {
   return policy === "Always" || (policy === "OnFailure" && code !== 0);
 }
 
-export function ctrFacts(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number): Facts {
+export function ctrFacts(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: number): Facts {
   const spec = specOf(pod, c);
   const inits = rec.ctrs.filter((x) => x.init);
   const before = c.init ? inits.slice(0, c.index) : inits;
@@ -132,7 +133,14 @@ export function ctrFacts(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: numb
   };
 }
 
-export function ctrDelay(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, name: string, now: number): number {
+export function ctrDelay(
+  k: KubeletState,
+  pod: Pod,
+  rec: PodRec,
+  c: CtrRec,
+  name: string,
+  now: number,
+): number {
   const t = k.cfg.timings;
   const spec = specOf(pod, c);
   switch (name) {
@@ -159,7 +167,7 @@ export function podVars(pod: Pod, rec: PodRec): Vars {
   return { pod: pod.metadata.name, namespace: pod.metadata.namespace, uid: rec.uid, node: rec.node };
 }
 
-export function ctrVars(k: Kubelet, pod: Pod, rec: PodRec, c: CtrRec, now: number): Vars {
+export function ctrVars(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: number): Vars {
   const spec = specOf(pod, c);
   const info = k.images.lookup(spec.image);
   const usage = k.ctx.behavior.usage(refOf(pod, c, now), now).memoryBytes;

@@ -30,7 +30,7 @@ import {
   podVars,
 } from "./facts.js";
 import { PodNetwork } from "./network.js";
-import { nextProbeAt, type ProbeKind, runProbes } from "./probes.js";
+import { nextProbeAt, runProbes } from "./probes.js";
 import {
   CTR_FIELDS,
   type CtrRec,
@@ -39,13 +39,15 @@ import {
   newPodRec,
   POD_FIELDS,
   type PodRec,
+  type ProbeKind,
   specOf,
 } from "./records.js";
+import type { KubeletState } from "./state.js";
 import { buildStatus } from "./status.js";
 
 const MAX_STEPS = 200;
 
-export class Kubelet {
+export class Kubelet implements KubeletState {
   readonly cfg: PodStagesDoc;
   readonly engine: StageEngine;
   readonly images: ImageCatalog;

@@ -7,17 +7,7 @@ import type { Behavior, ContainerRef } from "../context/behavior.js";
 import type { Container, ContainerPort, Pod, Probe } from "../core/objects.js";
 import type { PodStagesDoc } from "../stages/load.js";
 import { render } from "../stages/stage.js";
-import type { CtrRec, CtrSpec, Instance } from "./records.js";
-
-export type ProbeKind = "startup" | "readiness" | "liveness";
-export type ProbeResult = "unknown" | "pass" | "fail";
-
-export interface ProbeState {
-  lastTick: number;
-  successes: number;
-  failures: number;
-  result: ProbeResult;
-}
+import type { CtrRec, CtrSpec, Instance, ProbeKind, ProbeResult, ProbeState } from "./records.js";
 
 const KINDS: ProbeKind[] = ["startup", "readiness", "liveness"];
 const FIELD: Record<ProbeKind, "startupProbe" | "readinessProbe" | "livenessProbe"> = {

@@ -4,7 +4,17 @@
 
 import type { Container, Pod } from "../core/objects.js";
 import type { Subject } from "../stages/stage.js";
-import type { ProbeKind, ProbeState } from "./probes.js";
+
+/** The probes a container can have, and what the kubelet remembers of each (probes.ts runs them). */
+export type ProbeKind = "startup" | "readiness" | "liveness";
+export type ProbeResult = "unknown" | "pass" | "fail";
+
+export interface ProbeState {
+  lastTick: number;
+  successes: number;
+  failures: number;
+  result: ProbeResult;
+}
 
 export interface Termination {
   exitCode: number;

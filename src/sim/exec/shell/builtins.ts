@@ -1,10 +1,10 @@
 // Builtins: what must run inside the shell process because it changes the shell itself
 // (cd, exit, export, set -e, loop control, read into a variable).
 import type { Stdio } from "../userland/process.js";
-import type { Shell } from "./shell.js";
 import { ExitSignal, LoopSignal } from "./signals.js";
+import type { ShellState } from "./state.js";
 
-export type Builtin = (sh: Shell, args: string[], io: Stdio) => number | Promise<number>;
+export type Builtin = (sh: ShellState, args: string[], io: Stdio) => number | Promise<number>;
 
 async function readLine(io: Stdio): Promise<string | null> {
   // Reads byte chunks until a newline; what follows the newline is lost (no shared buffer).

@@ -4,13 +4,13 @@ import type { Proc, Stdio } from "../userland/process.js";
 import { Collector } from "../userland/stream.js";
 import { arithmetic } from "./arith.js";
 import type { Word } from "./ast.js";
-import type { Shell } from "./shell.js";
 import { ExitSignal } from "./signals.js";
+import type { ShellState } from "./state.js";
 
 type Expansion = Exclude<Word[number], { t: "lit" }>;
 
 /** Expand a word into fields. */
-export async function expandWord(sh: Shell, w: Word, io: Stdio): Promise<string[]> {
+export async function expandWord(sh: ShellState, w: Word, io: Stdio): Promise<string[]> {
   const fields: string[] = [];
   let cur = "";
   let have = false;
@@ -50,13 +50,13 @@ export async function expandWord(sh: Shell, w: Word, io: Stdio): Promise<string[
 }
 
 /** Expand without field splitting or globbing (assignments, redirection targets). */
-export async function expandString(sh: Shell, w: Word, io: Stdio): Promise<string> {
+export async function expandString(sh: ShellState, w: Word, io: Stdio): Promise<string> {
   let s = "";
   for (const part of w) s += part.t === "lit" ? part.s : await expansion(sh, part, io);
   return s;
 }
 
-async function expansion(sh: Shell, part: Expansion, io: Stdio): Promise<string> {
+async function expansion(sh: ShellState, part: Expansion, io: Stdio): Promise<string> {
   if (part.t === "arith") {
     // Parameters inside are expanded first, then bare names read as variables.
     const text = part.expr.replace(
@@ -103,7 +103,7 @@ async function expansion(sh: Shell, part: Expansion, io: Stdio): Promise<string>
   }
 }
 
-function param(sh: Shell, name: string): string | undefined {
+function param(sh: ShellState, name: string): string | undefined {
   const { args, arg0 } = sh.opts;
   if (name === "?") return String(sh.status);
   if (name === "$") return "1"; // the shell is the container's first process here

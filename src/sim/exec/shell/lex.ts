@@ -1,13 +1,16 @@
 // The shell's lexer: words with their quoting kept (so expansion knows what to split and glob),
 // operators, redirections with their descriptor ("2>"), newlines. $(...) and `...` are parsed
-// right away into a nested script, so syntax errors surface before anything runs.
-import { ParseError, type Tok, type Word } from "./ast.js";
-import { parse } from "./parse.js";
+// right away into a nested script, so syntax errors surface before anything runs (by the parser
+// the caller hands in: parse.ts, which tokenizes with this lexer).
+import { ParseError, type Script, type Tok, type Word } from "./ast.js";
+
+/** Parses the script inside $(...) or `...`. */
+export type SubParser = (src: string) => Script;
 
 const OPS = ["&&", "||", ";;", ">>", ">&", "<&", "&>", ";", "|", "&", "(", ")", ">", "<"];
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
-export function tokenize(src: string): Tok[] {
+export function tokenize(src: string, parse: SubParser): Tok[] {
   const toks: Tok[] = [];
   let i = 0;
   while (i < src.length) {
@@ -32,7 +35,7 @@ export function tokenize(src: string): Tok[] {
         );
         i += op.length;
       } else {
-        const [w, end] = readWord(src, i);
+        const [w, end] = readWord(src, i, parse);
         // "2>" and friends: digits right before a redirection operator name the descriptor.
         const digits = src.slice(i, end);
         if (/^\d$/.test(digits) && (src[end] === ">" || src[end] === "<")) {
@@ -67,7 +70,7 @@ function matching(src: string, i: number, open: string, close: string): number {
 }
 
 /** One word starting at i: its parts and the index after it. */
-function readWord(src: string, i: number): [Word, number] {
+function readWord(src: string, i: number, parse: SubParser): [Word, number] {
   const parts: Word = [];
   const lit = (s: string, quoted: boolean) => {
     const last = parts[parts.length - 1];
@@ -94,7 +97,7 @@ function readWord(src: string, i: number): [Word, number] {
       const m = body.match(/^([A-Za-z_][A-Za-z0-9_]*|[0-9?#$@*])(:?[-=+?])?(.*)$/s);
       if (!m) throw new ParseError(`\${${body}}: bad substitution`);
       // The default of ${X:-a b} keeps its spaces: read it as if double-quoted.
-      const arg = m[2] ? readWord(m[3].includes('"') ? m[3] : `"${m[3]}"`, 0)[0] : undefined;
+      const arg = m[2] ? readWord(m[3].includes('"') ? m[3] : `"${m[3]}"`, 0, parse)[0] : undefined;
       parts.push({ t: "var", name: m[1], quoted, op: m[2], arg });
       return end + 1;
     }

@@ -220,7 +220,7 @@ class Parser {
 }
 
 export function parse(src: string): Script {
-  const p = new Parser(tokenize(src));
+  const p = new Parser(tokenize(src, parse));
   const s = p.script();
   p.done();
   return s;

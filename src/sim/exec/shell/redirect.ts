@@ -5,12 +5,12 @@ import type { Stdio } from "../userland/process.js";
 import { bufferInput, DISCARD, EMPTY_INPUT, type Input, type Output } from "../userland/stream.js";
 import type { Redir } from "./ast.js";
 import { expandString } from "./expand.js";
-import type { Shell } from "./shell.js";
+import type { ShellState } from "./state.js";
 
 /** Writes to a file in the container, appending chunk by chunk (the file was opened before). */
 class FileOutput implements Output {
   constructor(
-    private readonly sh: Shell,
+    private readonly sh: ShellState,
     private readonly path: string,
   ) {}
   write(data: string | Buffer): void {
@@ -22,7 +22,7 @@ class FileOutput implements Output {
   }
 }
 
-function openOut(sh: Shell, target: string, append: boolean, io: Stdio): Output | undefined {
+function openOut(sh: ShellState, target: string, append: boolean, io: Stdio): Output | undefined {
   if (target === "/dev/null") return DISCARD;
   const path = sh.p.path(target);
   try {
@@ -36,7 +36,7 @@ function openOut(sh: Shell, target: string, append: boolean, io: Stdio): Output 
 }
 
 /** The streams after the redirections; undefined (after a message) when a file cannot be opened. */
-export async function redirect(sh: Shell, redirs: Redir[], io: Stdio): Promise<Stdio | undefined> {
+export async function redirect(sh: ShellState, redirs: Redir[], io: Stdio): Promise<Stdio | undefined> {
   if (!redirs.length) return io;
   let stdin: Input = io.stdin;
   const out: Record<1 | 2, Output> = { 1: io.stdout, 2: io.stderr };

@@ -8,18 +8,11 @@ import { expandString, expandWord } from "./expand.js";
 import { type Command, ParseError, type Pipeline, parse, type Script, type Word } from "./parse.js";
 import { redirect } from "./redirect.js";
 import { ExitSignal, LoopSignal } from "./signals.js";
+import type { ShellOptions, ShellState } from "./state.js";
 
 export { ExitSignal, LoopSignal };
 
-export interface ShellOptions {
-  /** "sh" (dash's messages) or "bash". */
-  flavor: "sh" | "bash";
-  /** $0 and the positional parameters. */
-  arg0: string;
-  args: string[];
-}
-
-export class Shell {
+export class Shell implements ShellState {
   status = 0;
   errexit = false;
   /** Status of the last command substitution (what `x=$(false)` returns). */

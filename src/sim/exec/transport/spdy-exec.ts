@@ -23,7 +23,7 @@ import {
   synReply,
 } from "./spdy-frame.js";
 import { HeaderCompressor, HeaderDecompressor } from "./spdy-headers.js";
-import { exitStatus, type Target } from "./websocket.js";
+import { exitStatus, type Target } from "./target.js";
 
 /** In the kubelet's order of preference (remotecommand.SupportedStreamingProtocols). */
 export const SPDY_EXEC_PROTOCOLS = [

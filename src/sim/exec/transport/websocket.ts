@@ -11,9 +11,9 @@ import type { Registry } from "../../api/registry.js";
 import type { Route } from "../../api/route.js";
 import { ApiError, badRequest } from "../../api/status.js";
 import type { Container, ContainerStatus, Pod } from "../../core/objects.js";
-import type { KObject } from "../../core/types.js";
 import { Pipe } from "../userland/stream.js";
 import { isSpdyUpgrade, spdyExec } from "./spdy-exec.js";
+import { exitStatus, type Target } from "./target.js";
 
 /** In the server's order of preference; kubectl 1.32 offers v5 and v4, client-node v5..v1. */
 export const EXEC_PROTOCOLS = [
@@ -29,16 +29,6 @@ const STDOUT = 1;
 const STDERR = 2;
 const ERROR = 3;
 const CLOSE = 255;
-
-export interface Target {
-  pod: KObject;
-  container: string;
-  command: string[];
-  stdin: boolean;
-  stdout: boolean;
-  stderr: boolean;
-  tty: boolean;
-}
 
 /** An error the kubelet reports as plain text (the API server passes it through unchanged). */
 class KubeletError extends Error {}
@@ -82,18 +72,6 @@ function refuseWith(socket: Duplex, e: unknown) {
   if (e instanceof ApiError) refuse(socket, e.code, "application/json", JSON.stringify(e.toStatus()));
   else if (e instanceof KubeletError) refuse(socket, 500, "text/plain; charset=utf-8", e.message);
   else refuse(socket, 500, "text/plain; charset=utf-8", `exec failed: ${(e as Error)?.message ?? String(e)}`);
-}
-
-/** The Status that ends a v4/v5 session: Success, or the exit code in details.causes. */
-export function exitStatus(command: string[], code: number): Record<string, unknown> {
-  if (code === 0) return { metadata: {}, status: "Success" };
-  return {
-    metadata: {},
-    status: "Failure",
-    message: `command terminated with non-zero exit code: error executing command [${command.join(" ")}], exit code ${code}`,
-    reason: "NonZeroExitCode",
-    details: { causes: [{ reason: "ExitCode", message: String(code) }] },
-  };
 }
 
 const toBuffer = (d: RawData): Buffer =>

@@ -12,7 +12,7 @@ import type { Edge, ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
 import { egress, oneWay } from "./impairments.js";
-import type { SvcState } from "./traffic.js";
+import type { SvcState } from "./service-state.js";
 
 export interface EdgeView {
   /** Probabilities per call. */

@@ -15,22 +15,7 @@ import type { KObject } from "../../core/types.js";
 import { isPause } from "../../exec/userland/toolbox.js";
 import { edgeView } from "./calls.js";
 import { ioFaultsOnMounts, podFailed, stressOf } from "./impairments.js";
-
-export interface SvcState {
-  model: ServiceModel;
-  /** Pods of the workload that are not being deleted. */
-  pods: Pod[];
-  /** Ready pods: the Service's endpoints. */
-  endpoints: Pod[];
-  /** Endpoints that really answer. */
-  serving: Pod[];
-  /** Requests per second the Service receives. */
-  rps: number;
-  /** Requests per second a load source (e.g. Locust) sends, spread over its running pods. */
-  sends: number;
-  latencyMs: number;
-  failRate: number;
-}
+import type { SvcState } from "./service-state.js";
 
 export interface NsState {
   services: Map<string, SvcState>;
