@@ -5,10 +5,7 @@
 // took instead (its backlog, now and at most), and how often now() was seen past a timer that
 // had not yet run (must be 0: cluster time never ahead of the engine).
 import { simData } from "../src/cli/sim-data.js";
-import { R } from "../src/sim/api/resources.js";
-import { EmbeddedCluster } from "../src/sim/cluster/cluster.js";
-import { WallClock } from "../src/sim/core/clock.js";
-import type { Pod } from "../src/sim/core/objects.js";
+import { EmbeddedCluster, type Pod, R, WallClock } from "../src/sim/index.js";
 import { line } from "./stats.js";
 
 const SPEED = 60;

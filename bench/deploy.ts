@@ -13,8 +13,7 @@ import type { Deployment } from "../src/cluster/objects.js";
 import { ClusterTime } from "../src/cluster/time.js";
 import { applyAll, ensureNamespace, waitHealthy } from "../src/envs/deploy.js";
 import { type EnvSpec, loadEnv } from "../src/envs/env.js";
-import { R } from "../src/sim/api/resources.js";
-import { EmbeddedCluster, type EmbeddedClusterOptions } from "../src/sim/cluster/cluster.js";
+import { EmbeddedCluster, type EmbeddedClusterOptions, R } from "../src/sim/index.js";
 import { line, mb } from "./stats.js";
 
 const SPEED = 60;

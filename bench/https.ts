@@ -2,7 +2,7 @@
 // a client certificate, so this one makes the request with node:https and answers a Response.
 import { request } from "node:https";
 import { Readable } from "node:stream";
-import type { EmbeddedCluster } from "../src/sim/cluster/cluster.js";
+import type { EmbeddedCluster } from "../src/sim/index.js";
 
 export function adminFetch(c: EmbeddedCluster) {
   const { ca, admin } = c.auth.pki;

@@ -1,7 +1,8 @@
-// Starting the embedded cluster in-process: the only place outside src/sim that imports it.
+// Starting the embedded cluster in-process: with sim-data.ts, the only place outside src/sim that
+// imports it, and only through its public face (src/sim/index.ts).
 import { get } from "node:https";
 import { MicroRemedError } from "../errors.js";
-import { EmbeddedCluster } from "../sim/cluster/cluster.js";
+import { EmbeddedCluster } from "../sim/index.js";
 import { simData } from "./sim-data.js";
 
 export interface EmbeddedOptions {

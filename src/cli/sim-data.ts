@@ -1,18 +1,9 @@
 // What the embedded cluster is built with: the topologies of the systems it models (from env
 // folders, the package's or a user's) and the simulator's stage files (shipped in the package
-// under src/sim/stages). The cluster reads no folder by itself; this is where they are loaded.
-import { dirname } from "node:path";
+// under src/sim/stages, loaded by the simulator's builtinStages). The cluster reads no env
+// folder by itself: env folders are the benchmark's, so this is where they are loaded.
 import { envDir, listEnvs, loadEnv } from "../envs/env.js";
-import type { TopologyInput } from "../sim/context/catalog.js";
-import { loadStages, type StageDocs, stagesPath } from "../sim/stages/load.js";
-
-let stages: StageDocs | undefined;
-
-/** The package's stage files (loaded once per process). */
-export function builtinStages(): StageDocs {
-  stages ??= loadStages(dirname(stagesPath("pod.yaml")));
-  return stages;
-}
+import { builtinStages, type StageDocs, type TopologyInput } from "../sim/index.js";
 
 const topologies = new Map<string, TopologyInput>();
 

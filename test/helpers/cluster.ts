@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { simData } from "../../src/cli/sim-data.js";
-import { EmbeddedCluster, type EmbeddedClusterOptions } from "../../src/sim/cluster/cluster.js";
+import { EmbeddedCluster, type EmbeddedClusterOptions } from "../../src/sim/index.js";
 
 export interface TestCluster {
   cluster: EmbeddedCluster;

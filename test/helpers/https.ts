@@ -1,7 +1,7 @@
 // Raw HTTPS requests to the embedded cluster for tests that speak to the API without a client
 // library: they trust the cluster CA and authenticate as its admin (or with a given token).
 import { request } from "node:https";
-import type { EmbeddedCluster } from "../../src/sim/cluster/cluster.js";
+import type { EmbeddedCluster } from "../../src/sim/index.js";
 
 export interface RawResponse {
   status: number;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProbe, type Probe } from "../../src/probe/index.js";
-import { R } from "../../src/sim/api/resources.js";
+import { R } from "../../src/sim/index.js";
 import {
   ensureNamespace,
   podManifest,

@@ -1,5 +1,5 @@
 // The embedded cluster: store, API semantics, controllers and the HTTP server, assembled.
-// This is the one entry point the CLI uses; nothing outside src/sim imports anything else here.
+// The CLI reaches it through src/sim/index.ts, the one import point of the embedded cluster.
 
 import { Rng } from "../../util/rng.js";
 import { Registry } from "../api/registry.js";

@@ -127,3 +127,11 @@ export function loadStages(dir: string): StageDocs {
 export const podStages = () =>
   load<PodStagesDoc>("pod.yaml", ["timings", "backoff", "probes", "scheduling", "stages"]);
 export const imagesDoc = () => load<ImagesDoc>("images.yaml", ["broken", "sizes", "errors", "repositories"]);
+
+let builtin: StageDocs | undefined;
+
+/** The package's stage files (src/sim/stages), loaded once per process. */
+export function builtinStages(): StageDocs {
+  builtin ??= loadStages(dirname(stagesPath("pod.yaml")));
+  return builtin;
+}
