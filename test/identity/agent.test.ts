@@ -12,7 +12,7 @@ import { KubeClient } from "../../src/cluster/client.js";
 import { loadKubeConfig } from "../../src/cluster/connect.js";
 import { type AgentIdentity, createAgentIdentity } from "../../src/identity/agent.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
-import { deploySystem } from "../sim/failure-helpers.js";
+import { deploySystem } from "../sim/helpers/failures.js";
 
 const NS = "shop";
 let t: TestCluster;

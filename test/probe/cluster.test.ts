@@ -16,7 +16,7 @@ import {
   runningPod,
   startCluster,
   type TestCluster,
-} from "../sim/exec-helpers.js";
+} from "../sim/helpers/exec.js";
 
 const NS = "shop";
 const KEY = "sk-probe-test-must-not-leak";

@@ -1,0 +1,125 @@
+// The simulated registry admits only published version ranges of the repositories it knows: a
+// made-up version is "not found", as Docker Hub answers and containerd reports it (the pod
+// stays in ErrImagePull / ImagePullBackOff), while every image the three systems use pulls.
+// containerd's message for a missing tag: pkg/cri/server/image_pull.go wraps the resolver's
+// `failed to resolve reference "<ref>": <ref>: not found` in `failed to pull and unpack image`;
+// the kubelet reports it as `rpc error: code = NotFound desc = ...` (ErrImagePull).
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { R } from "../../../src/sim/api/resources.js";
+import { ManualClock } from "../../../src/sim/core/clock.js";
+import type { Pod } from "../../../src/sim/core/objects.js";
+import { ImageCatalog } from "../../../src/sim/exec/userland/images.js";
+import { imagesDoc } from "../../../src/sim/stages/load.js";
+import { ensureNamespace, podManifest, startCluster, type TestCluster, waitFor } from "../helpers/exec.js";
+
+const catalog = new ImageCatalog(imagesDoc());
+const envsDir = new URL("../../../envs/", import.meta.url);
+
+/** Every `image:` of the systems' manifests and of the reference's systems.json. */
+function systemImages(): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        if (k === "image" && typeof x === "string") found.add(x);
+        else walk(x);
+      }
+  };
+  for (const env of readdirSync(envsDir)) {
+    const text = readFileSync(new URL(`${env}/manifests.yaml`, envsDir), "utf8");
+    for (const doc of parseAllDocuments(text)) walk(doc.toJS());
+  }
+  try {
+    walk(JSON.parse(readFileSync("/work/shared/reference/systems.json", "utf8")));
+  } catch {
+    // the reference facts are optional here; the manifests are the systems' own
+  }
+  return [...found].sort();
+}
+
+describe("image catalog", () => {
+  it("pulls every image the three systems use", () => {
+    const images = systemImages();
+    expect(images.length).toBeGreaterThan(50);
+    const missing = images.filter((i) => catalog.lookup(i).availability !== "present");
+    expect(missing).toEqual([]);
+  });
+
+  it("admits published versions and refuses made-up ones of known repositories", () => {
+    for (const ok of [
+      "nginx:1.27",
+      "nginx:1.25.5-alpine",
+      "nginx:1.7.9",
+      "busybox:1.36.1",
+      "python:3.12-slim",
+      "redis:7.2.4-alpine",
+      "mysql:8.0.36",
+      "alpine:3.20",
+      "rabbitmq:3.13-management-alpine",
+    ])
+      expect(catalog.lookup(ok).availability, ok).toBe("present");
+    for (const bad of [
+      "nginx:1.0.23449928384992872784",
+      "nginx:1.99",
+      "nginx:2.0",
+      "busybox:1.99",
+      "python:3.99-slim",
+      "redis:7.2.12345",
+      "alpine:3.99",
+    ])
+      expect(catalog.lookup(bad).availability, bad).toBe("missing");
+    // an unknown repository pulls whatever its tag (any manifest a user brings must run)
+    expect(catalog.lookup("example.org/team/app:0.0.99999").availability).toBe("present");
+  });
+});
+
+describe("a made-up tag on the cluster", () => {
+  let t: TestCluster;
+  const clock = new ManualClock();
+  beforeAll(async () => {
+    t = await startCluster(1, clock);
+    ensureNamespace(t.c, "img");
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("stays in ErrImagePull / ImagePullBackOff with containerd's not-found message", async () => {
+    const image = "nginx:1.0.23449928384992872784";
+    t.c.ctx.registry.create(R("Pod"), "img", podManifest("img", "web", [{ name: "web", image }]));
+    const ref = `docker.io/library/${image}`;
+    const waiting = await waitFor(
+      "ErrImagePull",
+      () => {
+        const s = (t.c.ctx.registry.get(R("Pod"), "img", "web") as Pod).status?.containerStatuses?.[0]?.state
+          ?.waiting;
+        return s?.reason === "ErrImagePull" && s;
+      },
+      clock,
+    );
+    expect(waiting.message).toBe(
+      `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`,
+    );
+    await waitFor(
+      "ImagePullBackOff",
+      () =>
+        (t.c.ctx.registry.get(R("Pod"), "img", "web") as Pod).status?.containerStatuses?.[0]?.state?.waiting
+          ?.reason === "ImagePullBackOff",
+      clock,
+    );
+    const row = await t.kubectl(["get", "pod", "web", "-n", "img", "--no-headers"]);
+    expect(row.stdout).toMatch(/^web\s+0\/1\s+(ImagePullBackOff|ErrImagePull)\s+0\s/);
+    const ev = await t.kubectl([
+      "get",
+      "events",
+      "-n",
+      "img",
+      "-o",
+      "jsonpath={range .items[*]}{.message}|{end}",
+    ]);
+    expect(ev.stdout).toContain(`Failed to pull image "${image}": rpc error: code = NotFound`);
+  });
+});
