@@ -45,17 +45,14 @@ export const LAYERINGS = [
       ["core"], // types, objects, clock, timer queue, metadata helpers
       ["store", "stages"], // the object store (etcd); the stage data and engine (KWOK)
       ["api"], // kube-apiserver: registry, admission, patch, tables, discovery, HTTP
-      ["auth"], // authentication and authorization (PKI, tokens, RBAC)
-      ["context"], // SimContext and what it is made of (runtime, events, logs, faults, Behavior)
-      ["metrics"], // metrics-server and the kubelet's cAdvisor usage
-      ["exec/userland"], // a container's image, filesystem, /proc, volumes, processes
-      ["exec/shell"], // the POSIX shell
+      ["auth", "context"], // authn/authz (PKI, tokens, RBAC); SimContext and what it is made of
+      ["controllers", "metrics"], // kube-controller-manager; metrics-server and cAdvisor's usage
+      ["userland"], // a container's image, filesystem, /proc, volumes, processes, streams
+      ["shell"], // the POSIX shell
       ["workloads"], // what each application and a generic container do
-      ["exec/commands"], // the commands in containers (ping, curl, dd, ps, kill, ...)
-      ["exec/handler.ts"], // running a command in a container (kubectl exec, probes)
+      ["commands", "chaos"], // the commands in containers (ping, curl, dd, ...); Chaos Mesh
+      ["exec"], // kubectl exec: running a command in a container, its WebSocket/SPDY transports
       ["kubelet"], // the kubelet and the scheduler
-      ["chaos", "controllers"], // Chaos Mesh; kube-controller-manager
-      ["exec/transport"], // exec over WebSocket and SPDY
       ["cluster"], // the assembly: EmbeddedCluster, controller installation, kubeconfig
       ["index.ts"], // the public face
     ],

@@ -36,14 +36,14 @@ const CLEAN: Record<string, string[]> = {
   "src/sim/core/types.ts": [],
   "src/sim/api/registry.ts": ["../core/types.js"],
   "src/sim/api/server.ts": ["./registry.js"],
-  "src/sim/exec/userland/fs.ts": ["../../core/types.js"],
-  "src/sim/exec/handler.ts": ["./userland/fs.js"],
+  "src/sim/userland/fs.ts": ["../core/types.js"],
+  "src/sim/exec/handler.ts": ["../userland/fs.js"],
   "src/sim/cluster/cluster.ts": ["../api/server.js", "../exec/handler.js"],
   "src/sim/index.ts": ["./cluster/cluster.js"],
   "src/cli/embedded.ts": ["../sim/index.js"],
   "src/runner/run.ts": ["../cli/embedded.js"],
   "test/helpers/cluster.ts": ["../../src/sim/index.js"],
-  "test/sim/fs.test.ts": ["../../src/sim/exec/userland/fs.js"],
+  "test/sim/userland/fs.test.ts": ["../../../src/sim/userland/fs.js"],
 };
 
 describe("the import rules", () => {
@@ -83,10 +83,10 @@ describe("the import rules", () => {
   });
 
   it("catch a folder importing one above it", async () => {
-    const r = await lint(makeTree({ ...CLEAN, "src/sim/api/registry.ts": ["../exec/userland/fs.js"] }));
+    const r = await lint(makeTree({ ...CLEAN, "src/sim/api/registry.ts": ["../userland/fs.js"] }));
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain(
-      "layers: src/sim/api/registry.ts (api) imports src/sim/exec/userland/fs.ts (exec/userland), a layer above it",
+      "layers: src/sim/api/registry.ts (api) imports src/sim/userland/fs.ts (userland), a layer above it",
     );
     const up = await lint(makeTree({ ...CLEAN, "src/sim/core/types.ts": ["../api/registry.js"] }));
     expect(up.stdout).toContain(
@@ -96,14 +96,12 @@ describe("the import rules", () => {
 
   it("catch parts of one layer importing each other", async () => {
     const r = await lint(
-      makeTree({
-        ...CLEAN,
-        "src/sim/chaos/pod.ts": ["../controllers/gc.js"],
-        "src/sim/controllers/gc.ts": [],
-      }),
+      makeTree({ ...CLEAN, "src/sim/chaos/pod.ts": ["../commands/kill.js"], "src/sim/commands/kill.ts": [] }),
     );
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain("parts of one layer are independent");
+    expect(r.stdout).toContain(
+      "layers: src/sim/chaos/pod.ts (chaos) imports src/sim/commands/kill.ts (commands); parts of one layer are independent",
+    );
   });
 
   it("catch a folder that is in no layer", async () => {

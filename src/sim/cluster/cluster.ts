@@ -16,11 +16,11 @@ import { createNodes, followSpeedAnnotation, type NodeSpec } from "../controller
 import { type Clock, WallClock } from "../core/clock.js";
 import { ContainerExec } from "../exec/handler.js";
 import { execUpgrade } from "../exec/transport/websocket.js";
-import { installToolboxes } from "../exec/userland/toolbox.js";
 import { processesOf } from "../kubelet/command.js";
 import { SimMetrics } from "../metrics/source.js";
 import type { StageDocs } from "../stages/load.js";
 import { Store } from "../store/store.js";
+import { installToolboxes } from "../userland/toolbox.js";
 import { FaultedBehavior } from "../workloads/faulted.js";
 import { GenericBehavior } from "../workloads/generic.js";
 import { TopologyBehavior } from "../workloads/topology/behavior.js";

@@ -2,14 +2,14 @@
 // process the command sees (filesystem, environment, working directory, streams) and runs the
 // command from the registry; a command the container does not have fails as the runtime says.
 import type { ExecHandler, ExecIO, ExecRequest } from "../api/hooks.js";
+import { defaultCommands } from "../commands/index.js";
 import type { SimContext } from "../context/context.js";
 import type { Container, ContainerStatus, Pod } from "../core/objects.js";
-import { defaultCommands } from "./commands/index.js";
-import { containerEnv } from "./userland/env.js";
-import { type CommandRegistry, Proc, runHandler } from "./userland/process.js";
-import { EMPTY_INPUT, iterableInput, type Output } from "./userland/stream.js";
-import { imageTools } from "./userland/toolbox.js";
-import { FsStore } from "./userland/volumes.js";
+import { containerEnv } from "../userland/env.js";
+import { type CommandRegistry, Proc, runHandler } from "../userland/process.js";
+import { EMPTY_INPUT, iterableInput, type Output } from "../userland/stream.js";
+import { imageTools } from "../userland/toolbox.js";
+import { FsStore } from "../userland/volumes.js";
 
 /** A terminal turns "\n" into "\r\n" (onlcr); without it `kubectl exec -it` output staircases. */
 function terminal(write: (d: string | Buffer) => void): Output {

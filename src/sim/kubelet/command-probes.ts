@@ -8,8 +8,8 @@
 
 import type { ContainerRef } from "../context/behavior.js";
 import type { SimContext } from "../context/context.js";
-import { runHandler } from "../exec/userland/process.js";
-import { Collector, EMPTY_INPUT } from "../exec/userland/stream.js";
+import { runHandler } from "../userland/process.js";
+import { Collector, EMPTY_INPUT } from "../userland/stream.js";
 import { containerProc } from "./container-proc.js";
 import { probeOf } from "./probes.js";
 import type { ProbeKind } from "./records.js";

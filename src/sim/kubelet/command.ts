@@ -14,9 +14,9 @@ import type { SimContext } from "../context/context.js";
 import type { Container } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { containerExecOf } from "../exec/handler.js";
-import { runHandler } from "../exec/userland/process.js";
-import { EMPTY_INPUT, type Input, type Output, Pipe } from "../exec/userland/stream.js";
-import { imageHas, imageTools, isPause } from "../exec/userland/toolbox.js";
+import { runHandler } from "../userland/process.js";
+import { EMPTY_INPUT, type Input, type Output, Pipe } from "../userland/stream.js";
+import { imageHas, imageTools, isPause } from "../userland/toolbox.js";
 import { ExecProbes } from "./command-probes.js";
 import { containerProc } from "./container-proc.js";
 

@@ -4,8 +4,8 @@
 import type { ContainerRef } from "../context/behavior.js";
 import type { SimContext } from "../context/context.js";
 import { containerExecOf } from "../exec/handler.js";
-import { containerEnv } from "../exec/userland/env.js";
-import { Proc, type Stdio } from "../exec/userland/process.js";
+import { containerEnv } from "../userland/env.js";
+import { Proc, type Stdio } from "../userland/process.js";
 
 /** A process in the container instance's filesystem and environment (main process or probe). */
 export function containerProc(ctx: SimContext, ref: ContainerRef, io: Stdio, signal: AbortSignal): Proc {

@@ -3,8 +3,8 @@
 // network. kubelet.ts implements it; the actions and facts take this interface, not the class,
 // so they do not import the kubelet that imports them.
 import type { SimContext } from "../context/context.js";
-import type { ImageCatalog } from "../exec/userland/images.js";
 import type { PodStagesDoc } from "../stages/load.js";
+import type { ImageCatalog } from "../userland/images.js";
 import type { Backoff } from "./backoff.js";
 import type { PodNetwork } from "./network.js";
 

@@ -102,7 +102,7 @@ function load<T>(name: string, required: string[]): T {
 export interface StageDocs {
   pod: PodStagesDoc;
   images: ImagesDoc;
-  /** What is inside images and what their HTTP servers answer (src/sim/exec/userland/toolbox.ts). */
+  /** What is inside images and what their HTTP servers answer (src/sim/userland/toolbox.ts). */
   toolboxes: Record<string, unknown>;
 }
 

@@ -11,7 +11,7 @@ import type { Fault } from "../../../src/sim/context/faults.js";
 import { ManualClock } from "../../../src/sim/core/clock.js";
 import { podReady } from "../../../src/sim/core/meta.js";
 import type { Container, KObject, Pod } from "../../../src/sim/core/objects.js";
-import { Pipe } from "../../../src/sim/exec/userland/stream.js";
+import { Pipe } from "../../../src/sim/userland/stream.js";
 import { packageRoot } from "../../../src/util/paths.js";
 
 export function manifests(system: string): KObject[] {

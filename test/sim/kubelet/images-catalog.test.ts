@@ -10,8 +10,8 @@ import { parseAllDocuments } from "yaml";
 import { R } from "../../../src/sim/api/resources.js";
 import { ManualClock } from "../../../src/sim/core/clock.js";
 import type { Pod } from "../../../src/sim/core/objects.js";
-import { ImageCatalog } from "../../../src/sim/exec/userland/images.js";
 import { imagesDoc } from "../../../src/sim/stages/load.js";
+import { ImageCatalog } from "../../../src/sim/userland/images.js";
 import { ensureNamespace, podManifest, startCluster, type TestCluster, waitFor } from "../helpers/exec.js";
 
 const catalog = new ImageCatalog(imagesDoc());

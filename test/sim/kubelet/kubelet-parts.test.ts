@@ -2,7 +2,6 @@
 // scheduler's message, the stage engine's matching and its checks of the stage file.
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ImageCatalog, parseImage } from "../../../src/sim/exec/userland/images.js";
 import { Backoff, goDuration } from "../../../src/sim/kubelet/backoff.js";
 import { failureSummary } from "../../../src/sim/kubelet/scheduler.js";
 import { podStages, stagesPath } from "../../../src/sim/stages/load.js";
@@ -13,6 +12,7 @@ import {
   StageEngine,
   type StageSchema,
 } from "../../../src/sim/stages/stage.js";
+import { ImageCatalog, parseImage } from "../../../src/sim/userland/images.js";
 
 describe("Backoff", () => {
   it("doubles from 10 s up to 5 min and starts over after 10 quiet minutes", () => {

@@ -11,7 +11,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ExecHandler } from "../../api/hooks.js";
-import { Pipe } from "../userland/stream.js";
+import { Pipe } from "../../userland/stream.js";
 import {
   dataFrames,
   FLAG_FIN,

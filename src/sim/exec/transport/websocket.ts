@@ -11,7 +11,7 @@ import type { Registry } from "../../api/registry.js";
 import type { Route } from "../../api/route.js";
 import { ApiError, badRequest } from "../../api/status.js";
 import type { Container, ContainerStatus, Pod } from "../../core/objects.js";
-import { Pipe } from "../userland/stream.js";
+import { Pipe } from "../../userland/stream.js";
 import { isSpdyUpgrade, spdyExec } from "./spdy-exec.js";
 import { exitStatus, type Target } from "./target.js";
 

@@ -10,7 +10,7 @@ import { R } from "../../api/resources.js";
 import type { SimContext } from "../../context/context.js";
 import { podReady } from "../../core/meta.js";
 import type { Node, Pod, Service, ServicePort } from "../../core/objects.js";
-import { imageTools } from "../../exec/userland/toolbox.js";
+import { imageTools } from "../../userland/toolbox.js";
 import { POD_RTT_MS } from "./calls.js";
 import { draw, type Impairment, NONE, oneWay } from "./impairments.js";
 import type { Listener } from "./listeners.js";

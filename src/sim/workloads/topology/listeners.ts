@@ -7,8 +7,8 @@
 import type { ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
-import { commandLine, imageTools, isPause, runtimeOf } from "../../exec/userland/toolbox.js";
 import { containerRef } from "../../metrics/usage.js";
+import { commandLine, imageTools, isPause, runtimeOf } from "../../userland/toolbox.js";
 
 export interface Listener {
   port: number;

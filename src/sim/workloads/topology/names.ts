@@ -9,8 +9,8 @@ import { R } from "../../api/resources.js";
 import type { SimContext } from "../../context/context.js";
 import { internalIP, podReady } from "../../core/meta.js";
 import type { Node, Pod, Service } from "../../core/objects.js";
-import { KUBERNETES_SERVICE_IP } from "../../exec/userland/env.js";
-import { CLUSTER_DNS, CLUSTER_DOMAIN } from "../../exec/userland/system-files.js";
+import { KUBERNETES_SERVICE_IP } from "../../userland/env.js";
+import { CLUSTER_DNS, CLUSTER_DOMAIN } from "../../userland/system-files.js";
 import { draw, egress } from "./impairments.js";
 import { packetRttMs, publicAddress, UPSTREAM_RESOLVER } from "./outside.js";
 

@@ -13,8 +13,8 @@ import { hashString } from "../../../util/rng.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container } from "../../core/objects.js";
 import type { KObject } from "../../core/types.js";
-import { commandLine } from "../../exec/userland/toolbox.js";
 import { containerRef } from "../../metrics/usage.js";
+import { commandLine } from "../../userland/toolbox.js";
 import { stressOf } from "./impairments.js";
 
 export interface ProcInfo {

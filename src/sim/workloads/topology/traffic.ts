@@ -12,7 +12,7 @@ import type { SimContext } from "../../context/context.js";
 import { podReady } from "../../core/meta.js";
 import type { Pod } from "../../core/objects.js";
 import type { KObject } from "../../core/types.js";
-import { isPause } from "../../exec/userland/toolbox.js";
+import { isPause } from "../../userland/toolbox.js";
 import { edgeView } from "./calls.js";
 import { ioFaultsOnMounts, podFailed, stressOf } from "./impairments.js";
 import type { SvcState } from "./service-state.js";

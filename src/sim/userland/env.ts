@@ -3,9 +3,9 @@
 // turns them off), then envFrom and env from the pod spec, with valueFrom resolved against the
 // cluster and $(VAR) references expanded, as the kubelet does when it creates the container.
 
-import { parseQuantity } from "../../../util/quantity.js";
-import { R } from "../../api/resources.js";
-import type { SimContext } from "../../context/context.js";
+import { parseQuantity } from "../../util/quantity.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
 import type {
   ConfigMap,
   Container,
@@ -14,8 +14,8 @@ import type {
   Secret,
   Service,
   ServicePort,
-} from "../../core/objects.js";
-import type { KObject } from "../../core/types.js";
+} from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 
 export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /** k3s' defaults: the `kubernetes` Service's ClusterIP. */

@@ -6,18 +6,12 @@
 // Public addresses answer through the node's NAT at their own round trip (outside.ts), the pod's
 // netem applying to them as to any egress; with `--egress none` they never answer.
 // Packets go out every -i seconds and replies are printed as they arrive, in cluster time.
-import {
-  draw,
-  egress,
-  type Impairment,
-  ingress,
-  NONE,
-  oneWay,
-} from "../../workloads/topology/impairments.js";
-import { lookup, whoHas } from "../../workloads/topology/names.js";
-import { packetRttMs, reachable, replyTtl } from "../../workloads/topology/outside.js";
+
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated, toolImpl } from "../userland/toolbox.js";
+import { draw, egress, type Impairment, ingress, NONE, oneWay } from "../workloads/topology/impairments.js";
+import { lookup, whoHas } from "../workloads/topology/names.js";
+import { packetRttMs, reachable, replyTtl } from "../workloads/topology/outside.js";
 import { parseArgs } from "./args.js";
 
 interface Reply {

@@ -2,12 +2,12 @@
 // (/etc/hostname, /etc/hosts, /etc/resolv.conf) and what the kernel generates (/proc). Each is a
 // function, evaluated when read, so /proc follows the node's load as the simulation moves.
 
-import { bytes, milliCpu } from "../../../util/quantity.js";
-import { R } from "../../api/resources.js";
-import type { SimContext } from "../../context/context.js";
-import { parseStamp } from "../../core/clock.js";
-import type { Container, DnsOption, HostAlias, Node, Pod } from "../../core/objects.js";
-import { containerRef, containerUsage, nodeUsage } from "../../metrics/usage.js";
+import { bytes, milliCpu } from "../../util/quantity.js";
+import { R } from "../api/resources.js";
+import type { SimContext } from "../context/context.js";
+import { parseStamp } from "../core/clock.js";
+import type { Container, DnsOption, HostAlias, Node, Pod } from "../core/objects.js";
+import { containerRef, containerUsage, nodeUsage } from "../metrics/usage.js";
 
 /** k3s' cluster DNS Service address and the cluster domain. */
 export const CLUSTER_DNS = "10.43.0.10";

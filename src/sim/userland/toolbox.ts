@@ -5,7 +5,7 @@
 // exercised). Whether a command runs inside a shell is tracked with AsyncLocalStorage, since a
 // shell's message for a missing command differs from the runtime's and `kill` is a builtin there.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Container } from "../../core/objects.js";
+import type { Container } from "../core/objects.js";
 import { parseImage } from "./images.js";
 import type { CommandHandler, Proc } from "./process.js";
 

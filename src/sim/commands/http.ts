@@ -3,10 +3,11 @@
 // and error messages, their exit codes. GNU wget -q says nothing on failure (exit 4 network,
 // 8 server error); BusyBox wget always reports (exit 1); curl -s is silent unless -S. Hosts
 // outside the cluster answer as on a cluster with Internet access (outside-http.ts).
-import { reach } from "../../workloads/topology/outside-http.js";
-import { type Outcome, parseUrl } from "../../workloads/topology/request.js";
+
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated, toolImpl } from "../userland/toolbox.js";
+import { reach } from "../workloads/topology/outside-http.js";
+import { type Outcome, parseUrl } from "../workloads/topology/request.js";
 import { parseArgs } from "./args.js";
 import { unescapeText } from "./basic.js";
 

@@ -6,11 +6,11 @@
 // under the reference's 5 s / 50% latency takes half a minute: far below 10 MB/s. The bytes land
 // in the container's filesystem; the command takes its time in cluster time.
 import { randomBytes } from "node:crypto";
-import { ioFaultsAt } from "../../workloads/topology/impairments.js";
 import { FsError } from "../userland/fs.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { readAll } from "../userland/stream.js";
 import { gated, toolImpl } from "../userland/toolbox.js";
+import { ioFaultsAt } from "../workloads/topology/impairments.js";
 
 /** How much an endless input (if=/dev/zero without count=) writes before the disk is "full". */
 const ENDLESS_CAP = 64 * 1024 * 1024;

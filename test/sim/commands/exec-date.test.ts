@@ -7,8 +7,8 @@
 // (%N nanoseconds; a field width on %N keeps that many leading digits: %3N milliseconds).
 // Debian 12 merges /usr (https://wiki.debian.org/UsrMerge): /bin is a link to /usr/bin.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { KObject } from "../../../../src/sim/core/types.js";
-import { deploy, type Sim } from "../../helpers/topology.js";
+import type { KObject } from "../../../src/sim/core/types.js";
+import { deploy, type Sim } from "../helpers/topology.js";
 
 let sim: Sim;
 let hello: KObject;

@@ -4,10 +4,10 @@
 // clock), its three streams and an abort signal (the client went away). Commands never throw to
 // the caller: what they throw is printed as `name: message` and becomes exit code 1.
 
-import type { SimContext } from "../../context/context.js";
-import type { Clock } from "../../core/clock.js";
-import type { Container, Pod } from "../../core/objects.js";
-import type { KObject } from "../../core/types.js";
+import type { SimContext } from "../context/context.js";
+import type { Clock } from "../core/clock.js";
+import type { Container, Pod } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { type ContainerFs, FsError, resolvePath } from "./fs.js";
 import type { Input, Output } from "./stream.js";
 

@@ -6,11 +6,11 @@
 // master takes its workers); Chaos Mesh does not restart them, and the experiment stays injected
 // until it is recovered.
 
-import { KUBELET } from "../../context/runtime.js";
-import { keyOf } from "../../core/meta.js";
-import { exitMain, killStress, type ProcInfo } from "../../workloads/topology/processes.js";
+import { KUBELET } from "../context/runtime.js";
+import { keyOf } from "../core/meta.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated, pid1Exit, toolImpl } from "../userland/toolbox.js";
+import { exitMain, killStress, type ProcInfo } from "../workloads/topology/processes.js";
 import { table } from "./ps.js";
 
 const SIGNALS = [

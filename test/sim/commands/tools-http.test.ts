@@ -1,10 +1,10 @@
 // wget/curl to services answering by their health and the network between the pods, and the
 // name and socket tools (nslookup, getent, netstat), against golden output (pinned clock).
 import { beforeAll, describe, expect, it } from "vitest";
-import { R } from "../../../../src/sim/api/resources.js";
-import { podReady } from "../../../../src/sim/core/meta.js";
-import type { Pod, Service } from "../../../../src/sim/core/objects.js";
-import { deploy, type Sim } from "../../helpers/topology.js";
+import { R } from "../../../src/sim/api/resources.js";
+import { podReady } from "../../../src/sim/core/meta.js";
+import type { Pod, Service } from "../../../src/sim/core/objects.js";
+import { deploy, type Sim } from "../helpers/topology.js";
 
 let sim: Sim;
 let hello: Pod;

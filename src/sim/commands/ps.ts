@@ -2,13 +2,13 @@
 // `ps -ef`) prints it: the container's PID 1, the stress-ng processes of a StressChaos on the
 // container (processes.ts), and ps itself. No pod shares its PID namespace here: a sidecar's
 // processes are not listed (shareProcessNamespace is not modelled).
-import { bytes } from "../../../util/quantity.js";
-import { R } from "../../api/resources.js";
-import type { Node } from "../../core/objects.js";
-import { type ProcInfo, processTable } from "../../workloads/topology/processes.js";
+import { bytes } from "../../util/quantity.js";
+import { R } from "../api/resources.js";
+import type { Node } from "../core/objects.js";
 import { uidOf } from "../userland/env.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated, inShell, toolImpl } from "../userland/toolbox.js";
+import { type ProcInfo, processTable } from "../workloads/topology/processes.js";
 
 const pad2 = (n: number) => String(Math.floor(n)).padStart(2, "0");
 export const mmss = (s: number) => `${Math.floor(s / 60)}:${pad2(s % 60)}`;

@@ -2,10 +2,10 @@
 // sees the node's memory, CPUs and load; the process rows are the container's (processes.ts), so
 // under a StressChaos the stress-ng workers share the CPU limit with the application. BusyBox's
 // %CPU is a share of all the node's CPUs, procps' a share of one CPU (Irix mode).
-import { milliCpu } from "../../../util/quantity.js";
-import { R } from "../../api/resources.js";
-import type { Node } from "../../core/objects.js";
-import { nodeUsage } from "../../metrics/usage.js";
+import { milliCpu } from "../../util/quantity.js";
+import { R } from "../api/resources.js";
+import type { Node } from "../core/objects.js";
+import { nodeUsage } from "../metrics/usage.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated, toolImpl } from "../userland/toolbox.js";
 import { parseArgs } from "./args.js";

@@ -4,13 +4,13 @@
 // PID namespace), others show "-". Established connections: the pooled client connections of
 // the application to the dependencies that have a Ready endpoint (to the Service's ClusterIP,
 // which is what the socket sees before kube-proxy's DNAT).
-import { R } from "../../api/resources.js";
-import { systemOf } from "../../context/catalog.js";
-import type { Service } from "../../core/objects.js";
-import { type Listener, listeners } from "../../workloads/topology/listeners.js";
-import { trafficOf } from "../../workloads/topology/traffic.js";
+import { R } from "../api/resources.js";
+import { systemOf } from "../context/catalog.js";
+import type { Service } from "../core/objects.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated } from "../userland/toolbox.js";
+import { type Listener, listeners } from "../workloads/topology/listeners.js";
+import { trafficOf } from "../workloads/topology/traffic.js";
 import { parseArgs } from "./args.js";
 
 interface Sock {

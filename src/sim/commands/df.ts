@@ -2,9 +2,9 @@
 // (local-path) and the kubelet's bind mounts live on the node's disk; memory-backed emptyDirs and
 // the service account token are tmpfs. Used space is the node's base use plus what was written.
 
-import { bytes } from "../../../util/quantity.js";
-import { R } from "../../api/resources.js";
-import type { Node } from "../../core/objects.js";
+import { bytes } from "../../util/quantity.js";
+import { R } from "../api/resources.js";
+import type { Node } from "../core/objects.js";
 import type { Mount } from "../userland/fs.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { parseArgs } from "./args.js";

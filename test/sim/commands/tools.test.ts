@@ -2,9 +2,9 @@
 // healthy and under the fault book's network and IO faults, ps showing stress-ng, kill, and the
 // toolboxes (a command the image lacks fails as the runtime or the shell says).
 import { beforeAll, describe, expect, it } from "vitest";
-import { R } from "../../../../src/sim/api/resources.js";
-import type { Pod, Service } from "../../../../src/sim/core/objects.js";
-import { deploy, type Sim } from "../../helpers/topology.js";
+import { R } from "../../../src/sim/api/resources.js";
+import type { Pod, Service } from "../../../src/sim/core/objects.js";
+import { deploy, type Sim } from "../helpers/topology.js";
 
 let sim: Sim;
 let hello: Pod;

@@ -1,9 +1,10 @@
 // nslookup (BusyBox or bind-tools output) and getent hosts, answering from the cluster's DNS
 // (workloads/topology/names.ts: CoreDNS's records, the search list, the pod's egress to CoreDNS).
-import { lookup, resolveNow } from "../../workloads/topology/names.js";
+
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { CLUSTER_DNS } from "../userland/system-files.js";
 import { gated, toolImpl } from "../userland/toolbox.js";
+import { lookup, resolveNow } from "../workloads/topology/names.js";
 import { parseArgs } from "./args.js";
 
 async function nslookup(args: string[], p: Proc): Promise<number> {

@@ -3,10 +3,10 @@
 // gone with the pod), one per PersistentVolumeClaim (outlives pods) and per hostPath on a node.
 // ConfigMap and Secret volumes are read from the cluster on every read, as the kubelet syncs them.
 
-import { bytes } from "../../../util/quantity.js";
-import type { SimContext } from "../../context/context.js";
-import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../../core/objects.js";
-import type { KObject } from "../../core/types.js";
+import { bytes } from "../../util/quantity.js";
+import type { SimContext } from "../context/context.js";
+import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
 import { sourceData } from "./env.js";
 import { ContainerFs, Layer, type Mount } from "./fs.js";
 import { systemFiles } from "./system-files.js";

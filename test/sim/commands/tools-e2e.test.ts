@@ -3,8 +3,8 @@
 // own log lines, and kubectl top.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../../../src/util/paths.js";
-import { startCluster, type TestCluster } from "../../helpers/exec.js";
+import { packageRoot } from "../../../src/util/paths.js";
+import { startCluster, type TestCluster } from "../helpers/exec.js";
 
 let t: TestCluster;
 const NS = "sm";

@@ -1,8 +1,8 @@
 // The container shell and its commands, driven through the ExecHandler (no HTTP: many cases).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { R } from "../../../../src/sim/api/resources.js";
-import type { Pod } from "../../../../src/sim/core/objects.js";
-import { Pipe } from "../../../../src/sim/exec/userland/stream.js";
+import { R } from "../../../src/sim/api/resources.js";
+import type { Pod } from "../../../src/sim/core/objects.js";
+import { Pipe } from "../../../src/sim/userland/stream.js";
 import {
   isRunning,
   podManifest,
@@ -10,7 +10,7 @@ import {
   startCluster,
   type TestCluster,
   waitFor,
-} from "../../helpers/exec.js";
+} from "../helpers/exec.js";
 
 let t: TestCluster;
 let pod: Pod;

@@ -1,8 +1,8 @@
 // The simulated registry: parses image references as containerd does, and decides from
 // src/sim/stages/images.yaml whether an image exists, how big it is and what a failed pull says.
 import { createHash } from "node:crypto";
-import { type ImagesDoc, imagesDoc, type RepositoryDoc, type SizeClass } from "../../stages/load.js";
-import { render } from "../../stages/stage.js";
+import { type ImagesDoc, imagesDoc, type RepositoryDoc, type SizeClass } from "../stages/load.js";
+import { render } from "../stages/stage.js";
 
 export interface ImageRef {
   /** Registry and path, e.g. docker.io/library/nginx. */
