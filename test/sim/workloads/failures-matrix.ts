@@ -4,6 +4,8 @@
 // --containers, get pod / ep, describe, logs, exec ping and dd. The reference's verification is
 // evaluated with kubectl alone, failing while the fault is in and passing after recovery.
 // One seeded cluster per system; the failures run in sequence, each recovered before the next.
+// Each system's tests are a file of their own (failures-matrix-<system>.test.ts), so that the
+// systems run in parallel workers and a new failure type lengthens three files, not one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handshakeRetried, parseCurlTimes } from "../../../src/verify/network.js";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
@@ -379,7 +381,10 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
   },
 };
 
-for (const sys of SYSTEMS) {
+/** The seven failures of one system, in sequence on one seeded cluster. */
+export function describeMatrix(system: string): void {
+  const sys = SYSTEMS.find((s) => s.system === system);
+  if (!sys) throw new Error(`no matrix for ${system}`);
   describe(`${sys.system}: the seven failures through kubectl`, () => {
     const c = {} as Case;
     beforeAll(async () => {

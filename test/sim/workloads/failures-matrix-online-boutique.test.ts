@@ -1,0 +1,5 @@
+// The failure matrix (failures-matrix.ts) for online-boutique: each failure injected with the shipped
+// template or patch, its symptoms checked in what kubectl prints, and recovery.
+import { describeMatrix } from "./failures-matrix.js";
+
+describeMatrix("online-boutique");
