@@ -35,12 +35,15 @@ export const BOUNDARIES = [
  * Layerings: the parts of `root`, bottom layer first. A file belongs to the longest part that
  * contains it (a folder, or one file). A part may import parts of lower layers only; parts that
  * share a layer are independent and may not import each other. A file in no part is an error,
- * so a new folder has to be placed in the table. To layer the top-level folders of src/ too, add
- * an entry with root "src" and parts such as "util", "errors.ts", "sim", "cli".
+ * so a new folder has to be placed in the table. `cycles: false` leaves out the check for cycles
+ * between the root's files (the part rule still forbids cycles between parts). To layer the
+ * top-level folders of src/ too, add an entry with root "src", parts such as "util", "errors.ts",
+ * "sim", "cli", and `cycles: false` until src/ outside sim has none.
  */
 export const LAYERINGS = [
   {
     root: "src/sim",
+    cycles: true,
     layers: [
       ["core"], // types, objects, clock, timer queue, metadata helpers
       ["store", "stages"], // the object store (etcd); the stage data and engine (KWOK)
@@ -171,6 +174,7 @@ export function checkImports(root, rules = { boundaries: BOUNDARIES, layerings: 
       if (b.layer > a.layer) problems.push(`layers: ${from} (${a.part}) imports ${to} (${b.part}), a layer above it`);
       else if (b.layer === a.layer) problems.push(`layers: ${from} (${a.part}) imports ${to} (${b.part}); parts of one layer are independent`);
     }
+    if (l.cycles === false) continue;
     const next = new Map();
     for (const [a, b] of inner) next.set(a, [...(next.get(a) ?? []), b]);
     for (const c of cycles([...files].sort(), (v) => next.get(v) ?? []))
