@@ -9,7 +9,7 @@ import { loadEnv } from "../envs/env.js";
 import { usageError } from "../errors.js";
 import { methodNames } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
-import { formatSummary, type RunSummary } from "../runner/summary.js";
+import { formatSummary, type RunSummary } from "../runlog/summary.js";
 import { runWithSignals } from "./run.js";
 import { addRunOptions, resolveData, toRunConfig } from "./run-options.js";
 

@@ -1,8 +1,8 @@
 // `microremed run`: the reference's custom mode (inject_and_remediate.py) with its flags.
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
+import { formatSummary, type RunSummary } from "../runlog/summary.js";
 import type { RunConfig } from "../runner/config.js";
-import { formatSummary, type RunSummary } from "../runner/summary.js";
 import { openCluster } from "./cluster.js";
 import { addRunOptions, toRunConfig } from "./run-options.js";
 import { checkTools } from "./tools.js";

@@ -1,8 +1,8 @@
 // Merging loaded runs into the report's data: the cells the tables, the charts and --format json
 // all read. Runs of the same model, method and tier (a run resumed into another folder, the same
 // tier on two systems) are pooled case by case, so rates and intervals are over all their cases.
-import type { CaseRecord } from "../runner/records.js";
-import { countReasons } from "../runner/summary.js";
+import type { CaseRecord } from "../runlog/records.js";
+import { countReasons } from "../runlog/summary.js";
 import { type DiffReport, diffSeries } from "./diff.js";
 import type { LoadedRun } from "./load.js";
 import { orderCodes } from "./reason-table.js";

@@ -3,7 +3,7 @@
 // same fault on the same target, met by two models or methods. Other runs are refused.
 import { basename } from "node:path";
 import { MicroRemedError } from "../errors.js";
-import type { CaseRecord, CaseStatus } from "../runner/records.js";
+import type { CaseRecord, CaseStatus } from "../runlog/records.js";
 import type { Series } from "./aggregate.js";
 import type { LoadedRun } from "./load.js";
 import { trialOf } from "./trace.js";

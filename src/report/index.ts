@@ -61,4 +61,3 @@ export { diffRuns, formatDiff } from "./diff.js";
 export { loadRun, loadRuns } from "./load.js";
 export { readTrace } from "./trace.js";
 export { formatTrace } from "./trace-text.js";
-export { wilson } from "./wilson.js";

@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { MicroRemedError } from "../errors.js";
-import { type CaseRecord, RunRecords } from "../runner/records.js";
-import { latestRecords } from "../runner/summary.js";
+import { type CaseRecord, RunRecords } from "../runlog/records.js";
+import { latestRecords } from "../runlog/summary.js";
 import { mergeShards } from "./shards.js";
 import { maxAttemptsOf, withReason } from "./trace.js";
 

@@ -1,7 +1,7 @@
-// The reason codes as the report shows them: in the order of runner/reasons.ts's table (outcomes
+// The reason codes as the report shows them: in the order of runlog/reasons.ts's table (outcomes
 // of the method first, then causes of errors), each with its description and a fixed colour, so
 // a code has the same colour in every chart of every report.
-import { REASON_CODES } from "../runner/reasons.js";
+import { REASON_CODES } from "../runlog/reasons.js";
 
 const ORDER: string[] = Object.keys(REASON_CODES);
 

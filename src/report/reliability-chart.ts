@@ -2,7 +2,7 @@
 // pass@1, pass@k, pass^k — with their 95% intervals as whiskers. Bars are coloured by measure (a
 // light-to-dark ramp from the most to the least forgiving), groups named by tier, and the groups
 // of one model and method spanned by its label, as the success chart names tiers.
-import type { PassK } from "../runner/passk.js";
+import type { PassK } from "../runlog/passk.js";
 import type { Report } from "./aggregate.js";
 import { esc, type Frame, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
 import { seriesLabel } from "./tables.js";

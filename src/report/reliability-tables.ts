@@ -1,7 +1,7 @@
 // The tables of reliability over repeated trials (report/reliability.ts): one row per model ×
 // method × tier, and one per failure type × model × method. Columns are named pass@3 and pass^3
 // when every row has the same k, pass@k and pass^k (with a k column) otherwise.
-import type { PassK } from "../runner/passk.js";
+import type { PassK } from "../runlog/passk.js";
 import type { Report, Series } from "./aggregate.js";
 import type { Table } from "./tables.js";
 

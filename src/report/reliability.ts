@@ -1,10 +1,10 @@
 // Reliability over repeated trials (`run --trials k`): pass@1, pass@k and pass^k with their 95%
 // intervals per model × method × tier and per failure type, from the estimators of
-// runner/passk.ts. Cases are those of each run (a case of one run is not the same case as the
+// runlog/passk.ts. Cases are those of each run (a case of one run is not the same case as the
 // same index of another run), pooled over the runs of a cell.
-import { type PassK, passK } from "../runner/passk.js";
-import type { CaseRecord } from "../runner/records.js";
-import { trialOutcomes } from "../runner/summary.js";
+import { type PassK, passK } from "../runlog/passk.js";
+import type { CaseRecord } from "../runlog/records.js";
+import { trialOutcomes } from "../runlog/summary.js";
 import type { Series } from "./aggregate.js";
 import type { LoadedRun } from "./load.js";
 

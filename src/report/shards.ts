@@ -5,7 +5,7 @@
 // because a report over a partial or mixed set of shards would look like a whole run.
 import { basename } from "node:path";
 import { MicroRemedError } from "../errors.js";
-import { trialKey } from "../runner/trials.js";
+import { trialKey } from "../runlog/records.js";
 import type { LoadedRun } from "./load.js";
 
 /** Config keys that may differ between the shards of one run. */

@@ -1,9 +1,9 @@
 // The numbers of one cell of the report (a model × method × tier, a system, a failure type),
-// computed from case records the way src/runner/summary.ts computes a run's summary, so a report
+// computed from case records the way src/runlog/summary.ts computes a run's summary, so a report
 // over one run agrees with the summary that run printed. Injection failures, interrupted cases
 // and harness errors say nothing about the method: they are counted apart, never in the rate.
-import type { CaseRecord } from "../runner/records.js";
-import { type Interval, wilson } from "./wilson.js";
+import type { CaseRecord } from "../runlog/records.js";
+import { type Interval, wilson } from "../runlog/wilson.js";
 
 export interface VerdictStats {
   /** Evaluated cases whose reference check (the fault's own verifier) passed. */

@@ -1,10 +1,11 @@
 // The report's tables as plain rows of text, built once and printed as Markdown or HTML, so the
 // two formats cannot disagree on a number.
+
+import type { Interval } from "../runlog/wilson.js";
 import type { Report, Series } from "./aggregate.js";
 import { reasonTables } from "./reason-tables.js";
 import { reliabilityTables } from "./reliability-tables.js";
 import type { Stats } from "./stats.js";
-import type { Interval } from "./wilson.js";
 
 export interface Table {
   id: string;

@@ -1,6 +1,6 @@
 // A case's trace as terminal text (`microremed show`), and the small pieces the HTML trace shares:
 // the phases in order, the tokens per role, the one-line outcome.
-import type { CaseRecord, Phases } from "../runner/records.js";
+import type { CaseRecord, Phases } from "../runlog/records.js";
 import type { CaseTrace, TraceMessage } from "./trace.js";
 
 export const PHASES: string[] = ["inject", "confirm", "method", "execute", "settle", "verify", "restore"];

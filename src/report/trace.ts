@@ -12,8 +12,8 @@ import {
   type ReasonCode,
   type TaskFact,
   type VerdictFact,
-} from "../runner/reasons.js";
-import type { CaseRecord } from "../runner/records.js";
+} from "../runlog/reasons.js";
+import { type CaseRecord, caseDirName } from "../runlog/records.js";
 
 export interface TraceMessage {
   role: string;
@@ -50,9 +50,9 @@ const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
 /** The trial of a case (--trials), when the record has one. */
 export const trialOf = (rec: CaseRecord): number | undefined => (rec as { trial?: number }).trial;
 
-/** case-NNN/, or case-NNN-tK/ for trial K (runner/records.ts caseDir). */
+/** The case's folder in its run (case-NNN/, case-NNN-tK/). */
 export const caseDirOf = (runDir: string, index: number, trial?: number) =>
-  join(runDir, `case-${String(index).padStart(3, "0")}${trial ? `-t${trial}` : ""}`);
+  join(runDir, caseDirName(index, trial));
 
 function readJson(file: string): Obj | undefined {
   try {

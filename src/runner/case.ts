@@ -20,14 +20,14 @@ import { executionError } from "../methods/errors.js";
 import type { Method, MethodError, MethodResult, Prober } from "../methods/types.js";
 import { addUsage, emptyUsage, type Model } from "../models/types.js";
 import { createProbe, probeLimits } from "../probe/index.js";
+import { deriveReasons } from "../runlog/reasons.js";
+import type { CaseRecord, Phases } from "../runlog/records.js";
 import { CaseScorer } from "../verify/scorer.js";
 import { DEFAULT_TIMEOUTS, type Score, type VerifyContext } from "../verify/types.js";
 import type { RunConfig } from "./config.js";
 import { buildReport } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
 import { SandboxLauncher } from "./launcher.js";
-import { deriveReasons } from "./reasons.js";
-import type { CaseRecord, Phases } from "./records.js";
 import {
   ChaosInjector,
   type Fault,

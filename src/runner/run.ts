@@ -11,13 +11,13 @@ import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { resolveMethod } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
+import { type CaseRecord, RunRecords, trialKey } from "../runlog/records.js";
+import { formatSummary, type RunSummary, summarize } from "../runlog/summary.js";
 import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { identity, type RunConfig } from "./config.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
-import { type CaseRecord, RunRecords } from "./records.js";
-import { formatSummary, type RunSummary, summarize } from "./summary.js";
-import { expandTrials, shardCases, shardLabel, trialKey } from "./trials.js";
+import { expandTrials, shardCases, shardLabel } from "./trials.js";
 
 export interface Connection {
   client: KubeClient;

@@ -16,17 +16,8 @@ import type { Executor } from "../ansible/executor.js";
 import type { ClusterTime } from "../cluster/time.js";
 import type { AgentLauncher, Prober } from "../methods/types.js";
 import type { Model } from "../models/types.js";
+import type { MethodTimes } from "../runlog/records.js";
 import type { Scorer } from "../verify/types.js";
-
-/** Milliseconds per part, as a real cluster would show them. */
-export interface MethodTimes {
-  modelMs: number;
-  probeMs: number;
-  executeMs: number;
-  /** Of executeMs: ansible's own CPU time. */
-  executeCpuMs: number;
-  scoreMs: number;
-}
 
 export const emptyTimes = (): MethodTimes => ({
   modelMs: 0,

@@ -39,6 +39,3 @@ export interface PlannedTrial {
 export function expandTrials(plan: PlannedCase[], trials = 1): PlannedTrial[] {
   return plan.flatMap((c) => Array.from({ length: trials }, (_, t) => ({ case: c, trial: t + 1 })));
 }
-
-/** The key a record is known by in a run: its case, and its trial when there are several. */
-export const trialKey = (index: number, trial?: number) => `${index}#${trial ?? 1}`;

@@ -9,7 +9,7 @@ import type { V1Deployment, V1ObjectMeta, V1Pod } from "@kubernetes/client-node"
 import { execa, type ResultPromise } from "execa";
 import type { ExpectStatic } from "vitest";
 import { stringify } from "yaml";
-import type { CaseRecord } from "../../src/runner/records.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI = join(ROOT, "dist/src/cli/main.js");

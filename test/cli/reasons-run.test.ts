@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { CaseRecord } from "../../src/runner/records.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 import { checkBuilt, cli, readCases, tmp, write } from "./cli-helpers.js";
 
 let dir: string;

@@ -12,7 +12,7 @@ import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Report, RunOutcome } from "../../src/report/aggregate.js";
 import { MEASURE_COLOURS } from "../../src/report/reliability-chart.js";
-import type { RunSummary } from "../../src/runner/summary.js";
+import type { RunSummary } from "../../src/runlog/summary.js";
 import { countColour, readPng } from "../report/png.js";
 import { checkBuilt, cli, lastLine, readJson, tmp } from "./cli-helpers.js";
 

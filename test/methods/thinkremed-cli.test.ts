@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { CaseRecord } from "../../src/runner/records.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 import { print, probe, type Turn } from "./thinkremed-helpers.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "../../dist/src/cli/main.js");

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CaseRecord, CaseStatus } from "../../src/runner/records.js";
+import type { CaseRecord, CaseStatus } from "../../src/runlog/records.js";
 
 export const MODEL_A = "gpt-4o"; // priced: costUsd on each record
 export const MODEL_B = "qwen2.5-7b"; // no prices: cost "-"

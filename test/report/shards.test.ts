@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isMicroRemedError } from "../../src/errors.js";
 import { buildReport, loadRuns, render } from "../../src/report/index.js";
-import type { CaseRecord } from "../../src/runner/records.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 import { caseRecord, RUNS } from "./fixtures.js";
 
 const root = mkdtempSync(join(tmpdir(), "microremed-shards-"));

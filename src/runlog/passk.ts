@@ -7,7 +7,7 @@
 // averaged over cases; pass@1 = pass^1 = the mean success rate per trial. Intervals: Wilson over
 // cases, with the summed per-case estimate as the count (exact when n = k, where each case's
 // estimate is 0 or 1).
-import { wilson } from "../report/wilson.js";
+import { wilson } from "./wilson.js";
 
 function choose(n: number, k: number): number {
   if (k < 0 || k > n) return 0;

@@ -4,8 +4,8 @@
 // prints "Success Rate", "Average Attempts per Success", "Average Remediation Time per Success",
 // ...), and the run's errors listed apart with their reason codes.
 import { describe, expect, it } from "vitest";
-import type { CaseRecord, CaseStatus } from "../../src/runner/records.js";
-import { formatSummary, latestRecords, summarize } from "../../src/runner/summary.js";
+import type { CaseRecord, CaseStatus } from "../../src/runlog/records.js";
+import { formatSummary, latestRecords, summarize } from "../../src/runlog/summary.js";
 
 function rec(
   index: number,

@@ -15,7 +15,7 @@ import {
   measurementText,
   REASON_CODES,
   type ReasonInput,
-} from "../../src/runner/reasons.js";
+} from "../../src/runlog/reasons.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "reasons-"));

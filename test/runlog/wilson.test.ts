@@ -3,7 +3,7 @@
 // (the score interval without continuity correction), and statsmodels' proportion_confint(...,
 // method="wilson") for 8/10.
 import { describe, expect, it } from "vitest";
-import { wilson, Z95 } from "../../src/report/wilson.js";
+import { wilson, Z95 } from "../../src/runlog/wilson.js";
 
 const cases: [number, number, number, number][] = [
   [81, 263, 0.2553, 0.3662],

@@ -3,8 +3,8 @@
 //            Trained on Code", eq. 1 — https://arxiv.org/abs/2107.03374)
 //   pass^k = C(c, k) / C(n, k)         (Yao et al. 2024, τ-bench — https://arxiv.org/abs/2406.12045)
 import { describe, expect, it } from "vitest";
-import { wilson } from "../../src/report/wilson.js";
-import { passAtK, passHatK, passK } from "../../src/runner/passk.js";
+import { passAtK, passHatK, passK } from "../../src/runlog/passk.js";
+import { wilson } from "../../src/runlog/wilson.js";
 
 describe("pass@k and pass^k of one case", () => {
   it("n=3, c=1, k=3: some trial passed, not all", () => {

@@ -4,7 +4,7 @@
 import { addUsage, emptyUsage, type Usage } from "../models/types.js";
 import { type PassK, passK } from "./passk.js";
 import type { CaseRecord } from "./records.js";
-import { trialKey } from "./trials.js";
+import { trialKey } from "./records.js";
 
 export interface TypeSummary {
   cases: number;
@@ -54,7 +54,7 @@ export interface RunSummary {
   referencePasses: number;
   healthPasses: number;
   perFailure: Record<string, TypeSummary>;
-  /** Cases that did not succeed, by reason code (runner/reasons.ts); "unknown" where none was recorded. */
+  /** Cases that did not succeed, by reason code (runlog/reasons.ts); "unknown" where none was recorded. */
   reasons: Record<string, number>;
   /** The same per failure type. */
   reasonsPerFailure: Record<string, Record<string, number>>;
