@@ -3,6 +3,7 @@
 // as the reference's text protocol (Action: print_playbook / Action Input: {...}), a fenced YAML
 // block, or a bare YAML document of plays. Anything else is a wrong answer, explained.
 import { parse } from "yaml";
+import { textToolCall } from "../models/providers/text-protocol.js";
 import type { ChatMessage } from "../models/types.js";
 
 export type PlaybookAnswer = { playbook: string; callId?: string } | { problem: string; callId?: string };
@@ -31,13 +32,6 @@ export function playbookArgument(raw: string): { playbook: string } | { problem:
   if (typeof v !== "string" || !v.trim())
     return { problem: `print_playbook: "playbook" must be the playbook's YAML text, like ${EXAMPLE}` };
   return { playbook: v };
-}
-
-/** The reference's text protocol for models without tools: `Action: name` / `Action Input: {...}`. */
-export function textToolCall(content: string): { name: string; arguments: string } | undefined {
-  const m = content.match(/Action:\s*([\w-]+)\s*\n\s*Action Input:\s*([\s\S]*)$/);
-  if (!m) return undefined;
-  return { name: m[1], arguments: m[2].trim().replace(/^```(?:json)?\s*|\s*```$/g, "") };
 }
 
 /** A list of plays (each a mapping with `hosts`): what ansible-playbook runs. */

@@ -4,8 +4,8 @@
 // output and exit code are recorded; the outcome is verified as for every method.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { renderReport } from "../diagnosis/report.js";
 import { playbookFromText } from "./answer.js";
-import { renderReport } from "./report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
 export class CommandAgent implements Method {

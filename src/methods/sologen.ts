@@ -1,10 +1,11 @@
 // SoloGen: one prompt, one playbook. The model gets the diagnosis report and must call
 // print_playbook; the playbook is executed once.
+
+import { renderReport } from "../diagnosis/report.js";
 import { addUsage, type ChatMessage, emptyUsage } from "../models/types.js";
 import { readPlaybook } from "./answer.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "./definition.js";
 import { executionError, methodError } from "./errors.js";
-import { renderReport } from "./report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
 export class SoloGen implements Method {

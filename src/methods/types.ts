@@ -1,21 +1,11 @@
 // The method seam: a diagnosis report in, playbooks out, through the roles it is handed (a
 // model, the executor, the scorer, the prober). Methods never reach the cluster themselves.
 import type { ExecutionResult, Executor } from "../ansible/executor.js";
+import type { DiagnosisReport } from "../diagnosis/report.js";
 import type { ErrorReason } from "../errors.js";
 import type { ChatMessage, Model, Usage } from "../models/types.js";
 import type { ProbeLimits } from "../probe/index.js";
 import type { Scorer, Verdict } from "../verify/types.js";
-
-export interface DiagnosisReport {
-  namespace: string;
-  service: string;
-  failure: string;
-  category: string;
-  title: string;
-  env: string;
-  runtimeContext: string;
-  inventory: string;
-}
 
 export interface Attempt {
   index: number;

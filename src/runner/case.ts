@@ -11,6 +11,7 @@ import { failure as failureSpec } from "../chaos/catalog.js";
 import { type Injection, removeAllChaos } from "../chaos/inject.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { ClusterTime } from "../cluster/time.js";
+import { buildDiagnosis } from "../diagnosis/build.js";
 import { applyAll, waitHealthy } from "../envs/deploy.js";
 import type { EnvSpec } from "../envs/env.js";
 import { allSettled, type HealthSnapshot, snapshot } from "../envs/health.js";
@@ -25,7 +26,6 @@ import type { CaseRecord, Phases } from "../runlog/records.js";
 import { CaseScorer } from "../verify/scorer.js";
 import { DEFAULT_TIMEOUTS, type Score, type VerifyContext } from "../verify/types.js";
 import type { RunConfig } from "./config.js";
-import { buildReport } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
 import { SandboxLauncher } from "./launcher.js";
 import {
@@ -186,7 +186,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     identity = await timed(phases, "identity", () =>
       createAgentIdentity(d.client, d.cfg.namespace, d.cfg.agentAccess ?? "namespace"),
     );
-    const report = await buildReport(
+    const report = await buildDiagnosis(
       d.client,
       d.env.name,
       d.cfg.namespace,

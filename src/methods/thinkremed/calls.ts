@@ -1,8 +1,10 @@
 // Reading the Coordinator's tool calls: native tool calls, or the reference's text protocol
 // (Action: / Action Input:) for models without tools. Arguments the model got wrong become a
 // `problem` the model is told about, never an exception.
+
+import { textToolCall } from "../../models/providers/text-protocol.js";
 import type { ChatMessage, ToolCall } from "../../models/types.js";
-import { argumentsObject, textToolCall } from "../answer.js";
+import { argumentsObject } from "../answer.js";
 
 /** A call to answer: native ones carry an id; text-protocol ones are answered as a user turn. */
 export interface Call {

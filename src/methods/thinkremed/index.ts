@@ -2,11 +2,12 @@
 // (ctx.executor) runs it; the Verification agent (ctx.scorer: settle, then the runner's checks)
 // judges it. Pass ends the method; failure adds a reflection turn and starts the next attempt,
 // at most T_max. A provider failure ends the method with `error` (the run goes on).
+
+import { renderReport } from "../../diagnosis/report.js";
 import { type ChatMessage, emptyUsage, type Usage } from "../../models/types.js";
 import type { ProbeLimits } from "../../probe/index.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "../definition.js";
 import { executionError } from "../errors.js";
-import { renderReport } from "../report.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "../types.js";
 import { checkDefinition, configure, definedMaxAttempts, probeLimitsFrom } from "./config.js";
 import { coordinate } from "./coordinator.js";

@@ -2,7 +2,7 @@
 // agent may use (kubectl in the target namespace). It proves each case solvable; it does not
 // touch chaos objects, which a real system would not have.
 import { stringify } from "yaml";
-import { reportIn } from "../../methods/report.js";
+import { reportIn } from "../../diagnosis/report.js";
 import { estimateTokens, type Model, type ModelRequest, type ModelResponse } from "../types.js";
 
 /** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */

@@ -3,8 +3,8 @@
 // Strings may use {{namespace}}, {{service}} and {{failure}}, filled in from the case.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { reportIn } from "../../diagnosis/report.js";
 import { type ErrorReason, MicroRemedError } from "../../errors.js";
-import { reportIn } from "../../methods/report.js";
 import { validateWith } from "../../util/schema.js";
 import type { Model, ModelRequest, ModelResponse, ToolCall } from "../types.js";
 

@@ -2,7 +2,6 @@
 // described in the system prompt, earlier tool calls and results are written back as text, and
 // the reply's `Action: <tool>` / `Action Input: <json>` becomes a normal tool call, so methods
 // see the same ChatMessage whichever way the model was driven.
-import { textToolCall } from "../../methods/answer.js";
 import type { ChatMessage, ToolSchema } from "../types.js";
 
 export function describeTools(tools: ToolSchema[]): string {
@@ -43,6 +42,13 @@ export function toTextProtocol(messages: ChatMessage[], tools: ToolSchema[]): Ch
   }
   if (!described) out.unshift({ role: "system", content: toolText });
   return out;
+}
+
+/** The reference's text protocol for models without tools: `Action: name` / `Action Input: {...}`. */
+export function textToolCall(content: string): { name: string; arguments: string } | undefined {
+  const m = content.match(/Action:\s*([\w-]+)\s*\n\s*Action Input:\s*([\s\S]*)$/);
+  if (!m) return undefined;
+  return { name: m[1], arguments: m[2].trim().replace(/^```(?:json)?\s*|\s*```$/g, "") };
 }
 
 /** The reply with its text-protocol call turned into toolCalls (the text stays as written). */

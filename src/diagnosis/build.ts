@@ -1,10 +1,11 @@
-// The runtime context of a diagnosis report: what `kubectl get pods,deploy` would show of the
-// namespace, and the target's containers and resources. Built through the API, on any cluster.
+// Building a case's diagnosis report: the faults' names and categories, and the runtime context,
+// what `kubectl get pods,deploy` would show of the namespace and the targets' containers and
+// resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
 import type { FailureSpec } from "../chaos/catalog.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { Deployment, Pod } from "../cluster/objects.js";
-import type { DiagnosisReport } from "../methods/types.js";
+import type { DiagnosisReport } from "./report.js";
 
 function age(ts: string | undefined, now: number): string {
   if (!ts) return "<unknown>";
@@ -72,7 +73,7 @@ export async function runtimeContext(
   return parts.join("\n");
 }
 
-export async function buildReport(
+export async function buildDiagnosis(
   client: KubeClient,
   env: string,
   namespace: string,

@@ -1,6 +1,18 @@
 // The diagnosis report as the reference hands it to a method: namespace, root-cause service,
-// failure category, the runtime context of the namespace, and the inventory.
-import type { DiagnosisReport } from "./types.js";
+// failure category, the runtime context of the namespace, and the inventory. Its text as a model
+// reads it (renderReport), and read back from that text (readReport) by the built-in models, which
+// know only what any model is told.
+
+export interface DiagnosisReport {
+  namespace: string;
+  service: string;
+  failure: string;
+  category: string;
+  title: string;
+  env: string;
+  runtimeContext: string;
+  inventory: string;
+}
 
 export function renderReport(r: DiagnosisReport): string {
   return [
