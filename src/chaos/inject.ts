@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "yaml";
-import type { KObj, KubeClient } from "../cluster/client.js";
-import type { Chaos, Deployment } from "../cluster/objects.js";
+import type { KubeClient } from "../cluster/client.js";
+import type { Chaos, Deployment, KObj } from "../cluster/objects.js";
 
 /** What Chaos Mesh records of each injected container (status.experiment.containerRecords). */
 interface ChaosWithStatus extends Chaos {

@@ -4,27 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { MicroRemedError } from "../errors.js";
-import type { Service } from "./objects.js";
-
-export interface KObj {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    finalizers?: string[];
-    deletionTimestamp?: string;
-    creationTimestamp?: string;
-    generation?: number;
-    ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
-    [k: string]: unknown;
-  };
-  [field: string]: unknown;
-}
+import type { KObj, Service } from "./objects.js";
 
 /** An API answer other than 2xx: the Status the server sent. */
 export class KubeApiError extends Error {

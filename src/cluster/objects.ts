@@ -10,7 +10,27 @@ import type {
   V1StatefulSetSpec,
   V1StatefulSetStatus,
 } from "@kubernetes/client-node";
-import type { KObj } from "./client.js";
+
+/** Any object as the API serves it: its kind and metadata; the rest is open. */
+export interface KObj {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    deletionTimestamp?: string;
+    creationTimestamp?: string;
+    generation?: number;
+    ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
+    [k: string]: unknown;
+  };
+  [field: string]: unknown;
+}
 
 export interface Pod extends KObj {
   spec?: V1PodSpec;

@@ -1,8 +1,8 @@
 // Deploying a system into a namespace and restoring a service from its original manifest, on
 // any cluster. The runner only touches namespaces it created (they carry its label).
 import type { V1PodTemplateSpec } from "@kubernetes/client-node";
-import type { KObj, KubeClient } from "../cluster/client.js";
-import type { Deployment } from "../cluster/objects.js";
+import type { KubeClient } from "../cluster/client.js";
+import type { Deployment, KObj } from "../cluster/objects.js";
 import type { ClusterTime } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MicroRemedError } from "../errors.js";

@@ -4,28 +4,16 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
-import type { KObj } from "../cluster/client.js";
+import type { KObj } from "../cluster/objects.js";
 import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
 import { checkConsistent } from "./consistency.js";
 import { ENV_SCHEMA, type EnvFile } from "./schema-env.js";
 import { TOPOLOGY_SCHEMA, type TopologyDoc } from "./schema-topology.js";
+import type { EnvSpec } from "./spec.js";
 import { checkYaml, readYaml } from "./yaml-schema.js";
 
-export interface EnvSpec {
-  name: string;
-  dir: string;
-  defaultNamespace: string;
-  readyTimeoutSeconds: number;
-  faultTargets: Record<string, string[]>;
-  pingTarget: { apps: string[] };
-  /** Everything to deploy, in order. */
-  manifests: KObj[];
-  /** The original manifests of the fault targets, for restore. */
-  sourceConfig: KObj[];
-  /** What the embedded cluster models per workload (topology.yaml). */
-  topology: TopologyDoc;
-}
+export type { EnvSpec };
 
 export function envsDir(): string {
   return join(packageRoot(), "envs");

@@ -4,15 +4,10 @@
 import type { CaseRecord } from "../runlog/records.js";
 import { countReasons } from "../runlog/summary.js";
 import { type DiffReport, diffSeries } from "./diff.js";
-import type { LoadedRun } from "./load.js";
 import { orderCodes } from "./reason-table.js";
 import { type Reliability, reliability } from "./reliability.js";
+import type { LoadedRun, Series } from "./runs.js";
 import { computeStats, type Stats } from "./stats.js";
-
-export interface Series {
-  model: string;
-  method: string;
-}
 
 export interface RunOutcome {
   index: number;

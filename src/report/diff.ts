@@ -4,8 +4,7 @@
 import { basename } from "node:path";
 import { MicroRemedError } from "../errors.js";
 import type { CaseRecord, CaseStatus } from "../runlog/records.js";
-import type { Series } from "./aggregate.js";
-import type { LoadedRun } from "./load.js";
+import type { LoadedRun, Series } from "./runs.js";
 import { trialOf } from "./trace.js";
 
 /** A case of a run: its index, and its trial when the run repeats cases (--trials). */

@@ -5,7 +5,8 @@ import { costSuccessChart, successByTierChart } from "./charts.js";
 import { reasonsChart } from "./reasons-chart.js";
 import { reliabilityChart } from "./reliability-chart.js";
 import { esc } from "./svg.js";
-import { reportTables, type Table } from "./tables.js";
+import type { Table } from "./table-text.js";
+import { reportTables } from "./tables.js";
 import type { CaseTrace } from "./trace.js";
 import { TRACE_CSS, traceHtml } from "./trace-html.js";
 

@@ -2,8 +2,9 @@
 import { usageError } from "../errors.js";
 import { buildReport, type Report } from "./aggregate.js";
 import { type RunTraces, renderHtml } from "./html.js";
-import { type LoadedRun, loadRuns } from "./load.js";
+import { loadRuns } from "./load.js";
 import { renderMarkdown } from "./markdown.js";
+import type { LoadedRun } from "./runs.js";
 import { readTrace } from "./trace.js";
 
 export const FORMATS = ["md", "json", "html"] as const;

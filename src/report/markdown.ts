@@ -1,6 +1,7 @@
 // --format md: the tables as GitHub Markdown, for a terminal, a PR comment or a summary.md.
 import type { Report } from "./aggregate.js";
-import { reportTables, type Table } from "./tables.js";
+import type { Table } from "./table-text.js";
+import { reportTables } from "./tables.js";
 
 /** Pipes inside a cell would split it into two columns. */
 const cell = (s: string) => s.replace(/\|/g, "\\|");

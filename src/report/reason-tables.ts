@@ -3,17 +3,15 @@
 import type { Report } from "./aggregate.js";
 import { DIFF_GROUPS, diffOutcome, GROUP_TITLES } from "./diff.js";
 import { codeRows } from "./reason-table.js";
-import type { Table } from "./tables.js";
+import { seriesLabel } from "./runs.js";
+import type { Table } from "./table-text.js";
 
 const counts = (c: Record<string, number>) =>
   Object.entries(c)
     .map(([code, n]) => `${code} ${n}`)
     .join(", ") || "-";
 
-export function reasonTables(
-  r: Report,
-  seriesLabel: (s: { model: string; method: string }) => string,
-): Table[] {
+export function reasonTables(r: Report): Table[] {
   const tables: Table[] = [
     {
       id: "reasons",

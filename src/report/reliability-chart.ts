@@ -4,8 +4,8 @@
 // of one model and method spanned by its label, as the success chart names tiers.
 import type { PassK } from "../runlog/passk.js";
 import type { Report } from "./aggregate.js";
+import { seriesLabel } from "./runs.js";
 import { esc, type Frame, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
-import { seriesLabel } from "./tables.js";
 
 const WIDTH = 960;
 

@@ -2,8 +2,9 @@
 // method × tier, and one per failure type × model × method. Columns are named pass@3 and pass^3
 // when every row has the same k, pass@k and pass^k (with a k column) otherwise.
 import type { PassK } from "../runlog/passk.js";
-import type { Report, Series } from "./aggregate.js";
-import type { Table } from "./tables.js";
+import type { Report } from "./aggregate.js";
+import { type Series, seriesLabel } from "./runs.js";
+import type { Table } from "./table-text.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const measure = (v: number, [lo, hi]: [number, number]) => `${pct(v)} (${pct(lo)} – ${pct(hi)})`;
@@ -21,7 +22,7 @@ function cells(p: PassK | null): string[] {
 const NOTE =
   "Each case ran k times. pass@1: the mean success rate per trial; pass@k: the chance that at least one of k trials succeeds (unbiased estimator); pass^k: the chance that all k succeed. 95% Wilson intervals over cases in parentheses. Cases count when k of their trials were evaluated (injection failures and errors of the run are left out).";
 
-export function reliabilityTables(r: Report, seriesLabel: (s: Series) => string): Table[] {
+export function reliabilityTables(r: Report): Table[] {
   const rel = r.reliability;
   if (!rel) return [];
   const ks = new Set(rel.byTier.map((x) => x.k));

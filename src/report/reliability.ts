@@ -5,8 +5,7 @@
 import { type PassK, passK } from "../runlog/passk.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { trialOutcomes } from "../runlog/summary.js";
-import type { Series } from "./aggregate.js";
-import type { LoadedRun } from "./load.js";
+import type { LoadedRun, Series } from "./runs.js";
 
 export interface ReliabilityRow extends Series {
   tier: string;

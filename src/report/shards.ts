@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import { MicroRemedError } from "../errors.js";
 import { trialKey } from "../runlog/records.js";
-import type { LoadedRun } from "./load.js";
+import type { LoadedRun } from "./runs.js";
 
 /** Config keys that may differ between the shards of one run. */
 const FREE = new Set(["shard", "namespace"]);

@@ -1,38 +1,12 @@
 // The report's tables as plain rows of text, built once and printed as Markdown or HTML, so the
 // two formats cannot disagree on a number.
 
-import type { Interval } from "../runlog/wilson.js";
-import type { Report, Series } from "./aggregate.js";
+import type { Report } from "./aggregate.js";
 import { reasonTables } from "./reason-tables.js";
 import { reliabilityTables } from "./reliability-tables.js";
+import { type Series, seriesLabel } from "./runs.js";
 import type { Stats } from "./stats.js";
-
-export interface Table {
-  id: string;
-  title: string;
-  /** One sentence on how to read the table. */
-  note: string;
-  head: string[];
-  /** Columns holding numbers (right-aligned). */
-  numeric: boolean[];
-  rows: string[][];
-}
-
-export const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
-export const rateText = (successes: number, n: number, rate: number | null) =>
-  n ? `${pct(rate)} (${successes}/${n})` : "-";
-export const intervalText = (i: Interval | null) => (i ? `${pct(i.low)} – ${pct(i.high)}` : "-");
-const num = (x: number | null, digits?: number) =>
-  x === null ? "-" : digits === undefined ? String(x) : x.toFixed(digits);
-const int = (x: number) => x.toLocaleString("en-US");
-const usd = (x: number | null | undefined) =>
-  x === null || x === undefined ? "-" : `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
-export const seriesLabel = (s: Series) => `${s.model} / ${s.method}`;
-
-const table = (t: Omit<Table, "numeric">, numericFrom: number): Table => ({
-  ...t,
-  numeric: t.head.map((_, i) => i >= numericFrom),
-});
+import { int, intervalText, num, rateText, type Table, table, usd } from "./table-text.js";
 
 export function reportTables(r: Report): Table[] {
   const key = (x: Series & { tier: string }) => [x.model, x.method, x.tier];
@@ -153,7 +127,7 @@ export function reportTables(r: Report): Table[] {
       },
       3,
     ),
-    ...reliabilityTables(r, seriesLabel),
-    ...reasonTables(r, seriesLabel),
+    ...reliabilityTables(r),
+    ...reasonTables(r),
   ];
 }
