@@ -1,6 +1,8 @@
 // Errors a user can cause or meet, each with a stable code and a message that says what to do.
 // The CLI prints them as one line at one boundary (src/cli/main.ts); anything else is a defect
-// and is printed with its stack.
+// and is printed with its stack. An error that ends a case names its cause in the outcome
+// vocabulary (outcome.ts): reasonOf below is the one mapping from an error to that reason.
+import type { ErrorReason } from "./outcome.js";
 
 export type ErrorCode =
   | "E_USAGE"
@@ -22,27 +24,8 @@ export type ErrorCode =
   | "E_PORT_IN_USE"
   | "E_SANDBOX";
 
-/**
- * Why a case ended as an error of the run rather than a failure of the model: the provider, a
- * tool or the cluster failed. Errors are left out of the success rate and re-run on resume.
- */
-export type ErrorReason =
-  | "timeout"
-  | "rate-limit"
-  | "outage"
-  | "empty-reply"
-  | "malformed-reply"
-  | "auth"
-  | "rejected"
-  | "tool-missing"
-  | "sandbox"
-  | "cluster"
-  | "unreachable"
-  | "interrupted"
-  | "harness";
-
 export class MicroRemedError extends Error {
-  /** Set where the error ends a case as an error of the run (see ErrorReason). */
+  /** Set where the error ends a case as an error of the run (see outcome.ts's ErrorReason). */
   readonly reason?: ErrorReason;
 
   constructor(
@@ -70,4 +53,22 @@ export const missingTool = (tool: string, fix: string) =>
 
 export function isMicroRemedError(e: unknown): e is MicroRemedError {
   return e instanceof MicroRemedError;
+}
+
+/** Codes that say the reason themselves: the cluster failed, or could not be reached. */
+const CODE_REASONS: Partial<Record<ErrorCode, ErrorReason>> = {
+  E_CLUSTER: "cluster",
+  E_CLUSTER_UNREACHABLE: "unreachable",
+};
+
+/** Why an error ends a case as an error of the run: its code's reason, the one it carries, or a defect of the harness. */
+export function reasonOf(e: unknown): ErrorReason {
+  if (!isMicroRemedError(e)) return "harness";
+  return CODE_REASONS[e.code] ?? e.reason ?? "harness";
+}
+
+/** The error as a case records it: one line for ours, the stack for a defect. */
+export function errorLine(e: unknown): string {
+  if (isMicroRemedError(e)) return e.oneLine();
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
 }

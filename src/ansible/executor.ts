@@ -6,6 +6,7 @@
 // the guards; check.ts's findings are recorded as warnings only (issue 10, item 5).
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { ReasonCode } from "../outcome.js";
 import { writeCaseFile } from "../sandbox/case-files.js";
 import { openSandbox, type Sandbox } from "../sandbox/session.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/support.js";
@@ -18,17 +19,14 @@ import { firstFailure, readTasks, type TaskResult } from "./tasks.js";
 export type { TaskResult, TaskStatus } from "./tasks.js";
 
 /**
- * Why a run did not end cleanly. `tool-missing`, `sandbox` and `interrupted` are errors of the
- * run; `syntax`, `task-failed`, `unreachable` and `timeout` are results of the playbook.
+ * Why a run did not end cleanly, as a reason code (outcome.ts): `invalid-playbook`, `task-failed`
+ * and `timeout` are results of the playbook; `tool-missing`, `sandbox`, `interrupted` and
+ * `unreachable` (ansible could not reach its host) are errors of the run.
  */
-export type ExecutionCause =
-  | "timeout"
-  | "interrupted"
-  | "tool-missing"
-  | "syntax"
-  | "task-failed"
-  | "unreachable"
-  | "sandbox";
+export type ExecutionCause = Extract<
+  ReasonCode,
+  "timeout" | "interrupted" | "tool-missing" | "invalid-playbook" | "task-failed" | "unreachable" | "sandbox"
+>;
 
 export interface ExecutionResult {
   playbookPath: string;
@@ -176,7 +174,7 @@ export class AnsibleExecutor implements Executor {
       const error = /ERROR! (.*)/.exec(run.output)?.[1];
       return {
         exitCode: run.exitCode,
-        cause: "syntax",
+        cause: "invalid-playbook",
         output: run.output,
         cpuMs,
         problems: [`ansible-playbook could not parse the playbook${error ? `: ${error}` : ""}`],

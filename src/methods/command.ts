@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderReport } from "../diagnosis/report.js";
 import { playbookFromText } from "./answer.js";
+import { agentError } from "./errors.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
 export class CommandAgent implements Method {
@@ -30,8 +31,9 @@ export class CommandAgent implements Method {
     writeFileSync(join(ctx.caseDir, "agent.stdout"), stdout);
     writeFileSync(join(ctx.caseDir, "agent.stderr"), stderr);
     result.conversation.push({ role: "user", content: input }, { role: "assistant", content: stdout });
-    if (run.cause === "tool-missing" || run.cause === "sandbox" || run.cause === "interrupted") {
-      result.error = { reason: run.cause, message: `the agent could not run: ${stderr.trim().slice(-300)}` };
+    const broken = agentError(run.cause, stderr);
+    if (broken) {
+      result.error = broken;
       return result;
     }
     if (run.timedOut) {

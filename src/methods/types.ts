@@ -2,8 +2,8 @@
 // model, the executor, the scorer, the prober). Methods never reach the cluster themselves.
 import type { ExecutionResult, Executor } from "../ansible/executor.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
-import type { ErrorReason } from "../errors.js";
 import type { ChatMessage, Model, Usage } from "../models/types.js";
+import type { ErrorReason, ReasonCode } from "../outcome.js";
 import type { ProbeLimits } from "../probe/index.js";
 import type { Scorer, Verdict } from "../verify/types.js";
 
@@ -26,7 +26,7 @@ export interface AgentRun {
   stderr: string;
   timedOut: boolean;
   /** Why it ended early: its time limit, Ctrl-C, or the harness could not start it. */
-  cause?: "timeout" | "interrupted" | "tool-missing" | "sandbox";
+  cause?: Extract<ReasonCode, "timeout" | "interrupted" | "tool-missing" | "sandbox">;
   durationMs: number;
   /** CPU ms of its processes, where it could be read. */
   cpuMs?: number;

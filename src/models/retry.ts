@@ -1,7 +1,8 @@
 // The one retry loop every provider goes through. Providers only classify their errors
 // (retryable or not, and the server's delay hint); the SDKs' own retries are off
 // (maxRetries: 0), so attempts, waits and the give-up message are decided here, once.
-import { type ErrorReason, MicroRemedError } from "../errors.js";
+import { MicroRemedError } from "../errors.js";
+import type { ErrorReason } from "../outcome.js";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

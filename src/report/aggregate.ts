@@ -1,6 +1,7 @@
 // Merging loaded runs into the report's data: the cells the tables, the charts and --format json
 // all read. Runs of the same model, method and tier (a run resumed into another folder, the same
 // tier on two systems) are pooled case by case, so rates and intervals are over all their cases.
+import { isEvaluated } from "../outcome.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { countReasons } from "../runlog/summary.js";
 import { type DiffReport, diffSeries } from "./diff.js";
@@ -118,7 +119,7 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
   for (const run of runs) {
     const col = order.get(seriesKey(run))!;
     for (const c of run.cases) {
-      if (c.status !== "success" && c.status !== "failure") continue;
+      if (!isEvaluated(c.status)) continue;
       const row =
         cells.get(c.failure) ?? series.map(() => ({ evaluated: 0, successes: 0, successRate: null }));
       row[col].evaluated++;

@@ -3,7 +3,8 @@
 // same fault on the same target, met by two models or methods. Other runs are refused.
 import { basename } from "node:path";
 import { MicroRemedError } from "../errors.js";
-import type { CaseRecord, CaseStatus } from "../runlog/records.js";
+import type { CaseStatus, Reason } from "../outcome.js";
+import type { CaseRecord } from "../runlog/records.js";
 import type { LoadedRun, Series } from "./runs.js";
 import { trialOf } from "./trace.js";
 
@@ -23,7 +24,7 @@ export const GROUP_TITLES: Record<DiffGroup, string> = {
 export interface DiffSide {
   status: CaseStatus;
   success: boolean;
-  reason?: { code: string; detail: string };
+  reason?: Reason;
 }
 
 export interface DiffRow {

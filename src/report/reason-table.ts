@@ -1,7 +1,7 @@
-// The reason codes as the report shows them: in the order of runlog/reasons.ts's table (outcomes
-// of the method first, then causes of errors), each with its description and a fixed colour, so
-// a code has the same colour in every chart of every report.
-import { REASON_CODES } from "../runlog/reasons.js";
+// The reason codes as the report shows them: in the order of outcome.ts's table (outcomes of the
+// method first, then causes of errors), each with its description and a fixed colour, so a code
+// has the same colour in every chart of every report.
+import { isReasonCode, REASON_CODES } from "../outcome.js";
 
 const ORDER: string[] = Object.keys(REASON_CODES);
 
@@ -12,7 +12,7 @@ export function orderCodes(codes: Iterable<string>): string[] {
 }
 
 export function describeCode(code: string): string {
-  return (REASON_CODES as Record<string, string>)[code] ?? "no reason was recorded for this case";
+  return isReasonCode(code) ? REASON_CODES[code].meaning : "no reason was recorded for this case";
 }
 
 // Outcomes of the method in strong colours (the Okabe–Ito set, which the charts of series use
@@ -38,5 +38,5 @@ export function codeColour(code: string): string {
 
 /** The table of codes as rows: code, description. */
 export function codeRows(): [string, string][] {
-  return Object.entries(REASON_CODES);
+  return Object.entries(REASON_CODES).map(([code, c]) => [code, c.meaning]);
 }

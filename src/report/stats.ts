@@ -2,6 +2,7 @@
 // computed from case records the way src/runlog/summary.ts computes a run's summary, so a report
 // over one run agrees with the summary that run printed. Injection failures, interrupted cases
 // and harness errors say nothing about the method: they are counted apart, never in the rate.
+import { isEvaluated } from "../outcome.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { type Interval, wilson } from "../runlog/wilson.js";
 
@@ -40,7 +41,7 @@ const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const ratio = (a: number, n: number, d = 4) => (n ? round(a / n, d) : null);
 
 export function computeStats(recs: CaseRecord[]): Stats {
-  const evaluated = recs.filter((r) => r.status === "success" || r.status === "failure");
+  const evaluated = recs.filter((r) => isEvaluated(r.status));
   const successes = evaluated.filter((r) => r.success);
   const n = evaluated.length;
   const times = evaluated.map((r) => r.remediationSeconds).filter((x): x is number => typeof x === "number");

@@ -3,7 +3,7 @@
 // phase timeline and the tokens, so a run of 80 cases stays a page one can scroll. No script.
 import { esc } from "./svg.js";
 import type { CaseTrace, TraceAttempt, TraceMessage } from "./trace.js";
-import { PHASES, phaseRows, reasonLine, usageRows } from "./trace-text.js";
+import { PHASES, phaseRows, reasonLine, usageRows, verdictRows } from "./trace-text.js";
 
 export const TRACE_CSS = `
 details.case { border: 1px solid var(--line); border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
@@ -132,10 +132,7 @@ function diagnosisHtml(d: Record<string, unknown>): string {
 
 export function traceHtml(t: CaseTrace, anchor: string): string {
   const r = t.record;
-  const verdicts = (["injection", "reference", "health"] as const).flatMap((k) => {
-    const v = r.verdicts[k];
-    return v ? [[k, v.pass ? "pass" : "fail", v.reason, JSON.stringify(v.measurements ?? {})]] : [];
-  });
+  const verdicts = verdictRows(r).map((v) => [v.check, v.found, v.reason, JSON.stringify(v.measurements)]);
   const summary = `Case ${r.index} · ${esc(r.failure)} → ${esc(r.target)} · ${esc(r.status)}${t.reason ? ` · <span class="code">${esc(t.reason.code)}</span> ${esc(t.reason.detail)}` : ""}`;
   const body = [
     `<p>${esc(reasonLine(t))}</p>`,

@@ -1,5 +1,5 @@
 // A case's trace as terminal text (`microremed show`), and the small pieces the HTML trace shares:
-// the phases in order, the tokens per role, the one-line outcome.
+// the phases in order, the verdicts, the tokens per role, the one-line outcome.
 import type { CaseRecord, Phases } from "../runlog/records.js";
 import type { CaseTrace, TraceMessage } from "./trace.js";
 
@@ -9,6 +9,26 @@ export const PHASES: string[] = ["inject", "confirm", "method", "execute", "sett
 export function phaseRows(p: Phases): [string, number][] {
   const at = p as Record<string, number | undefined>;
   return PHASES.filter((k) => k !== "execute" && typeof at[k] === "number").map((k) => [k, at[k] as number]);
+}
+
+/** The case's checks in the order they ran: whether the fault showed, then each verdict. */
+export function verdictRows(
+  r: CaseRecord,
+): { check: string; found: string; reason: string; measurements: object }[] {
+  const { injection, reference, health } = r.verdicts;
+  const row = (check: string, found: string, v: { reason: string; measurements?: object }) => ({
+    check,
+    found,
+    reason: v.reason,
+    measurements: v.measurements ?? {},
+  });
+  return [
+    ...(injection
+      ? [row("injection", injection.faultShown ? "fault shown" : "fault not shown", injection)]
+      : []),
+    ...(reference ? [row("reference", reference.pass ? "pass" : "fail", reference)] : []),
+    ...(health ? [row("health", health.pass ? "pass" : "fail", health)] : []),
+  ];
 }
 
 const usd = (x: number | undefined) => (x ? x.toFixed(4) : "-");
@@ -93,13 +113,10 @@ export function formatTrace(t: CaseTrace, opts: { full?: boolean } = {}): string
   if (!t.attempts.some((a) => a.playbook))
     for (const p of t.playbooks) out.push(`== ${p.name}`, indent(p.text), "");
   out.push("== Verdicts");
-  for (const k of ["injection", "reference", "health"] as const) {
-    const v = r.verdicts[k];
-    if (v)
-      out.push(
-        `${k}: ${v.pass ? "pass" : "fail"}: ${v.reason}${Object.keys(v.measurements ?? {}).length ? `\n    measurements: ${JSON.stringify(v.measurements)}` : ""}`,
-      );
-  }
+  for (const v of verdictRows(r))
+    out.push(
+      `${v.check}: ${v.found}: ${v.reason}${Object.keys(v.measurements).length ? `\n    measurements: ${JSON.stringify(v.measurements)}` : ""}`,
+    );
   out.push("", "== Phases (wall ms)");
   out.push(
     phaseRows(r.phases)

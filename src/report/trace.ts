@@ -4,12 +4,11 @@
 // runs made by older versions lack fields, and a case that ended early has no file at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isErrorOfRun, type Reason } from "../outcome.js";
 import {
   type AttemptFacts,
   deriveReasons,
   type ExecutionFact,
-  type Reason,
-  type ReasonCode,
   type TaskFact,
   type VerdictFact,
 } from "../runlog/reasons.js";
@@ -134,7 +133,7 @@ export function maxAttemptsOf(runDir: string, method: string): number {
 function recordedError(rec: CaseRecord): string | undefined {
   const method = rec.errors.find((e) => e.startsWith("method: "));
   if (method) return method.slice("method: ".length);
-  return rec.status === "error" || rec.status === "interrupted" ? rec.errors[0] : undefined;
+  return isErrorOfRun(rec.status) ? rec.errors[0] : undefined;
 }
 
 export function readTrace(runDir: string, rec: CaseRecord, maxAttempts?: number): CaseTrace {
@@ -151,7 +150,7 @@ export function readTrace(runDir: string, rec: CaseRecord, maxAttempts?: number)
   });
   attempts.forEach((a, i) => {
     const given = rec.attemptReasons?.[i];
-    a.reason = given ? { code: given.code as ReasonCode, detail: given.detail } : derived.attempts[i];
+    a.reason = given ?? derived.attempts[i];
   });
   const playbooks = existsSync(caseDir)
     ? readdirSync(caseDir)
@@ -162,7 +161,7 @@ export function readTrace(runDir: string, rec: CaseRecord, maxAttempts?: number)
   return {
     caseDir,
     record: rec,
-    reason: rec.reason ? { code: rec.reason.code as ReasonCode, detail: rec.reason.detail } : derived.reason,
+    reason: rec.reason ?? derived.reason,
     diagnosis: obj(conv?.report),
     messages: list(conv?.conversation).flatMap((m) => message(m) ?? []),
     attempts,

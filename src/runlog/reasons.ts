@@ -1,96 +1,44 @@
 // Why a case ended as it did, derived from what the case recorded (the executor's results, the
-// verifiers' verdicts, the harness's errors), never from the model's own words: a stable code and
-// a one-line detail. One table of codes, printed by the README, `report` and `show`.
-import type { ErrorReason } from "../errors.js";
-import type { CaseStatus } from "./records.js";
-
-/** Every code, with what it means. Outcomes of the method first, then causes of errors. */
-export const REASON_CODES = {
-  "no-playbook": "the answer held no playbook",
-  "invalid-playbook": "the playbook is not valid YAML or not a valid Ansible playbook (the parser's message)",
-  "task-failed": "a task of the playbook failed (the first failed task's name, module and message)",
-  refused: "the cluster (403 Forbidden) or the harness refused an action of the playbook (quoted)",
-  timeout: "the playbook, the agent or a call ran past its time limit",
-  ineffective: "the playbook ran without error and the fault's check still fails (the measurement)",
-  collateral: "the fault's check passed and the namespace-health check failed (what broke)",
-  "gave-up": "ThinkRemed used its T_max attempts (the last attempt's reason)",
-  "not-injected": "the fault did not show after injection: the case was not evaluated",
-  // causes of errors (errors.ts ErrorReason): the run failed, not the model; counted apart
-  "rate-limit": "the model provider kept answering 429 / rate limited",
-  outage: "the model provider could not be reached or kept failing (5xx, overloaded, connection)",
-  "empty-reply": "the model answered nothing",
-  "malformed-reply": "the model's reply could not be read",
-  auth: "the model provider refused the API key",
-  rejected: "the model provider rejected the request (model name, parameters)",
-  "tool-missing": "a program the harness needs (ansible-playbook, kubectl) is not installed",
-  sandbox: "the sandbox the playbook runs in could not be set up",
-  cluster: "the cluster answered an error the harness could not get past",
-  unreachable: "the cluster could not be reached",
-  interrupted: "the run was interrupted (Ctrl-C) during the case",
-  harness: "a defect or failure of the harness itself",
-} as const;
-
-export type ReasonCode = keyof typeof REASON_CODES;
-
-// every cause an error can carry is a code of the table
-const _errorReasonsAreCodes: Record<ErrorReason, ReasonCode> = {} as Record<ErrorReason, ErrorReason>;
-void _errorReasonsAreCodes;
-
-export interface Reason {
-  code: ReasonCode;
-  detail: string;
-}
+// verifiers' verdicts, the harness's errors), never from the model's own words: a stable code of
+// outcome.ts's table and a one-line detail. Records are read back from files written by older
+// versions too, so each fact is the part of its type that every version wrote.
+import type { ExecutionResult, TaskResult } from "../ansible/executor.js";
+import type { AgentRun, Attempt } from "../methods/types.js";
+import { type CaseStatus, isReasonCode, type Reason, type ReasonCode } from "../outcome.js";
+import type { Verdict } from "../verify/types.js";
 
 /** One task as the executor records it (ansible's JSON); every field but status may be absent. */
-export interface TaskFact {
-  name?: string;
-  module?: string;
+export type TaskFact = Partial<Pick<TaskResult, "name" | "module" | "message" | "durationMs">> & {
   status: string;
-  message?: string;
-  durationMs?: number;
-}
+};
 
-/** What a playbook's execution recorded (a subset of ansible/executor.ts's ExecutionResult). */
-export interface ExecutionFact {
-  accepted: boolean;
-  ok: boolean;
-  timedOut: boolean;
-  exitCode?: number;
-  output?: string;
-  problems: string[];
-  tasks?: TaskFact[];
-}
+/** What a playbook's execution recorded. */
+export type ExecutionFact = Pick<ExecutionResult, "accepted" | "ok" | "timedOut" | "problems"> &
+  Partial<Pick<ExecutionResult, "exitCode" | "output">> & { tasks?: TaskFact[] };
 
-export interface VerdictFact {
-  pass: boolean;
-  reason: string;
-  measurements?: Record<string, unknown>;
-}
+export type VerdictFact = Pick<Verdict, "pass" | "reason"> & Partial<Pick<Verdict, "measurements">>;
 
-/** One attempt (methods/types.ts's Attempt fits this shape). */
-export interface AttemptFacts {
-  index: number;
-  playbook?: string;
+/** One attempt as recorded (methods/types.ts's Attempt). */
+export interface AttemptFacts extends Pick<Attempt, "index" | "playbook" | "problems"> {
   execution?: ExecutionFact;
   /** The method's own verification (ThinkRemed): the combined verdict. */
   verdict?: VerdictFact;
   /** The same verification split in two, when the recorder keeps both. */
   verdicts?: { reference?: VerdictFact; health?: VerdictFact };
-  problems: string[];
   /** An external agent's run (cmd: methods), when one acted instead of (or before) a playbook. */
-  agent?: { exitCode?: number; timedOut: boolean };
+  agent?: Pick<AgentRun, "exitCode" | "timedOut">;
 }
 
 /** What reasons are derived from: everything a case records, nothing the model said about itself. */
 export interface ReasonInput {
   status: CaseStatus;
   attempts: AttemptFacts[];
-  verdicts: { reference?: VerdictFact; health?: VerdictFact; injection?: VerdictFact };
+  verdicts: { reference?: VerdictFact; health?: VerdictFact; injection?: { reason: string } };
   /** T_max for a method that retries (ThinkRemed); 1 or absent for one attempt. */
   maxAttempts?: number;
   /** The method's error (a provider failure) or the harness's, as recorded. */
   error?: string;
-  /** The error's cause when the recorder classified it (one of REASON_CODES). */
+  /** The error's cause when the recorder classified it (a code of outcome.ts's table). */
   errorCause?: string;
 }
 
@@ -100,7 +48,6 @@ const line = (s: string) => {
   return one.length > MAX_DETAIL ? `${one.slice(0, MAX_DETAIL - 1)}…` : one;
 };
 const reason = (code: ReasonCode, detail: string): Reason => ({ code, detail: line(detail) });
-const isCode = (c: string | undefined): c is ReasonCode => !!c && c in REASON_CODES;
 
 /** The cause of an error message, from the error codes and words our errors and the SDKs use. */
 export function errorCause(message: string): ReasonCode {
@@ -277,7 +224,7 @@ export function deriveReasons(x: ReasonInput): { reason?: Reason; attempts: (Rea
 
 function caseReason(x: ReasonInput, attempts: (Reason | undefined)[]): Reason | undefined {
   if (x.status === "success") return undefined;
-  const cause = (msg: string) => reason(isCode(x.errorCause) ? x.errorCause : errorCause(msg), msg);
+  const cause = (msg: string) => reason(isReasonCode(x.errorCause) ? x.errorCause : errorCause(msg), msg);
   if (x.status === "interrupted") return reason("interrupted", x.error ?? "the run was interrupted");
   if (x.status === "injection-failure")
     return reason("not-injected", x.verdicts.injection?.reason ?? "the fault did not show");

@@ -4,7 +4,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Usage } from "../models/types.js";
-import type { Verdict } from "../verify/types.js";
+import type { CaseStatus, Reason } from "../outcome.js";
+import type { InjectionVerdict, Verdict } from "../verify/types.js";
 
 /** The key a record is known by in a run: its case, and its trial when there are several. */
 export const trialKey = (index: number, trial?: number) => `${index}#${trial ?? 1}`;
@@ -22,8 +23,6 @@ export interface MethodTimes {
   executeCpuMs: number;
   scoreMs: number;
 }
-
-export type CaseStatus = "success" | "failure" | "injection-failure" | "interrupted" | "error";
 
 export interface Phases {
   inject?: number;
@@ -47,7 +46,7 @@ export interface CaseRecord {
   status: CaseStatus;
   success: boolean;
   injected: boolean;
-  verdicts: { reference?: Verdict; health?: Verdict; injection?: Verdict };
+  verdicts: { reference?: Verdict; health?: Verdict; injection?: InjectionVerdict };
   attempts: number;
   probeRounds: number;
   /** Wall ms per phase. */
@@ -66,13 +65,31 @@ export interface CaseRecord {
   usageByRole: Record<string, Usage>;
   errors: string[];
   /** Why the case did not succeed (runlog/reasons.ts): a stable code and a one-line detail. */
-  reason?: { code: string; detail: string };
+  reason?: Reason;
   /** ThinkRemed: the reason of each attempt, in order (null for an attempt that passed). */
-  attemptReasons?: ({ code: string; detail: string } | null)[];
+  attemptReasons?: (Reason | null)[];
   method: string;
   model: string;
   startedAt: string;
   finishedAt: string;
+}
+
+/** An injection verdict as versions before faultShown wrote it: `pass` meant "the fault showed". */
+interface InjectionVerdictV1 extends Omit<InjectionVerdict, "faultShown"> {
+  pass: boolean;
+}
+
+/** A line of cases.jsonl as any version wrote it. */
+export type RecordedCase = Omit<CaseRecord, "verdicts"> & {
+  verdicts: Omit<CaseRecord["verdicts"], "injection"> & { injection?: InjectionVerdict | InjectionVerdictV1 };
+};
+
+/** A record in today's shape, from a line that any version wrote (resume, report, show and diff read through this). */
+export function upgradeRecord(rec: RecordedCase): CaseRecord {
+  const injection = rec.verdicts?.injection;
+  if (!injection || "faultShown" in injection) return rec as CaseRecord;
+  const { pass, ...reading } = injection;
+  return { ...rec, verdicts: { ...rec.verdicts, injection: { ...reading, faultShown: pass } } };
 }
 
 export class RunRecords {
@@ -100,7 +117,7 @@ export class RunRecords {
     for (const line of readFileSync(this.casesFile, "utf8").split("\n")) {
       if (!line.trim()) continue;
       try {
-        out.push(JSON.parse(line));
+        out.push(upgradeRecord(JSON.parse(line)));
       } catch {
         // an interrupted write: that case runs again
       }

@@ -2,6 +2,7 @@
 // tokens, success ratio per failure type), injection failures and errors of the run apart, and
 // with --trials k the reliability over the trials (pass@1, pass@k, pass^k).
 import { addUsage, emptyUsage, type Usage } from "../models/types.js";
+import { isEvaluated } from "../outcome.js";
 import { type PassK, passK } from "./passk.js";
 import type { CaseRecord } from "./records.js";
 import { trialKey } from "./records.js";
@@ -89,8 +90,6 @@ export function latestRecords(recs: CaseRecord[]): CaseRecord[] {
   return [...last.values()].sort((a, b) => a.index - b.index || (a.trial ?? 1) - (b.trial ?? 1));
 }
 
-const evaluatedOnly = (r: CaseRecord) => r.status === "success" || r.status === "failure";
-
 /**
  * Each case's evaluated trials (true = success), for the pass@k estimators. An injection failure,
  * an error or an interrupted trial says nothing about the method: it is left out, and a case with
@@ -99,7 +98,7 @@ const evaluatedOnly = (r: CaseRecord) => r.status === "success" || r.status === 
 export function trialOutcomes(recs: CaseRecord[]): boolean[][] {
   const byCase = new Map<number, boolean[]>();
   for (const r of recs) {
-    if (!evaluatedOnly(r)) continue;
+    if (!isEvaluated(r.status)) continue;
     byCase.set(r.index, [...(byCase.get(r.index) ?? []), r.success]);
   }
   return [...byCase.values()];
@@ -116,7 +115,7 @@ export function summarize(
   const recs = latestRecords(all);
   const { trials: k = trialsOf(recs), ...names } = meta;
   // harness errors and interrupted cases say nothing about the method: they are reported apart
-  const evaluated = recs.filter((r) => r.status === "success" || r.status === "failure");
+  const evaluated = recs.filter((r) => isEvaluated(r.status));
   const successes = evaluated.filter((r) => r.success);
   const perFailure: Record<string, TypeSummary> = {};
   for (const r of evaluated) {

@@ -15,11 +15,12 @@ import { buildDiagnosis } from "../diagnosis/build.js";
 import { applyAll, waitHealthy } from "../envs/deploy.js";
 import type { EnvSpec } from "../envs/env.js";
 import { allSettled, type HealthSnapshot, snapshot } from "../envs/health.js";
-import { type ErrorReason, isMicroRemedError } from "../errors.js";
+import { isMicroRemedError } from "../errors.js";
 import { type AgentIdentity, createAgentIdentity } from "../identity/agent.js";
 import { executionError } from "../methods/errors.js";
 import type { Method, MethodError, MethodResult, Prober } from "../methods/types.js";
 import { addUsage, emptyUsage, type Model } from "../models/types.js";
+import type { ErrorReason } from "../outcome.js";
 import { createProbe, probeLimits } from "../probe/index.js";
 import { deriveReasons } from "../runlog/reasons.js";
 import type { CaseRecord, Phases } from "../runlog/records.js";
@@ -177,7 +178,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
       new FaultConfirmer(h).confirm(faults, injections, signal),
     );
     rec.verdicts.injection = seen;
-    if (!seen.pass) {
+    if (!seen.faultShown) {
       rec.status = "injection-failure";
       return rec;
     }

@@ -10,8 +10,8 @@ import type { ClusterTime } from "../cluster/time.js";
 import { restoreService, waitHealthy } from "../envs/deploy.js";
 import { type EnvSpec, sourceManifest } from "../envs/env.js";
 import { VERIFIERS } from "../verify/registry.js";
-import { mergeVerdicts } from "../verify/scorer.js";
-import type { Verdict, VerifyContext } from "../verify/types.js";
+import { mergeReadings } from "../verify/scorer.js";
+import type { InjectionVerdict, VerifyContext } from "../verify/types.js";
 
 export interface Fault {
   spec: FailureSpec;
@@ -24,8 +24,8 @@ export interface Injector {
 }
 
 export interface Confirmer {
-  /** pass: every fault shows (the verifier finds the system unhealthy) within the window. */
-  confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<Verdict>;
+  /** Whether every fault shows (its check finds the system unhealthy) within the window. */
+  confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<InjectionVerdict>;
 }
 
 export interface Restorer {
@@ -78,8 +78,8 @@ export function faultsEndAt(injections: Injection[]): number | undefined {
 export class FaultConfirmer implements Confirmer {
   constructor(private readonly d: HarnessDeps) {}
 
-  async confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<Verdict> {
-    const seen: Verdict[] = [];
+  async confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<InjectionVerdict> {
+    const seen: InjectionVerdict[] = [];
     for (const f of faults) {
       const look = () => VERIFIERS[f.spec.verifier].verify(this.d.context(f.service, "confirm", signal));
       let v = await look();
@@ -89,16 +89,18 @@ export class FaultConfirmer implements Confirmer {
         await this.restartAndInject(f, injections, signal);
         v = await look();
       }
-      // confirm mode: pass means the system still looks healthy, i.e. the fault did not show
+      // in confirm mode the check passes while the system still looks healthy: the fault did not show
+      const { pass: healthy, ...reading } = v;
       seen.push({
-        ...v,
-        pass: !v.pass,
-        reason: v.pass
+        ...reading,
+        faultShown: !healthy,
+        reason: healthy
           ? `the fault did not show within ${this.d.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}`
           : v.reason,
       });
     }
-    return mergeVerdicts(seen);
+    if (seen.length === 1) return seen[0];
+    return { faultShown: seen.every((s) => s.faultShown), ...mergeReadings(seen) };
   }
 
   /** The reference's strict restart: restart the target, inject again. */

@@ -11,6 +11,7 @@ import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
 import { resolveMethod } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
+import { isErrorOfRun } from "../outcome.js";
 import { type CaseRecord, RunRecords, trialKey } from "../runlog/records.js";
 import { formatSummary, type RunSummary, summarize } from "../runlog/summary.js";
 import { requireSandbox } from "../sandbox/support.js";
@@ -140,7 +141,7 @@ export async function runExperiments(
   const done = new Map<string, CaseRecord>();
   for (const r of previous) {
     const key = trialKey(r.index, r.trial);
-    if (r.status === "interrupted" || r.status === "error") done.delete(key);
+    if (isErrorOfRun(r.status)) done.delete(key);
     else done.set(key, r);
   }
   const todo = trials.filter((t) => !done.has(trialKey(t.case.index, t.trial)));

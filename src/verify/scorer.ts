@@ -9,14 +9,19 @@ import { verifyNamespaceHealth } from "./health.js";
 import { VERIFIERS } from "./registry.js";
 import type { Score, Scorer, Verdict, VerifyContext } from "./types.js";
 
-/** Several faults' verdicts as one. */
-export function mergeVerdicts(vs: Verdict[]): Verdict {
-  if (vs.length === 1) return vs[0];
+/** Several faults' readings as one: the reasons side by side, the measurements per fault. */
+export function mergeReadings(vs: Pick<Verdict, "reason" | "measurements">[]) {
+  if (vs.length === 1) return { reason: vs[0].reason, measurements: vs[0].measurements };
   return {
-    pass: vs.every((v) => v.pass),
     reason: vs.map((v) => v.reason).join(" | "),
     measurements: { faults: vs.map((v) => v.measurements) },
   };
+}
+
+/** Several faults' verdicts as one: it passes when every one does. */
+export function mergeVerdicts(vs: Verdict[]): Verdict {
+  if (vs.length === 1) return vs[0];
+  return { pass: vs.every((v) => v.pass), ...mergeReadings(vs) };
 }
 
 export interface ScorerOptions {

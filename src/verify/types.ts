@@ -12,6 +12,14 @@ export interface Verdict {
   inconclusive?: boolean;
 }
 
+/**
+ * Whether the injected faults showed within the injection window (the confirm step): a fact
+ * about the injection, not a pass or a fail; a case whose fault never showed is not evaluated.
+ */
+export interface InjectionVerdict extends Omit<Verdict, "pass"> {
+  faultShown: boolean;
+}
+
 /** A case's score: both verdicts, and their conjunction (pass, reason) as one verdict. */
 export interface Score extends Verdict {
   reference: Verdict;

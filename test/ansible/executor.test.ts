@@ -130,12 +130,12 @@ describe("ansible's results as data", () => {
     );
   }, 120_000);
 
-  it("a playbook ansible cannot parse is cause syntax, with ansible's message", async () => {
+  it("a playbook ansible cannot parse is cause invalid-playbook (a reason code), with ansible's message", async () => {
     const r = await play(
       executor(tc.kubeconfig),
       localPlay("    - name: nope\n      no.such.module: {x: 1}\n"),
     );
-    expect(r).toMatchObject({ accepted: false, ok: false, cause: "syntax", tasks: [] });
+    expect(r).toMatchObject({ accepted: false, ok: false, cause: "invalid-playbook", tasks: [] });
     expect(r.problems[0]).toMatch(/could not parse the playbook: .*no.such.module/);
   }, 120_000);
 

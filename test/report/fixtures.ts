@@ -6,7 +6,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CaseRecord, CaseStatus } from "../../src/runlog/records.js";
+import type { CaseStatus } from "../../src/outcome.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 
 export const MODEL_A = "gpt-4o"; // priced: costUsd on each record
 export const MODEL_B = "qwen2.5-7b"; // no prices: cost "-"
@@ -54,7 +55,7 @@ export function caseRecord(run: (typeof RUNS)[number], o: string, i: number): Ca
     success: o === "S",
     injected: ran,
     verdicts: {
-      injection: verdict(ran),
+      injection: { faultShown: ran, reason: ran ? "ok" : "not ok", measurements: {} },
       ...(evaluated ? { reference: verdict(o !== "F"), health: verdict(o !== "R") } : {}),
     },
     attempts: o === "S" && run.method === "ThinkRemed" && i % 2 === 1 ? 2 : evaluated ? 1 : 0,

@@ -1,9 +1,9 @@
 // The README's table of reason codes is the one users read: every code of the table in
-// src/runlog/reasons.ts must appear in it, so a new code cannot go undocumented.
+// src/outcome.ts must appear in it, so a new code cannot go undocumented.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REASON_CODES } from "../../src/runlog/reasons.js";
+import { REASON_CODES } from "../../src/outcome.js";
 
 describe("README", () => {
   it("documents every reason code", () => {

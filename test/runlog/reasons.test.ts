@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnsibleExecutor, type ExecutionResult } from "../../src/ansible/executor.js";
+import { REASON_CODES } from "../../src/outcome.js";
 import {
   type AttemptFacts,
   attemptReason,
@@ -13,7 +14,6 @@ import {
   type ExecutionFact,
   errorCause,
   measurementText,
-  REASON_CODES,
   type ReasonInput,
 } from "../../src/runlog/reasons.js";
 
@@ -64,9 +64,10 @@ const failed = (x: Partial<ReasonInput>): ReasonInput => ({
 
 describe("reasons", { timeout: 120_000 }, () => {
   it("has one table of codes, each with a one-line description", () => {
-    for (const [code, text] of Object.entries(REASON_CODES)) {
+    for (const [code, { class: c, meaning }] of Object.entries(REASON_CODES)) {
       expect(code).toMatch(/^[a-z-]+$/);
-      expect(text).not.toContain("\n");
+      expect(meaning).not.toContain("\n");
+      expect(["answer", "injection", "run"]).toContain(c);
     }
   });
 

@@ -4,13 +4,14 @@
 // prints "Success Rate", "Average Attempts per Success", "Average Remediation Time per Success",
 // ...), and the run's errors listed apart with their reason codes.
 import { describe, expect, it } from "vitest";
-import type { CaseRecord, CaseStatus } from "../../src/runlog/records.js";
+import type { CaseStatus, ReasonCode } from "../../src/outcome.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 import { formatSummary, latestRecords, summarize } from "../../src/runlog/summary.js";
 
 function rec(
   index: number,
   status: CaseStatus,
-  opts: { trial?: number; failure?: string; seconds?: number; code?: string; attempts?: number } = {},
+  opts: { trial?: number; failure?: string; seconds?: number; code?: ReasonCode; attempts?: number } = {},
 ): CaseRecord {
   const evaluated = status === "success" || status === "failure";
   return {

@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { reportIn } from "../../diagnosis/report.js";
-import { type ErrorReason, MicroRemedError } from "../../errors.js";
+import { MicroRemedError } from "../../errors.js";
+import { PROVIDER_REASONS } from "../../outcome.js";
 import { validateWith } from "../../util/schema.js";
 import type { Model, ModelRequest, ModelResponse, ToolCall } from "../types.js";
 
@@ -15,7 +16,7 @@ interface ScriptTurn {
   /** Fail this call the way a provider can (the run records it on the case as an error). */
   error?: string;
   /** Why the provider failed (default: outage). */
-  errorReason?: ErrorReason;
+  errorReason?: (typeof PROVIDER_REASONS)[number];
 }
 
 interface Script {
@@ -37,7 +38,7 @@ const SCHEMA = {
           content: { type: "string" },
           error: { type: "string" },
           errorReason: {
-            enum: ["timeout", "rate-limit", "outage", "empty-reply", "malformed-reply", "auth", "rejected"],
+            enum: [...PROVIDER_REASONS],
           },
           toolCalls: {
             type: "array",
