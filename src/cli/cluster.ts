@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { usageError } from "../errors.js";
+import { parseCluster } from "../runner/config.js";
 import type { Connection } from "../runner/run.js";
 
 export interface ClusterFlags {
@@ -46,11 +46,7 @@ export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
       close: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  if (f.cluster !== "sim")
-    throw usageError(
-      `--cluster must be sim or kube, got "${f.cluster}"`,
-      "use --cluster sim (embedded, default) or --cluster kube --kubeconfig FILE",
-    );
+  parseCluster(f.cluster); // the single-step commands take --cluster as commander gives it
   const running = await startEmbeddedCluster({
     speed: f.speed,
     seed: f.seed,

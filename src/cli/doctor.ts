@@ -3,9 +3,9 @@
 import type { Command } from "commander";
 import { providerKeyStatus } from "../models/keys.js";
 import { sandboxSupport } from "../sandbox/support.js";
+import { parsePositive } from "../util/parse.js";
 import { type ClusterFlags, openCluster } from "./cluster.js";
 import { execCheck, kubectlInfo } from "./doctor-exec.js";
-import { parsePositive } from "./options.js";
 import { toolStatus } from "./tools.js";
 
 export function registerDoctor(program: Command) {

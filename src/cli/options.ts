@@ -1,19 +1,4 @@
-// Parsing and checking option values, with errors that say which flag and what to give.
-import { usageError } from "../errors.js";
-
-export function parsePositive(v: string, flag: string, integer = false): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
-    throw usageError(
-      `${flag} must be a positive ${integer ? "integer" : "number"}, got "${v}"`,
-      `pass e.g. ${flag} ${integer ? "8080" : "60"}`,
-    );
-  return n;
-}
-
-export function parseNonNegativeInt(v: string, flag: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw usageError(`${flag} must be a whole number ≥ 0, got "${v}"`, `pass e.g. ${flag} 10`);
-  return n;
-}
+// The option parsers moved to src/util/parse.ts, where the run's options (src/runner/config.ts)
+// use them too. This file only keeps the old import path for src/cli/sim.ts, which belongs to the
+// simulator's branch: once that imports from src/util/parse.ts, delete this file.
+export { parseNonNegativeInt, parsePositive } from "../util/parse.js";

@@ -10,8 +10,9 @@ import { usageError } from "../errors.js";
 import { methodNames } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
 import { formatSummary, type RunSummary } from "../runlog/summary.js";
+import { resolveData } from "../runner/config.js";
 import { runWithSignals } from "./run.js";
-import { addRunOptions, resolveData, toRunConfig } from "./run-options.js";
+import { addRunOptions, toRunConfig } from "./run-options.js";
 
 export const TIERS = ["easy", "medium", "hard"] as const;
 export const ALL_METHODS = ["SoloGen", "ThinkRemed"];

@@ -1,6 +1,5 @@
 // `microremed run`: the reference's custom mode (inject_and_remediate.py) with its flags.
 import type { Command } from "commander";
-import { usageError } from "../errors.js";
 import { formatSummary, type RunSummary } from "../runlog/summary.js";
 import type { RunConfig } from "../runner/config.js";
 import { openCluster } from "./cluster.js";
@@ -65,11 +64,6 @@ export function registerRun(program: Command) {
       "Inject failures from an experiment file and measure how a method and model remediate them (the reference's custom mode)",
     );
   addRunOptions(cmd).action(async (opts: Record<string, unknown>) => {
-    if (!opts.model)
-      throw usageError(
-        "--model is required",
-        "pass --model oracle, noop, scripted:<file> or a provider model (microremed models lists them)",
-      );
     const cfg = toRunConfig(opts);
     await runWithSignals([cfg], (s) => process.stdout.write(formatSummary(s)));
   });

@@ -6,7 +6,7 @@ import { MicroRemedError } from "../errors.js";
 import { formatTrace, loadRun, readTrace } from "../report/index.js";
 import { findRunFolders } from "../report/load.js";
 import { trialOf } from "../report/trace.js";
-import { parsePositive } from "./options.js";
+import { parsePositive } from "../util/parse.js";
 
 export function registerShow(program: Command) {
   program

@@ -10,9 +10,9 @@ import type { KubeClient } from "../cluster/client.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
+import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
 import { DEFAULT_TIMEOUTS } from "../verify/types.js";
 import { type ClusterFlags, openCluster } from "./cluster.js";
-import { parseNonNegativeInt, parsePositive } from "./options.js";
 
 function clusterOptions(cmd: Command): Command {
   return cmd

@@ -185,7 +185,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
     rec.injected = true;
     d.onPhase("method");
     identity = await timed(phases, "identity", () =>
-      createAgentIdentity(d.client, d.cfg.namespace, d.cfg.agentAccess ?? "namespace"),
+      createAgentIdentity(d.client, d.cfg.namespace, d.cfg.agentAccess),
     );
     const report = await buildDiagnosis(
       d.client,
@@ -212,7 +212,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
             timeoutMs: limits.timeoutSeconds * 1000,
             maxOutput: limits.maxOutput,
             maxCommands: limits.maxCommands,
-            sandbox: d.cfg.sandbox ?? "bwrap",
+            sandbox: d.cfg.sandbox,
           }),
         }
       : undefined;
@@ -227,7 +227,7 @@ export async function runCase(pc: PlannedCase, d: CaseDeps): Promise<CaseRecord>
           prober: prober && timedProber(prober, times),
           launcher: timedLauncher(
             new SandboxLauncher({
-              mode: d.cfg.sandbox ?? "bwrap",
+              mode: d.cfg.sandbox,
               kubeconfig: id.kubeconfigPath,
               caseDir: d.caseDir,
               timeoutMs: d.cfg.playbookTimeout * 1000,

@@ -16,7 +16,7 @@ import { type CaseRecord, RunRecords, trialKey } from "../runlog/records.js";
 import { formatSummary, type RunSummary, summarize } from "../runlog/summary.js";
 import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
-import { identity, type RunConfig } from "./config.js";
+import { freeOptions, identity, type RunConfig } from "./config.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
 import { expandTrials, shardCases, shardLabel } from "./trials.js";
 
@@ -84,7 +84,7 @@ export async function prepareRun(cfg: RunConfig): Promise<PreparedRun> {
   if (cfg.manifestPath)
     for (const c of plan) for (const f of c.faults) sourceManifest(env, f.service, cfg.manifestPath);
   // where bubblewrap cannot run, refuse before any cluster starts, unless --sandbox none
-  await requireSandbox(cfg.sandbox ?? "bwrap");
+  await requireSandbox(cfg.sandbox);
   const runName = cfg.runName ?? defaultRunName(cfg);
   // a resume with another configuration is refused before any cluster is started
   checkResume(join(cfg.savePath, runName), identity(cfg));
@@ -105,15 +105,6 @@ export async function runExperiments(
   const id = identity(cfg);
   const maxAttempts = cfg.maxAttempts ?? method.maxAttempts;
   const before = checkResume(records.dir, id);
-  // options that do not change what a case measures: recorded, free to differ on a resume
-  const options = {
-    waitInterval: cfg.waitInterval,
-    playbookTimeout: cfg.playbookTimeout,
-    parallel: cfg.parallel ?? 1,
-    inventory: cfg.inventory,
-    context: cfg.context ?? null,
-    sandbox: cfg.sandbox ?? "bwrap",
-  };
   const now = new Date().toISOString();
   const started =
     previous.length && before?.startedAt
@@ -123,19 +114,20 @@ export async function runExperiments(
     config: id,
     // T_max in force: the method's definition, or --max-attempts
     maxAttempts,
-    options,
+    // options that do not change what a case measures: recorded, free to differ on a resume
+    options: freeOptions(cfg),
     cluster: cfg.cluster,
     speed: conn.time.fastSpeed,
-    methodSpeed: cfg.methodSpeed ?? null,
+    methodSpeed: cfg.methodSpeed,
     // what `report` checks when it merges shards: every case of the plan once
     plannedCases: plan.length,
-    trials: cfg.trials ?? 1,
-    shard: cfg.shard ? shardLabel(cfg.shard) : null,
+    trials: cfg.trials,
+    shard: id.shard,
     ...started,
   });
 
   // this machine's slice of the cases (all without --shard), each run --trials times
-  const trials = expandTrials(shardCases(plan, cfg.shard), cfg.trials ?? 1);
+  const trials = expandTrials(shardCases(plan, cfg.shard), cfg.trials);
   const runs = trials.length;
   // the last record of each case (and trial) counts; interrupted cases and errors of the run run again
   const done = new Map<string, CaseRecord>();
@@ -148,13 +140,13 @@ export async function runExperiments(
   if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${runs} cases already done`);
   if (model.notice) hooks.log(model.notice);
 
-  const workers = Math.max(1, Math.min(cfg.parallel ?? 1, todo.length || 1));
+  const workers = Math.max(1, Math.min(cfg.parallel, todo.length || 1));
   // Each worker has its own copy of the system in its own namespace: <ns>, <ns>-2, ...
   const namespaces = Array.from({ length: workers }, (_, i) =>
     i === 0 ? cfg.namespace : `${cfg.namespace}-${i + 1}`,
   );
   hooks.log(
-    `${runName}: ${runs} case${runs === 1 ? "" : "s"}${cfg.shard ? ` (shard ${shardLabel(cfg.shard)} of ${plan.length})` : ""}${(cfg.trials ?? 1) > 1 ? ` (${cfg.trials} trials each)` : ""} of ${cfg.experimentPath} on ${cfg.env} (namespace${workers > 1 ? "s" : ""} ${namespaces.join(", ")}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`,
+    `${runName}: ${runs} case${runs === 1 ? "" : "s"}${cfg.shard ? ` (shard ${shardLabel(cfg.shard)} of ${plan.length})` : ""}${cfg.trials > 1 ? ` (${cfg.trials} trials each)` : ""} of ${cfg.experimentPath} on ${cfg.env} (namespace${workers > 1 ? "s" : ""} ${namespaces.join(", ")}, ${cfg.cluster === "sim" ? `embedded cluster at speed ${conn.time.speed}` : "cluster from kubeconfig"})`,
   );
   await Promise.all(
     namespaces.map(async (ns) => {
@@ -175,7 +167,7 @@ export async function runExperiments(
 
   // While a method acts, time passes as on a real cluster (a model's thinking, ansible's own
   // start-up); only while it waits on the cluster (a watch open) does the clock run fast again.
-  const methodSpeed = cfg.methodSpeed ?? 1;
+  const methodSpeed = cfg.methodSpeed;
   if (conn.time.adjustable && methodSpeed !== conn.time.fastSpeed)
     hooks.log(
       `the embedded cluster runs at speed ${methodSpeed} while the method acts (${conn.time.fastSpeed} while it waits on the cluster), ${conn.time.fastSpeed} otherwise`,
@@ -184,7 +176,7 @@ export async function runExperiments(
     inventory: cfg.inventory,
     kubeconfig: conn.kubeconfigPath,
     timeoutMs: cfg.playbookTimeout * 1000,
-    sandbox: options.sandbox,
+    sandbox: cfg.sandbox,
     // where ansible is installed outside PATH (a virtualenv)
     ansiblePlaybook: process.env.MICROREMED_ANSIBLE_PLAYBOOK || undefined,
   });
@@ -194,7 +186,7 @@ export async function runExperiments(
     const wcfg = { ...cfg, namespace };
     for (let t = queue.shift(); t && !hooks.signal.aborted; t = queue.shift()) {
       const pc = t.case;
-      const trial = (cfg.trials ?? 1) > 1 ? t.trial : undefined;
+      const trial = cfg.trials > 1 ? t.trial : undefined;
       const label = `[${pc.index}/${plan.length}${trial ? ` trial ${trial}` : ""}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
       const rec = await runCase(pc, {
         client: conn.client,
@@ -215,7 +207,7 @@ export async function runExperiments(
       all.push(rec);
       const s = summarize(
         runName,
-        { env: env.name, method: method.name, model: model.id, trials: cfg.trials ?? 1 },
+        { env: env.name, method: method.name, model: model.id, trials: cfg.trials },
         all,
       );
       hooks.log(
@@ -228,7 +220,7 @@ export async function runExperiments(
   // earlier session that this one did not reach again still counts as an error
   const summary = summarize(
     runName,
-    { env: env.name, method: method.name, model: model.id, trials: cfg.trials ?? 1 },
+    { env: env.name, method: method.name, model: model.id, trials: cfg.trials },
     records.read().sort((a, b) => a.index - b.index || (a.trial ?? 1) - (b.trial ?? 1)),
   );
   records.writeJson("summary.json", summary);
