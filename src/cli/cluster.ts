@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseCluster } from "../runner/config.js";
+import { parseCluster } from "../runner/options.js";
 import type { Connection } from "../runner/run.js";
 
 export interface ClusterFlags {

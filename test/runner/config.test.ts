@@ -1,4 +1,4 @@
-// The run's options are declared once (runner/config.ts): commander's flags, RunConfig and the
+// The run's options are declared once (runner/options.ts): commander's flags, RunConfig and the
 // resume identity are read off that table, and every default is applied there, once.
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
