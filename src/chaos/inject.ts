@@ -11,7 +11,7 @@ interface ChaosWithStatus extends Chaos {
   status?: { experiment?: { containerRecords?: { events?: { type?: string; operation?: string }[] }[] } };
 }
 
-import type { ClusterTime } from "../cluster/time.js";
+import type { Clock } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
@@ -143,7 +143,7 @@ export async function inject(
 /** Delete the chaos object; if it lingers past `stuckMs` (cluster), clear its finalizers. */
 export async function removeChaos(
   client: KubeClient,
-  time: ClusterTime,
+  time: Clock,
   inj: Injection,
   stuckMs = 30_000,
 ): Promise<{ finalizerCleared: boolean }> {
@@ -180,11 +180,7 @@ export async function removeChaos(
 }
 
 /** Every chaos object MicroRemed left in a namespace (an interrupted run): only those it labelled. */
-export async function removeAllChaos(
-  client: KubeClient,
-  time: ClusterTime,
-  namespace: string,
-): Promise<number> {
+export async function removeAllChaos(client: KubeClient, time: Clock, namespace: string): Promise<number> {
   let n = 0;
   for (const kind of ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"]) {
     if (!(await client.serves("chaos-mesh.org/v1alpha1", kind))) continue;

@@ -12,7 +12,23 @@ import type { KubeClient } from "./client.js";
 
 const SPEED_ANNOTATION = "microremed.io/clock-speed";
 
-export class ClusterTime {
+/** The cluster's clock as the harness waits on it and times by it (ClusterTime; a fake in tests). */
+export interface Clock {
+  /** The cluster's own time, ms. */
+  clusterNow(): Promise<number>;
+  /** Wall ms for a cluster duration. */
+  wall(clusterMs: number): number;
+  /** Wait a cluster duration. */
+  sleep(clusterMs: number, signal?: AbortSignal): Promise<void>;
+  /** Run fn with the clock at a method's speed. */
+  realtime<T>(speed: number, fn: () => Promise<T>): Promise<T>;
+  /** Inside realtime, the method waits on the cluster (true) or acts again (false). */
+  waiting(on: boolean): Promise<void>;
+  /** Inside realtime, run fn at the run's full speed. */
+  fast<T>(slowSpeed: number, fn: () => Promise<T>): Promise<T>;
+}
+
+export class ClusterTime implements Clock {
   private current: number;
   private realtimeHolders = 0;
   /** Of the realtime holders, how many wait on the cluster now; and the speed they hold. */

@@ -2,7 +2,7 @@
 // poll in cluster time covers what cannot be watched (metrics) or a dropped watch.
 import { MicroRemedError } from "../errors.js";
 import { type KubeClient, openWatch } from "./client.js";
-import type { ClusterTime } from "./time.js";
+import type { Clock } from "./time.js";
 
 export interface WatchTarget {
   apiVersion: string;
@@ -13,7 +13,7 @@ export interface WatchTarget {
 
 export interface WaitOptions<T> {
   client: KubeClient;
-  time: ClusterTime;
+  time: Clock;
   /** Resolves to a value when the condition holds, undefined when not yet. */
   check: () => Promise<T | undefined>;
   watch?: WatchTarget[];

@@ -3,7 +3,7 @@
 import type { V1PodTemplateSpec } from "@kubernetes/client-node";
 import type { KubeClient } from "../cluster/client.js";
 import type { Deployment, KObj } from "../cluster/objects.js";
-import type { ClusterTime } from "../cluster/time.js";
+import type { Clock } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MicroRemedError } from "../errors.js";
 import type { EnvSpec } from "./env.js";
@@ -61,7 +61,7 @@ export async function applyAll(client: KubeClient, objs: KObj[], namespace: stri
 
 export async function waitHealthy(
   client: KubeClient,
-  time: ClusterTime,
+  time: Clock,
   namespace: string,
   timeoutSeconds: number,
   signal?: AbortSignal,
@@ -96,7 +96,7 @@ export async function waitHealthy(
 
 export async function deployEnv(
   client: KubeClient,
-  time: ClusterTime,
+  time: Clock,
   env: EnvSpec,
   namespace: string,
   signal?: AbortSignal,
@@ -138,7 +138,7 @@ function differs(source: Deployment, live: Deployment): boolean {
 /** Put a service back as its original manifest says (only if it differs), then wait until healthy. */
 export async function restoreService(
   client: KubeClient,
-  time: ClusterTime,
+  time: Clock,
   source: KObj,
   namespace: string,
   timeoutSeconds: number,

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { MicroRemedError } from "../errors.js";
-import { RunRecords } from "../runlog/records.js";
+import { RunRecords } from "../runlog/folder.js";
 import { latestRecords } from "../runlog/summary.js";
 import type { LoadedRun } from "./runs.js";
 import { mergeShards } from "./shards.js";

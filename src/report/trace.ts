@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrorOfRun, type Reason } from "../outcome.js";
+import { caseDirName } from "../runlog/folder.js";
 import {
   type AttemptFacts,
   deriveReasons,
@@ -12,7 +13,7 @@ import {
   type TaskFact,
   type VerdictFact,
 } from "../runlog/reasons.js";
-import { type CaseRecord, caseDirName } from "../runlog/records.js";
+import type { CaseRecord } from "../runlog/records.js";
 
 export interface TraceMessage {
   role: string;

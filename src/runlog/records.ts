@@ -1,18 +1,14 @@
-// What a run leaves behind, in <save-path>/<run>/: run.json (its configuration), cases.jsonl
-// (one line per finished case, append-only), case-NNN/ (playbooks, outputs, conversation),
-// summary.json and summary.txt.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Usage } from "../models/types.js";
-import type { CaseStatus, Reason } from "../outcome.js";
-import type { InjectionVerdict, Verdict } from "../verify/types.js";
+// A case's record, one line of cases.jsonl: its type, built in one place from what the case's
+// pipeline learned (caseRecord), and read back in today's shape from any version's line
+// (upgradeRecord).
+import type { MethodResult } from "../methods/types.js";
+import { addUsage, emptyUsage, type Usage } from "../models/types.js";
+import type { CaseStatus, ErrorReason, Reason } from "../outcome.js";
+import type { InjectionVerdict, Score, Verdict } from "../verify/types.js";
+import { deriveReasons } from "./reasons.js";
 
 /** The key a record is known by in a run: its case, and its trial when there are several. */
 export const trialKey = (index: number, trial?: number) => `${index}#${trial ?? 1}`;
-
-/** A case's folder in its run: case-NNN/, or case-NNN-tK/ for trial K of a run with --trials. */
-export const caseDirName = (index: number, trial?: number) =>
-  `case-${String(index).padStart(3, "0")}${trial ? `-t${trial}` : ""}`;
 
 /** Milliseconds per part of the remediation, as a real cluster would show them (runner/timing.ts). */
 export interface MethodTimes {
@@ -23,6 +19,9 @@ export interface MethodTimes {
   executeCpuMs: number;
   scoreMs: number;
 }
+
+/** What a real cluster shows as the remediation's time: the model's, the probes' and the execution's. */
+export const remediationMs = (t: MethodTimes) => t.modelMs + t.probeMs + t.executeMs;
 
 export interface Phases {
   inject?: number;
@@ -92,44 +91,92 @@ export function upgradeRecord(rec: RecordedCase): CaseRecord {
   return { ...rec, verdicts: { ...rec.verdicts, injection: { ...reading, faultShown: pass } } };
 }
 
-export class RunRecords {
-  readonly casesFile: string;
+/** What a case came to, as its pipeline learned it (runner/case.ts): the record is made of these alone. */
+export interface CaseFacts {
+  index: number;
+  /** Which of the --trials runs (absent with one trial). */
+  trial?: number;
+  faults: { failure: string; service: string }[];
+  method: string;
+  model: string;
+  /** T_max in force. */
+  maxAttempts: number;
+  startedAt: string;
+  /** Wall ms per phase of the harness. */
+  phases: Phases;
+  /** What went wrong, in order: the method's failure, the harness's error, the cleanup's. */
+  errors: string[];
+  status: CaseStatus;
+  /** The cause of an error of the run, where the pipeline knows it. */
+  errorCause?: ErrorReason;
+  injection?: InjectionVerdict;
+  /** What the method did, once it ran. */
+  solved?: MethodResult;
+  /** The runner's final score, once the case was scored. */
+  score?: Score;
+  /** The remediation's parts and the runner's own settle and checks (finalMs), once scored. */
+  remediation?: MethodTimes & { finalMs: number };
+}
 
-  constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
-    this.casesFile = join(dir, "cases.jsonl");
-  }
-
-  caseDir(index: number, trial?: number): string {
-    const d = join(this.dir, caseDirName(index, trial));
-    mkdirSync(d, { recursive: true });
-    return d;
-  }
-
-  append(rec: CaseRecord): void {
-    appendFileSync(this.casesFile, `${JSON.stringify(rec)}\n`);
-  }
-
-  /** Finished cases so far (a torn last line from a crash is ignored). */
-  read(): CaseRecord[] {
-    if (!existsSync(this.casesFile)) return [];
-    const out: CaseRecord[] = [];
-    for (const line of readFileSync(this.casesFile, "utf8").split("\n")) {
-      if (!line.trim()) continue;
-      try {
-        out.push(upgradeRecord(JSON.parse(line)));
-      } catch {
-        // an interrupted write: that case runs again
-      }
-    }
-    return out;
-  }
-
-  writeJson(name: string, data: unknown): void {
-    writeFileSync(join(this.dir, name), `${JSON.stringify(data, null, 2)}\n`);
-  }
-
-  writeText(name: string, text: string): void {
-    writeFileSync(join(this.dir, name), text);
-  }
+/** The one place a record is made: counts, tokens and times summed, and the reasons derived. */
+export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()): CaseRecord {
+  const attempts = f.solved?.attempts ?? [];
+  const usage = f.solved?.usage ?? {};
+  const errors = [...attempts.flatMap((a) => a.problems.map((p) => `attempt ${a.index}: ${p}`)), ...f.errors];
+  const verdicts: CaseRecord["verdicts"] = {
+    ...(f.injection ? { injection: f.injection } : {}),
+    ...(f.score ? { reference: f.score.reference, health: f.score.health } : {}),
+  };
+  const rec: CaseRecord = {
+    index: f.index,
+    ...(f.trial ? { trial: f.trial } : {}),
+    failure: f.faults.map((x) => x.failure).join("+"),
+    target: f.faults.map((x) => x.service).join("+"),
+    faults: f.faults,
+    status: f.status,
+    success: f.status === "success",
+    injected: f.injection?.faultShown === true,
+    verdicts,
+    attempts: attempts.length,
+    maxAttempts: f.maxAttempts,
+    probeRounds: attempts.reduce((n, a) => n + a.probeRounds, 0),
+    // the playbooks' own time, as the executor measured it
+    phases: f.solved
+      ? { ...f.phases, execute: attempts.reduce((n, a) => n + (a.execution?.durationMs ?? 0), 0) }
+      : f.phases,
+    tokens: Object.values(usage).reduce(addUsage, emptyUsage()),
+    usageByRole: usage,
+    errors,
+    method: f.method,
+    model: f.model,
+    startedAt: f.startedAt,
+    finishedAt,
+    ...(f.remediation
+      ? {
+          remediation: f.remediation,
+          remediationSeconds: Math.round(remediationMs(f.remediation) / 100) / 10,
+        }
+      : {}),
+  };
+  if (f.status === "success") return rec;
+  const r = deriveReasons({
+    status: f.status,
+    // ThinkRemed's Verification agent scored each attempt: both verdicts are in its score
+    attempts: attempts.map((a) => ({
+      ...a,
+      verdicts: a.verdict && "reference" in a.verdict ? (a.verdict as Score) : undefined,
+    })),
+    verdicts,
+    maxAttempts: f.maxAttempts,
+    error:
+      f.status === "error"
+        ? (errors.find((x) => x.startsWith("method:") || x.startsWith("error ")) ?? errors[0])
+        : undefined,
+    errorCause: f.errorCause,
+  });
+  return {
+    ...rec,
+    ...(r.reason ? { reason: r.reason } : {}),
+    ...(attempts.length > 1 ? { attemptReasons: r.attempts.map((a) => a ?? null) } : {}),
+  };
 }

@@ -23,7 +23,8 @@ export interface ExperimentFile {
   cases: { faults: FaultSpec[] }[];
 }
 
-export interface Fault {
+/** A fault as planned: the failure's id and its target (context.ts's Fault adds the failure's definition). */
+export interface PlannedFault {
   failure: string;
   service: string;
   params?: Record<string, unknown>;
@@ -31,7 +32,7 @@ export interface Fault {
 
 export interface PlannedCase {
   index: number;
-  faults: Fault[];
+  faults: PlannedFault[];
 }
 
 // a fault names a failure of the catalog, or a chaos template file of the user's with its check

@@ -1,68 +1,43 @@
-// The roles of a case that belong to the harness, each a one-method interface:
-//   inject  → confirm → solve (src/methods: Method) → execute (src/ansible: Executor)
-//   → settle + score (src/verify: Scorer) → restore
-// This file holds inject, confirm and restore, built on src/chaos and src/envs; the pipeline
-// that runs them in order is src/runner/case.ts.
-import type { FailureSpec } from "../chaos/catalog.js";
-import { type Injection, inject, removeChaos } from "../chaos/inject.js";
-import type { KubeClient } from "../cluster/client.js";
-import type { ClusterTime } from "../cluster/time.js";
-import { restoreService, waitHealthy } from "../envs/deploy.js";
-import { type EnvSpec, sourceManifest } from "../envs/env.js";
+// The harness's roles as a run has them (context.ts declares each): a healthy namespace first,
+// inject and confirm on src/chaos and src/verify, the agent's identity (src/identity), the
+// diagnosis report (src/diagnosis), the scorer (src/verify), and restore on src/chaos and
+// src/envs. A test hands runCase its own in the case's context; these fill in the rest.
+import { type Injection, inject, removeAllChaos, removeChaos } from "../chaos/inject.js";
+import type { Clock } from "../cluster/time.js";
+import { buildDiagnosis } from "../diagnosis/build.js";
+import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
+import { sourceManifest } from "../envs/env.js";
+import { allSettled, snapshot } from "../envs/health.js";
+import { createAgentIdentity } from "../identity/agent.js";
 import { VERIFIERS } from "../verify/registry.js";
-import { mergeReadings } from "../verify/scorer.js";
-import type { InjectionVerdict, VerifyContext } from "../verify/types.js";
+import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js";
+import { checkOf, type InjectionVerdict } from "../verify/types.js";
+import type { CaseContext, CaseRoles, Confirmer, Fault, Injector, Preparer, Restorer } from "./context.js";
 
-export interface Fault {
-  spec: FailureSpec;
-  service: string;
-  params?: Record<string, unknown>;
-}
-
-export interface Injector {
-  inject(faults: Fault[]): Promise<Injection[]>;
-}
-
-export interface Confirmer {
-  /** Whether every fault shows (its check finds the system unhealthy) within the window. */
-  confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<InjectionVerdict>;
-}
-
-export interface Restorer {
-  /** Stop the chaos and restore the targets from their original manifests; never listens to Ctrl-C. */
-  restore(faults: Fault[], injections: Injection[]): Promise<void>;
-}
-
-export interface HarnessDeps {
-  client: KubeClient;
-  time: ClusterTime;
-  env: EnvSpec;
-  namespace: string;
-  manifestPath?: string;
-  waitInterval: number;
-  injectionTimeout: number;
-  enableStrictRestart: boolean;
-  /** A verify context for a service in a mode. */
-  context: (service: string, mode: "confirm" | "final", signal?: AbortSignal) => VerifyContext;
-  onPhase: (phase: string) => void;
-}
-
-export class ChaosInjector implements Injector {
-  constructor(private readonly d: HarnessDeps) {}
-
-  async inject(faults: Fault[]): Promise<Injection[]> {
-    const out: Injection[] = [];
-    for (const f of faults)
-      out.push(
-        await timed(this.d.time, () => inject(this.d.client, f.spec, this.d.namespace, f.service, f.params)),
-      );
-    return out;
-  }
-}
+/** No chaos left, every workload Ready; the manifests applied again where some are missing or broken. */
+export const healthyNamespace: Preparer = {
+  async prepare(ctx) {
+    await removeAllChaos(ctx.client, ctx.time, ctx.namespace);
+    const s = await snapshot(ctx.client, ctx.namespace);
+    const expected = ctx.env.manifests.filter(
+      (m) => m.kind === "Deployment" || m.kind === "StatefulSet",
+    ).length;
+    if (allSettled(s) && s.length >= expected) return s;
+    await applyAll(ctx.client, ctx.env.manifests, ctx.namespace);
+    return waitHealthy(
+      ctx.client,
+      ctx.time,
+      ctx.namespace,
+      ctx.env.readyTimeoutSeconds,
+      ctx.signal,
+      ctx.cfg.waitInterval,
+    );
+  },
+};
 
 /** The injection, with the cluster time at which its chaos ends by its own duration (counted from
  * just before the create, so never later than Chaos Mesh's own count). */
-async function timed(time: ClusterTime, injecting: () => Promise<Injection>): Promise<Injection> {
+async function timed(time: Clock, injecting: () => Promise<Injection>): Promise<Injection> {
   const start = await time.clusterNow();
   const inj = await injecting();
   if (inj.durationMs !== undefined) inj.endsAt = start + inj.durationMs;
@@ -75,18 +50,57 @@ export function faultsEndAt(injections: Injection[]): number | undefined {
   return ends.length ? Math.min(...ends) : undefined;
 }
 
-export class FaultConfirmer implements Confirmer {
-  constructor(private readonly d: HarnessDeps) {}
+export const chaosInjector: Injector = {
+  async inject(ctx, faults) {
+    const out: Injection[] = [];
+    for (const f of faults)
+      out.push(await timed(ctx.time, () => inject(ctx.client, f.spec, ctx.namespace, f.service, f.params)));
+    return out;
+  },
+};
 
-  async confirm(faults: Fault[], injections: Injection[], signal: AbortSignal): Promise<InjectionVerdict> {
+/** The reference's strict restart: restart the target, inject again. */
+async function restartAndInject(ctx: CaseContext, f: Fault, injections: Injection[]) {
+  ctx.onPhase(
+    `strict restart (the fault did not show within ${ctx.cfg.injectionTimeout} s): restarting ${f.service} and injecting again`,
+  );
+  const inj = injections.find((i) => i.service === f.service);
+  if (inj) await removeChaos(ctx.client, ctx.time, inj);
+  const restartedAt = { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() };
+  await ctx.client.patch(
+    "apps/v1",
+    "Deployment",
+    ctx.namespace,
+    f.service,
+    { spec: { template: { metadata: { annotations: restartedAt } } } },
+    "strategic",
+  );
+  await waitHealthy(
+    ctx.client,
+    ctx.time,
+    ctx.namespace,
+    ctx.env.readyTimeoutSeconds,
+    ctx.signal,
+    ctx.cfg.waitInterval,
+  );
+  if (inj)
+    Object.assign(
+      inj,
+      await timed(ctx.time, () => inject(ctx.client, f.spec, ctx.namespace, f.service, inj.params)),
+    );
+}
+
+/** Each fault's own check in confirm mode: the fault shows when the check finds the system unhealthy. */
+export const faultConfirmer: Confirmer = {
+  async confirm(ctx, faults, injections) {
     const seen: InjectionVerdict[] = [];
     for (const f of faults) {
-      const look = () => VERIFIERS[f.spec.verifier].verify(this.d.context(f.service, "confirm", signal));
+      const look = () => VERIFIERS[f.spec.verifier].verify(checkOf(ctx, f.service, "confirm"));
       let v = await look();
       let restarted = false;
-      if (v.pass && this.d.enableStrictRestart) {
+      if (v.pass && ctx.cfg.enableStrictRestart) {
         restarted = true;
-        await this.restartAndInject(f, injections, signal);
+        await restartAndInject(ctx, f, injections);
         v = await look();
       }
       // in confirm mode the check passes while the system still looks healthy: the fault did not show
@@ -95,54 +109,47 @@ export class FaultConfirmer implements Confirmer {
         ...reading,
         faultShown: !healthy,
         reason: healthy
-          ? `the fault did not show within ${this.d.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}`
+          ? `the fault did not show within ${ctx.cfg.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}`
           : v.reason,
       });
     }
     if (seen.length === 1) return seen[0];
     return { faultShown: seen.every((s) => s.faultShown), ...mergeReadings(seen) };
-  }
+  },
+};
 
-  /** The reference's strict restart: restart the target, inject again. */
-  private async restartAndInject(f: Fault, injections: Injection[], signal: AbortSignal) {
-    const d = this.d;
-    d.onPhase(
-      `strict restart (the fault did not show within ${d.injectionTimeout} s): restarting ${f.service} and injecting again`,
-    );
-    const inj = injections.find((i) => i.service === f.service);
-    if (inj) await removeChaos(d.client, d.time, inj);
-    await d.client.patch(
-      "apps/v1",
-      "Deployment",
-      d.namespace,
-      f.service,
-      {
-        spec: {
-          template: {
-            metadata: { annotations: { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() } },
-          },
-        },
-      },
-      "strategic",
-    );
-    await waitHealthy(d.client, d.time, d.namespace, d.env.readyTimeoutSeconds, signal, d.waitInterval);
-    if (inj)
-      Object.assign(
-        inj,
-        await timed(d.time, () => inject(d.client, f.spec, d.namespace, f.service, inj.params)),
-      );
-  }
-}
-
-export class ServiceRestorer implements Restorer {
-  constructor(private readonly d: HarnessDeps) {}
-
-  async restore(faults: Fault[], injections: Injection[]): Promise<void> {
-    const d = this.d;
-    for (const inj of injections) await removeChaos(d.client, d.time, inj);
+export const serviceRestorer: Restorer = {
+  async restore(ctx, faults, injections) {
+    for (const inj of injections) await removeChaos(ctx.client, ctx.time, inj);
     for (const f of faults) {
-      const src = sourceManifest(d.env, f.service, d.manifestPath);
-      await restoreService(d.client, d.time, src, d.namespace, d.env.readyTimeoutSeconds);
+      const src = sourceManifest(ctx.env, f.service, ctx.cfg.manifestPath);
+      await restoreService(ctx.client, ctx.time, src, ctx.namespace, ctx.env.readyTimeoutSeconds);
     }
-  }
-}
+  },
+};
+
+export const DEFAULT_ROLES: CaseRoles = {
+  prepare: healthyNamespace,
+  injector: chaosInjector,
+  confirmer: faultConfirmer,
+  identity: { issue: (ctx) => createAgentIdentity(ctx.client, ctx.namespace, ctx.cfg.agentAccess) },
+  diagnoser: {
+    diagnose: (ctx, faults) =>
+      buildDiagnosis(
+        ctx.client,
+        ctx.env.name,
+        ctx.namespace,
+        faults.map((f) => ({ failure: f.spec, service: f.service })),
+        ctx.cfg.inventory,
+      ),
+  },
+  scorer: {
+    scorer: (ctx, c) =>
+      new CaseScorer(ctx, {
+        faults: c.faults.map((f) => ({ check: VERIFIERS[f.spec.verifier], service: f.service })),
+        health: namespaceHealth(c.baseline),
+        faultsEndAt: faultsEndAt(c.injections),
+      }),
+  },
+  restorer: serviceRestorer,
+};

@@ -12,11 +12,13 @@ import { MicroRemedError } from "../errors.js";
 import { resolveMethod } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
 import { isErrorOfRun } from "../outcome.js";
-import { type CaseRecord, RunRecords, trialKey } from "../runlog/records.js";
+import { RunRecords } from "../runlog/folder.js";
+import { type CaseRecord, trialKey } from "../runlog/records.js";
 import { formatSummary, type RunSummary, summarize } from "../runlog/summary.js";
 import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { freeOptions, identity, type RunConfig } from "./config.js";
+import { caseContext } from "./context.js";
 import { loadExperimentFile, planCases } from "./experiments.js";
 import { expandTrials, shardCases, shardLabel } from "./trials.js";
 
@@ -188,7 +190,7 @@ export async function runExperiments(
       const pc = t.case;
       const trial = cfg.trials > 1 ? t.trial : undefined;
       const label = `[${pc.index}/${plan.length}${trial ? ` trial ${trial}` : ""}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
-      const rec = await runCase(pc, {
+      const ctx = caseContext({
         client: conn.client,
         time: conn.time,
         env,
@@ -199,10 +201,9 @@ export async function runExperiments(
         caseDir: records.caseDir(pc.index, trial),
         onPhase: (phase) => hooks.log(`${label}: ${phase}`),
         signal: hooks.signal,
-        methodSpeed,
         maxAttempts,
       });
-      if (trial) rec.trial = trial;
+      const rec = await runCase(pc, ctx, trial);
       records.append(rec);
       all.push(rec);
       const s = summarize(

@@ -13,7 +13,7 @@
 // report and a repaired system. The Verification agent's and the runner's settle and
 // checks are the harness's measurements, recorded apart (scoreMs, finalMs), not counted in it.
 import type { Executor } from "../ansible/executor.js";
-import type { ClusterTime } from "../cluster/time.js";
+import type { Clock } from "../cluster/time.js";
 import type { AgentLauncher, Prober } from "../methods/types.js";
 import type { Model } from "../models/types.js";
 import type { MethodTimes } from "../runlog/records.js";
@@ -60,7 +60,7 @@ export function timedProber(p: Prober, t: MethodTimes): Prober {
  * it waits, so its cluster time is what a real cluster would show whatever the fast speed.
  */
 async function process<R extends { cpuMs?: number }>(
-  time: ClusterTime,
+  time: Clock,
   t: MethodTimes,
   run: (onWaiting: (waiting: boolean) => void) => Promise<R>,
 ) {
@@ -81,14 +81,14 @@ async function process<R extends { cpuMs?: number }>(
   }
 }
 
-export function timedExecutor(e: Executor, time: ClusterTime, t: MethodTimes): Executor {
+export function timedExecutor(e: Executor, time: Clock, t: MethodTimes): Executor {
   return {
     run: (playbook, opts) => process(time, t, (onWaiting) => e.run(playbook, { ...opts, onWaiting })),
   };
 }
 
 /** An external agent's run counts as execution, as a playbook's does. */
-export function timedLauncher(l: AgentLauncher, time: ClusterTime, t: MethodTimes): AgentLauncher {
+export function timedLauncher(l: AgentLauncher, time: Clock, t: MethodTimes): AgentLauncher {
   return {
     launch: (command, input, signal) =>
       process(time, t, (onWaiting) => l.launch(command, input, signal, onWaiting)),
@@ -96,7 +96,7 @@ export function timedLauncher(l: AgentLauncher, time: ClusterTime, t: MethodTime
 }
 
 /** The scorer as the method sees it: at the run's full speed (the runner's own waits), timed. */
-export function timedScorer(s: Scorer, time: ClusterTime, methodSpeed: number, t: MethodTimes): Scorer {
+export function timedScorer(s: Scorer, time: Clock, methodSpeed: number, t: MethodTimes): Scorer {
   return {
     score: (signal) =>
       time.fast(methodSpeed, async () => {
@@ -109,5 +109,3 @@ export function timedScorer(s: Scorer, time: ClusterTime, methodSpeed: number, t
       }),
   };
 }
-
-export const remediationMs = (t: MethodTimes) => t.modelMs + t.probeMs + t.executeMs;

@@ -1,13 +1,20 @@
 // The score role: settle for the reference's settle time, then each fault's reference check and
 // the namespace-health (no collateral damage) check. The runner scores the final state with it,
-// and ThinkRemed's Verification agent gets the same object.
-
-import type { VerifierId } from "../chaos/catalog.js";
-import type { ClusterTime } from "../cluster/time.js";
+// and ThinkRemed's Verification agent gets the same object. What is read is the plan's: each
+// fault's check and the health check come in with it (the registry's and health.ts's in a run, fakes
+// in tests); a check of what users see would stand beside them, and a hold window after settle
+// (every verdict read again) in score().
 import type { HealthSnapshot } from "../envs/health.js";
 import { verifyNamespaceHealth } from "./health.js";
-import { VERIFIERS } from "./registry.js";
-import type { Score, Scorer, Verdict, VerifyContext } from "./types.js";
+import {
+  type CheckScope,
+  checkOf,
+  type Score,
+  type Scorer,
+  type Verdict,
+  type Verifier,
+  type VerifyContext,
+} from "./types.js";
 
 /** Several faults' readings as one: the reasons side by side, the measurements per fault. */
 export function mergeReadings(vs: Pick<Verdict, "reason" | "measurements">[]) {
@@ -24,15 +31,21 @@ export function mergeVerdicts(vs: Verdict[]): Verdict {
   return { pass: vs.every((v) => v.pass), ...mergeReadings(vs) };
 }
 
-export interface ScorerOptions {
-  time: ClusterTime;
-  /** Cluster ms to wait before looking (the reference: 10 s). */
-  settleMs: number;
-  faults: { verifier: VerifierId; service: string }[];
-  /** The namespace as it was before the case (what no-collateral-damage compares with). */
-  baseline: HealthSnapshot;
-  /** A verify context in final mode for a service. */
-  context: (service: string, signal?: AbortSignal) => VerifyContext;
+/** The namespace's health, after the fault's own checks: waited for, or read once. */
+export interface HealthCheck {
+  verify(ctx: VerifyContext, wait: boolean): Promise<Verdict>;
+}
+
+/** No collateral damage: every workload that was healthy before the case still is (health.ts). */
+export const namespaceHealth = (baseline: HealthSnapshot): HealthCheck => ({
+  verify: (ctx, wait) => verifyNamespaceHealth(ctx, baseline, wait),
+});
+
+/** What a case is scored on. */
+export interface ScorePlan {
+  /** Each fault's own check (the reference's), on its target. */
+  faults: { check: Verifier; service: string }[];
+  health: HealthCheck;
   /**
    * Cluster ms at which a fault of the case ends by its own duration (a PodChaos's 1200 s). A check
    * that passes only after that cannot tell a remediation from the fault's end: it does not count,
@@ -41,18 +54,25 @@ export interface ScorerOptions {
   faultsEndAt?: number;
 }
 
+/** The scope a scorer reads: the checks' scope and the settle time (cluster ms; the reference: 10 s). */
+export interface ScoreContext extends CheckScope {
+  settleMs: number;
+}
+
 export class CaseScorer implements Scorer {
-  constructor(private readonly o: ScorerOptions) {}
+  constructor(
+    private readonly ctx: ScoreContext,
+    private readonly plan: ScorePlan,
+  ) {}
 
   async score(signal?: AbortSignal): Promise<Score> {
-    await this.o.time.sleep(this.o.settleMs, signal);
+    await this.ctx.time.sleep(this.ctx.settleMs, signal);
     const refs: Verdict[] = [];
-    for (const f of this.o.faults) refs.push(await this.verifyInTime(f, signal));
+    for (const f of this.plan.faults) refs.push(await this.verifyInTime(f, signal));
     const reference = mergeVerdicts(refs);
     // A failed reference check decides the case: then health is read once instead of waited for.
-    const health = await verifyNamespaceHealth(
-      this.o.context(this.o.faults[0].service, signal),
-      this.o.baseline,
+    const health = await this.plan.health.verify(
+      checkOf(this.ctx, this.plan.faults[0].service, "final", signal),
       reference.pass,
     );
     return {
@@ -65,14 +85,14 @@ export class CaseScorer implements Scorer {
   }
 
   /** One fault's check, within the time its fault still holds. */
-  private async verifyInTime(f: { verifier: VerifierId; service: string }, signal?: AbortSignal) {
-    const ctx = this.o.context(f.service, signal);
-    const end = this.o.faultsEndAt;
-    if (end === undefined) return VERIFIERS[f.verifier].verify(ctx);
-    const left = end - (await this.o.time.clusterNow());
+  private async verifyInTime(f: ScorePlan["faults"][number], signal?: AbortSignal): Promise<Verdict> {
+    const ctx = checkOf(this.ctx, f.service, "final", signal);
+    const end = this.plan.faultsEndAt;
+    if (end === undefined) return f.check.verify(ctx);
+    const left = end - (await this.ctx.time.clusterNow());
     const timeouts = { ...ctx.timeouts, readyMs: Math.min(ctx.timeouts.readyMs, Math.max(0, left)) };
-    const v = left > 0 ? await VERIFIERS[f.verifier].verify({ ...ctx, timeouts }) : undefined;
-    const late = (await this.o.time.clusterNow()) - end;
+    const v = left > 0 ? await f.check.verify({ ...ctx, timeouts }) : undefined;
+    const late = (await this.ctx.time.clusterNow()) - end;
     if (v && (!v.pass || late < 0)) return v;
     return {
       pass: false,

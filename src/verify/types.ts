@@ -1,7 +1,7 @@
 // The verifier seam: cluster and case in, {pass, reason, measurements} out.
 import type { VerifierId } from "../chaos/catalog.js";
 import type { KubeClient } from "../cluster/client.js";
-import type { ClusterTime } from "../cluster/time.js";
+import type { Clock } from "../cluster/time.js";
 import type { EnvSpec } from "../envs/env.js";
 
 export interface Verdict {
@@ -49,18 +49,34 @@ export const DEFAULT_TIMEOUTS: VerifyTimeouts = {
   networkRuns: 3,
 };
 
-export interface VerifyContext {
+/** Where and how long checks look: the cluster and its clock, the system, its namespace. */
+export interface CheckScope {
   client: KubeClient;
-  time: ClusterTime;
+  time: Clock;
   env: EnvSpec;
   namespace: string;
-  service: string;
-  /** confirm: is the fault visible now (within the window)? final: has the system recovered? */
-  mode: "confirm" | "final";
-  /** Cluster ms: the injection timeout in confirm mode. */
+  /** Cluster ms: how long an injected fault may take to show (the injection timeout). */
   windowMs: number;
   timeouts: VerifyTimeouts;
   signal?: AbortSignal;
+}
+
+/** One check of one service. */
+export interface VerifyContext extends CheckScope {
+  service: string;
+  /** confirm: is the fault visible now (within the window)? final: has the system recovered? */
+  mode: "confirm" | "final";
+}
+
+/** The scope's check of a service in a mode (a case's context holds more than a check may read). */
+export function checkOf(
+  s: CheckScope,
+  service: string,
+  mode: VerifyContext["mode"],
+  signal = s.signal,
+): VerifyContext {
+  const { client, time, env, namespace, windowMs, timeouts } = s;
+  return { client, time, env, namespace, windowMs, timeouts, signal, service, mode };
 }
 
 export interface Verifier {

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CaseRecord, RunRecords } from "../../src/runlog/records.js";
+import { RunRecords } from "../../src/runlog/folder.js";
+import type { CaseRecord } from "../../src/runlog/records.js";
 
 const base = {
   index: 1,

@@ -1,0 +1,38 @@
+// A cluster clock that moves only when told: sleeps and the checks' own waits advance it at once,
+// so a test says exactly how much cluster time passes and nothing waits on the wall clock.
+import type { Clock } from "../../src/cluster/time.js";
+
+export class FakeClock implements Clock {
+  /** Cluster ms slept, in order (the settle, a hold, ...). */
+  readonly sleeps: number[] = [];
+
+  constructor(public now = 1_000_000) {}
+
+  advance(ms: number): void {
+    this.now += ms;
+  }
+
+  async clusterNow(): Promise<number> {
+    return this.now;
+  }
+
+  wall(clusterMs: number): number {
+    return clusterMs;
+  }
+
+  async sleep(clusterMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason;
+    this.sleeps.push(clusterMs);
+    this.now += clusterMs;
+  }
+
+  realtime<T>(_speed: number, fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  async waiting(_on: boolean): Promise<void> {}
+
+  fast<T>(_slowSpeed: number, fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+}
