@@ -14,6 +14,17 @@ import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js"
 import { checkOf, type InjectionVerdict } from "../verify/types.js";
 import type { CaseContext, CaseRoles, Confirmer, Fault, Injector, Preparer, Restorer } from "./context.js";
 
+/** Every workload of the case's namespace Ready (again). */
+const untilHealthy = (ctx: CaseContext) =>
+  waitHealthy(
+    ctx.client,
+    ctx.time,
+    ctx.namespace,
+    ctx.env.readyTimeoutSeconds,
+    ctx.signal,
+    ctx.cfg.waitInterval,
+  );
+
 /** No chaos left, every workload Ready; the manifests applied again where some are missing or broken. */
 export const healthyNamespace: Preparer = {
   async prepare(ctx) {
@@ -24,14 +35,7 @@ export const healthyNamespace: Preparer = {
     ).length;
     if (allSettled(s) && s.length >= expected) return s;
     await applyAll(ctx.client, ctx.env.manifests, ctx.namespace);
-    return waitHealthy(
-      ctx.client,
-      ctx.time,
-      ctx.namespace,
-      ctx.env.readyTimeoutSeconds,
-      ctx.signal,
-      ctx.cfg.waitInterval,
-    );
+    return untilHealthy(ctx);
   },
 };
 
@@ -75,14 +79,7 @@ async function restartAndInject(ctx: CaseContext, f: Fault, injections: Injectio
     { spec: { template: { metadata: { annotations: restartedAt } } } },
     "strategic",
   );
-  await waitHealthy(
-    ctx.client,
-    ctx.time,
-    ctx.namespace,
-    ctx.env.readyTimeoutSeconds,
-    ctx.signal,
-    ctx.cfg.waitInterval,
-  );
+  await untilHealthy(ctx);
   if (inj)
     Object.assign(
       inj,
