@@ -76,15 +76,15 @@ export interface AnsibleExecutorOptions {
   /** Wall ms before the run is killed. */
   timeoutMs: number;
   ansiblePlaybook?: string;
-  /** bwrap (default) or none. */
-  sandbox?: SandboxMode;
+  /** How playbooks are confined: bubblewrap or not at all (the run's --sandbox). */
+  sandbox: SandboxMode;
 }
 
 export class AnsibleExecutor implements Executor {
   constructor(private readonly o: AnsibleExecutorOptions) {}
 
   get mode(): SandboxMode {
-    return this.o.sandbox ?? "bwrap";
+    return this.o.sandbox;
   }
 
   async run(playbook: string, given: ExecuteOptions): Promise<ExecutionResult> {

@@ -143,7 +143,12 @@ describe("ansible's results as data", () => {
     const dir = caseDir();
     const inventory = join(dir, "inventory.ini");
     writeFileSync(inventory, "[far]\nfaraway ansible_host=127.0.0.1 ansible_port=1 ansible_connection=ssh\n");
-    const ex = new AnsibleExecutor({ inventory, kubeconfig: tc.kubeconfig, timeoutMs: 120_000 });
+    const ex = new AnsibleExecutor({
+      inventory,
+      kubeconfig: tc.kubeconfig,
+      timeoutMs: 120_000,
+      sandbox: "bwrap",
+    });
     const r = await ex.run("- hosts: far\n  gather_facts: false\n  tasks:\n    - ansible.builtin.ping:\n", {
       caseDir: dir,
       name: "playbook-1",

@@ -20,7 +20,12 @@ import {
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "reasons-"));
 const executor = (timeoutMs = 60_000) =>
-  new AnsibleExecutor({ inventory: join(ROOT, "inventory.ini"), kubeconfig: "/nonexistent", timeoutMs });
+  new AnsibleExecutor({
+    inventory: join(ROOT, "inventory.ini"),
+    kubeconfig: "/nonexistent",
+    timeoutMs,
+    sandbox: "bwrap",
+  });
 const play = (tasks: string) => `- hosts: localhost\n  gather_facts: false\n  tasks:\n${tasks}`;
 let n = 0;
 const run = (pb: string, timeoutMs?: number): Promise<ExecutionResult> =>

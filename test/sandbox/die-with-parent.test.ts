@@ -32,7 +32,7 @@ it("a runner killed with SIGKILL mid-playbook leaves no process of it behind", a
   writeFileSync(
     script,
     `import { AnsibleExecutor } from ${JSON.stringify(join(ROOT, "dist/src/ansible/executor.js"))};
-const ex = new AnsibleExecutor({ inventory: ${JSON.stringify(join(ROOT, "inventory.ini"))}, kubeconfig: ${JSON.stringify(tc.kubeconfig)}, timeoutMs: 600000 });
+const ex = new AnsibleExecutor({ inventory: ${JSON.stringify(join(ROOT, "inventory.ini"))}, kubeconfig: ${JSON.stringify(tc.kubeconfig)}, timeoutMs: 600000, sandbox: "bwrap" });
 await ex.run("- hosts: localhost\\n  gather_facts: false\\n  tasks:\\n    - ansible.builtin.shell: setsid sleep 7791 & sleep 7792\\n", { caseDir: ${JSON.stringify(dir)}, name: "playbook-1", namespace: "default" });
 `,
   );
