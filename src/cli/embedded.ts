@@ -11,7 +11,7 @@ export interface EmbeddedOptions {
   seed?: number | string;
   /** The systems to model: env names or folders (default: the built-in envs). */
   envs?: string[];
-  /** Outside addresses: "internet" (default) or "none" (air-gapped). */
+  /** Outside addresses: "internet" or "none" (air-gapped); the embedded cluster defaults it to "internet". */
   egress?: "internet" | "none";
 }
 
@@ -27,7 +27,7 @@ export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<
     ...simData(opts.envs),
     speed: opts.speed ?? 1,
     seed: opts.seed ?? 42,
-    egress: opts.egress ?? "internet",
+    egress: opts.egress,
   });
   try {
     await cluster.listen(opts.port ?? 0);

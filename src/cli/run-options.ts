@@ -4,9 +4,6 @@ import { type Command, Option } from "commander";
 import { type RunConfig, type RunKey, resolveConfig, withDefaults } from "../runner/config.js";
 import { RUN_OPTIONS, type RunOption } from "../runner/options.js";
 
-// `sim` parses --egress as `run` does (src/cli/sim.ts imports it from here)
-export { parseEgress } from "../runner/options.js";
-
 /** The option as commander declares it; its attributeName() is the key of commander's values. */
 function commanderOption(key: RunKey): Option {
   const o: RunOption = RUN_OPTIONS[key];

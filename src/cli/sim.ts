@@ -1,9 +1,9 @@
 // `microremed sim`: run the embedded cluster in the foreground until SIGINT/SIGTERM.
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { parseEgress } from "../runner/options.js";
+import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
 import { startEmbeddedCluster } from "./embedded.js";
-import { parseNonNegativeInt, parsePositive } from "./options.js";
-import { parseEgress } from "./run-options.js";
 
 export function registerSim(program: Command) {
   program

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { CaseRecord } from "../../../src/runner/records.js";
+import type { CaseRecord } from "../../../src/runlog/records.js";
 import { CLI, checkBuilt } from "../../cli/cli-helpers.js";
 import { parsePing } from "../helpers/failures.js";
 
