@@ -1,7 +1,7 @@
-// The embedded cluster's import rules (scripts/lint-imports.mjs): nothing outside src/sim imports
-// it but the CLI, through src/sim/index.ts; its folders import only downwards in the declared
-// layers; no import cycle between its files. The checkout must be clean, and the checker must
-// catch each kind of violation in a tree made for it.
+// The source tree's import rules (scripts/lint-imports.mjs): nothing outside src/sim imports the
+// embedded cluster but the CLI, through src/sim/index.ts; src's folders, and the embedded
+// cluster's, import only downwards in their declared layers; no import cycle between files. The
+// checkout must be clean, and the checker must catch each kind of violation in a tree made for it.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -41,7 +41,10 @@ const CLEAN: Record<string, string[]> = {
   "src/sim/cluster/cluster.ts": ["../api/server.js", "../exec/handler.js"],
   "src/sim/index.ts": ["./cluster/cluster.js"],
   "src/cli/embedded.ts": ["../sim/index.js"],
-  "src/runner/run.ts": ["../cli/embedded.js"],
+  "src/runner/run.ts": ["../runlog/records.js"],
+  "src/runlog/records.ts": ["../util/paths.js"],
+  "src/util/paths.ts": [],
+  "src/cli/main.ts": ["./embedded.js", "../runner/run.js"],
   "test/helpers/cluster.ts": ["../../src/sim/index.js"],
   "test/sim/userland/fs.test.ts": ["../../../src/sim/userland/fs.js"],
 };
@@ -101,6 +104,20 @@ describe("the import rules", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain(
       "layers: src/sim/chaos/pod.ts (chaos) imports src/sim/commands/kill.ts (commands); parts of one layer are independent",
+    );
+  });
+
+  it("catch a folder of src importing one above it or beside it (the run log must not reach the runner)", async () => {
+    const r = await lint(makeTree({ ...CLEAN, "src/runlog/records.ts": ["../runner/run.js"] }));
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain(
+      "layers: src/runlog/records.ts (runlog) imports src/runner/run.ts (runner), a layer above it",
+    );
+    const beside = await lint(
+      makeTree({ ...CLEAN, "src/report/index.ts": ["../runner/run.js"], "src/runner/run.ts": [] }),
+    );
+    expect(beside.stdout).toContain(
+      "layers: src/report/index.ts (report) imports src/runner/run.ts (runner); parts of one layer are independent",
     );
   });
 
