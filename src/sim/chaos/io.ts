@@ -3,7 +3,7 @@
 // long as that container instance: once the container restarts (or the pod goes), the fault is
 // gone with the process, and recovery has nothing to talk to. Chaos Mesh then fails to recover
 // the record, so the finalizer stays and `kubectl delete` hangs until someone patches
-// metadata.finalizers to [] (failures.md). With the injected container still running, recovery
+// metadata.finalizers to [] (docs/failures.md). With the injected container still running, recovery
 // works and the object goes.
 
 import { parseGoDuration } from "../../util/duration.js";

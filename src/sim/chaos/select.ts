@@ -16,7 +16,7 @@ export interface Selected {
 
 /**
  * Pods the selector matches. Chaos Mesh itself ignores the phase unless `podPhaseSelectors` is
- * given, but its daemon can only inject into running containers; failures.md's rule (one random
+ * given, but its daemon can only inject into running containers; docs/failures.md's rule (one random
  * Running pod) is what is modelled: by default only Running pods not being deleted count.
  */
 export function matchingPods(ctx: SimContext, sel: ChaosSelector | undefined, defaultNs: string): Pod[] {

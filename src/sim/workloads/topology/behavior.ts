@@ -6,7 +6,7 @@
 //   probe     once started, answering the readiness probe takes the CPU it costs at the CPU
 //             limit (an HTTP/gRPC answer ~3 ms, an exec probe's process ~20 ms, a TCP connect
 //             none: the kernel answers); past timeoutSeconds it fails, so under a 2m limit the
-//             app starts (slowly) but never becomes Ready, as failures.md's pod-config-error says
+//             app starts (slowly) but never becomes Ready, as docs/failures.md's pod-config-error says
 //   CPU       = startupCpu while starting, then cpuIdle + cpuPerRps * rps the pod receives
 //   memory    = memory Mi (60% rising to 100% while starting) + 0.5 Mi per rps
 // both with a few percent of noise that changes every 15 s (fixed by pod, container and window).
