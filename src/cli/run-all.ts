@@ -9,7 +9,7 @@ import { loadEnv } from "../envs/env.js";
 import { usageError } from "../errors.js";
 import { methodNames } from "../methods/registry.js";
 import { resolveModel } from "../models/registry.js";
-import { formatSummary, type RunSummary } from "../runlog/summary.js";
+import { formatSummary, type RunSummary, rateLine } from "../runlog/summary.js";
 import { resolveData } from "../runner/config.js";
 import { runWithSignals } from "./run.js";
 import { addRunOptions, toRunConfig } from "./run-options.js";
@@ -22,7 +22,7 @@ export function formatAcross(rows: { method: string; tier: string; s: RunSummary
     "| method | tier | success | cases | inj. fail | attempts/success | mean time (s) | tokens/case | cost ($) |";
   const lines = rows.map(
     ({ method, tier, s }) =>
-      `| ${method} | ${tier} | ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated}) | ${s.cases} | ${s.injectionFailures} | ${s.attemptsPerSuccess ?? "-"} | ${s.meanRemediationSeconds ?? "-"} | ${s.tokensPerCase ?? "-"} | ${(s.tokens.costUsd ?? 0).toFixed(4)} |`,
+      `| ${method} | ${tier} | ${rateLine(s)} | ${s.cases} | ${s.injectionFailures} | ${s.attemptsPerSuccess ?? "-"} | ${s.meanRemediationSeconds ?? "-"} | ${s.tokensPerCase ?? "-"} | ${(s.tokens.costUsd ?? 0).toFixed(4)} |`,
   );
   return [head, "|---|---|---|---|---|---|---|---|---|", ...lines].join("\n");
 }

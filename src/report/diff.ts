@@ -3,8 +3,9 @@
 // same fault on the same target, met by two models or methods. Other runs are refused.
 import { basename } from "node:path";
 import { MicroRemedError } from "../errors.js";
-import type { CaseStatus, Reason } from "../outcome.js";
+import { type CaseStatus, isEvaluated, type Reason } from "../outcome.js";
 import type { CaseRecord } from "../runlog/records.js";
+import { rateLine } from "../runlog/summary.js";
 import type { LoadedRun, Series } from "./runs.js";
 import { trialOf } from "./trace.js";
 
@@ -141,9 +142,25 @@ export function diffSeries(runs: LoadedRun[], sa: Series, sb: Series): DiffRepor
 const outcome = (s: DiffSide) =>
   s.success ? "solved" : s.reason ? `${s.reason.code}: ${s.reason.detail}` : s.status;
 
-/** The diff as terminal text: the four groups, each case with each side's reason. */
+/** One side's success over its paired cases, "-" when none was evaluated, errors beside it. */
+function sideRate(sides: DiffSide[]): string {
+  const evaluated = sides.filter((x) => isEvaluated(x.status));
+  const successes = evaluated.filter((x) => x.success).length;
+  return rateLine({
+    successRate: evaluated.length ? successes / evaluated.length : null,
+    successes,
+    evaluated: evaluated.length,
+    errors: sides.filter((x) => x.status === "error").length,
+  });
+}
+
+/** The diff as terminal text: each side's rate, the four groups, each case with each side's reason. */
 export function formatDiff(d: DiffReport): string {
-  const out = [`A: ${d.a}`, `B: ${d.b}`, ""];
+  const out = [
+    `A: ${d.a}: ${sideRate(d.rows.map((r) => r.a))}`,
+    `B: ${d.b}: ${sideRate(d.rows.map((r) => r.b))}`,
+    "",
+  ];
   for (const g of DIFF_GROUPS) {
     const rows = d.rows.filter((r) => r.group === g);
     out.push(`${GROUP_TITLES[g]}: ${rows.length}`);

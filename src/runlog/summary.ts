@@ -33,7 +33,8 @@ export interface RunSummary {
   cases: number;
   evaluated: number;
   successes: number;
-  successRate: number;
+  /** Successes over evaluated cases; null when no case was evaluated (every one an error of the run). */
+  successRate: number | null;
   injectionFailures: number;
   interrupted: number;
   errors: number;
@@ -150,7 +151,7 @@ export function summarize(
     cases: recs.length,
     evaluated: evaluated.length,
     successes: successes.length,
-    successRate: evaluated.length ? round(successes.length / evaluated.length) : 0,
+    successRate: evaluated.length ? round(successes.length / evaluated.length) : null,
     injectionFailures: recs.filter((r) => r.status === "injection-failure").length,
     interrupted: recs.filter((r) => r.status === "interrupted").length,
     errors: recs.filter((r) => r.status === "error").length,
@@ -184,7 +185,16 @@ export function summarize(
   };
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
+
+/**
+ * "40.0% (2/5)", or "-" over no evaluated case, with the errors of the run beside it: a run whose
+ * every case was an error (a provider outage) measured nothing, and must not read as 0%.
+ */
+export function rateLine(s: Pick<RunSummary, "successRate" | "successes" | "evaluated" | "errors">): string {
+  const errors = s.errors ? `; ${s.errors} error${s.errors === 1 ? "" : "s"} of the run, not counted` : "";
+  return `${pct(s.successRate)} (${s.successes}/${s.evaluated}${errors})`;
+}
 const counts = (c: Record<string, number>) =>
   Object.entries(c)
     .map(([code, n]) => `${code} ${n}`)
@@ -214,7 +224,7 @@ export function formatSummary(s: RunSummary): string {
     `  Injection Failures: ${s.injectionFailures}`,
     `  Errors of the run (not counted): ${s.errors}${s.errors ? ` (${counts(errorCodes)})` : ""}${s.interrupted ? `; interrupted: ${s.interrupted}` : ""}`,
     `  Successful Remediations: ${s.successes}`,
-    `  Success Rate: ${pct(s.successRate)} (${s.successes}/${s.evaluated} cases; reference check passed ${s.referencePasses}, namespace health passed ${s.healthPasses})`,
+    `  Success Rate: ${pct(s.successRate)} (${s.successes}/${s.evaluated} cases${s.errors ? `; ${s.errors} error${s.errors === 1 ? "" : "s"} of the run, not counted` : ""}; reference check passed ${s.referencePasses}, namespace health passed ${s.healthPasses})`,
     `  Average Attempts per Success: ${num(s.attemptsPerSuccess)}`,
     `  Average Remediation Time per Success: ${secs(s.meanRemediationSecondsPerSuccess ?? null)}`,
     `  Average Remediation Time: ${secs(s.meanRemediationSeconds)}`,

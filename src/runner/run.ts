@@ -14,7 +14,7 @@ import { resolveModel } from "../models/registry.js";
 import { isErrorOfRun } from "../outcome.js";
 import { RunRecords } from "../runlog/folder.js";
 import { type CaseRecord, trialKey } from "../runlog/records.js";
-import { formatSummary, type RunSummary, summarize } from "../runlog/summary.js";
+import { formatSummary, type RunSummary, rateLine, summarize } from "../runlog/summary.js";
 import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { freeOptions, identity, type RunConfig } from "./config.js";
@@ -34,9 +34,20 @@ export interface RunHooks {
   signal: AbortSignal;
 }
 
+/** A part of a folder name: letters, digits, `.`, `_`, `-`; anything else (`/`, `:`, spaces) one `-`. */
+const segment = (s: string) =>
+  s
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/-[.-]*-/g, "-")
+    .replace(/^[-.]+|-+$/g, "") || "-";
+
+/**
+ * <env>_<method>_<experiment file>_<model>, one path segment whatever the ids hold
+ * (`cmd:./agents/fix.sh`, `openai-compatible:org/model`): run.json keeps the full ids.
+ */
 export function defaultRunName(cfg: RunConfig): string {
   const exp = basename(cfg.experimentPath, extname(cfg.experimentPath));
-  return `${basename(cfg.env)}_${cfg.method}_${exp}_${cfg.model.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+  return [basename(cfg.env), cfg.method, exp, cfg.model].map(segment).join("_");
 }
 
 export interface PreparedRun {
@@ -212,7 +223,7 @@ export async function runExperiments(
         all,
       );
       hooks.log(
-        `${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${(s.successRate * 100).toFixed(1)}% (${s.successes}/${s.evaluated})`,
+        `${label}: ${rec.status}${rec.errors.length ? ` (${rec.errors[0].slice(0, 160)})` : ""} — running success rate ${rateLine(s)}`,
       );
     }
   };

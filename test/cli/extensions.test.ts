@@ -62,6 +62,23 @@ describe("your own method", () => {
     );
   }, 300_000);
 
+  it("a cmd: agent's run folder, without --run-name, is one segment with no colon, and report finds it", async () => {
+    const dir = tmp("mr-ext-name-");
+    const file = write(dir, "exp.yaml", POD_FAIL);
+    const args = runArgs(dir, file, "cmd:./examples/agent.sh");
+    args.splice(args.indexOf("--run-name"), 2);
+    const r = await cli(args, { timeout: 400_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const name = "simple-micro_cmd-examples-agent.sh_exp_noop";
+    // the full id stays in run.json
+    expect(readJson(join(dir, name, "run.json")).config).toMatchObject({ method: "cmd:./examples/agent.sh" });
+    const report = await cli(["report", dir, "--format", "json"]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).byTier).toEqual([
+      expect.objectContaining({ method: "cmd:./examples/agent.sh", evaluated: 1, successes: 1 }),
+    ]);
+  }, 300_000);
+
   it("broken agents are recorded with the cause: exit 1, a hang past the limit, garbage on stdout", async () => {
     const dir = tmp("mr-ext-bad-");
     const exits = write(dir, "exits.sh", "#!/bin/sh\necho 'cannot decide' >&2\nexit 1\n");

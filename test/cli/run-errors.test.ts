@@ -2,6 +2,7 @@
 // that fails every retry, one that answers an empty 200, and a missing ansible-playbook each end
 // their cases as `error` with the cause named; the success rate counts none of them; and a second
 // `run` with the same options re-runs exactly those cases.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -78,7 +79,12 @@ describe("errors of the run", () => {
       ["error", "outage"],
     ]);
     const s = readJson(join(dir, "errors", "summary.json"));
-    expect(s).toMatchObject({ evaluated: 0, successes: 0, errors: 2 });
+    // nothing was evaluated: the rate is unknown, not 0%
+    expect(s).toMatchObject({ evaluated: 0, successes: 0, errors: 2, successRate: null });
+    expect(readFileSync(join(dir, "errors", "summary.txt"), "utf8")).toContain(
+      "Success Rate: - (0/0 cases; 2 errors of the run, not counted;",
+    );
+    expect(first.stderr).toMatch(/running success rate - \(0\/\d; 1 error of the run, not counted\)/);
 
     // the provider is back: the same command re-runs exactly the two errors, which now succeed
     await server.close();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { CaseStatus, ReasonCode } from "../../src/outcome.js";
 import type { CaseRecord } from "../../src/runlog/records.js";
-import { formatSummary, latestRecords, summarize } from "../../src/runlog/summary.js";
+import { formatSummary, latestRecords, rateLine, summarize } from "../../src/runlog/summary.js";
 
 function rec(
   index: number,
@@ -170,5 +170,19 @@ describe("with --trials", () => {
       /Reliability over 3 trials \(3 cases with 3 evaluated trials; 95% intervals\): pass@1 44\.4% \[\d+\.\d%–\d+\.\d%\], pass@3 66\.7% \[20\.8%–93\.9%\], pass\^3 33\.3% \[6\.1%–79\.2%\]/,
     );
     expect(txt).toMatch(/ {4}cpu-stress {9}pass@1 100\.0% \[20\.7%–100\.0%\]/);
+  });
+
+  it("a run whose every case was an error of the run has no rate: null in JSON, '-' in text, the errors beside it", () => {
+    const s = summarize("r", meta, [
+      rec(1, "error", { code: "outage" }),
+      rec(2, "error", { code: "outage" }),
+    ]);
+    expect(s).toMatchObject({ evaluated: 0, successes: 0, errors: 2, successRate: null });
+    expect(formatSummary(s)).toContain("  Success Rate: - (0/0 cases; 2 errors of the run, not counted;");
+    expect(rateLine(s)).toBe("- (0/0; 2 errors of the run, not counted)");
+    expect(rateLine({ successRate: 0.5, successes: 1, evaluated: 2, errors: 1 })).toBe(
+      "50.0% (1/2; 1 error of the run, not counted)",
+    );
+    expect(rateLine({ successRate: 1, successes: 2, evaluated: 2, errors: 0 })).toBe("100.0% (2/2)");
   });
 });
