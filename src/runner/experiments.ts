@@ -235,6 +235,14 @@ export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count
           `case ${i + 1}: target "${f.target}" is not a workload of ${env.name}`,
           `use one of: ${pool.join(", ")}`,
         );
+      // a fault Chaos Mesh could not inject there (disk-io on a pod without the volume) would be
+      // scored against the model: the env's list says where each failure can take effect
+      if (f.target && !isUserFailure(f.failure) && !pool.includes(f.target))
+        throw new MicroRemedError(
+          "E_EXPERIMENT_FILE",
+          `case ${i + 1}: ${f.failure} cannot take effect on "${f.target}" in ${env.name}; its targets are ${pool.join(", ")}`,
+          `pick one of them, or add "${f.target}" to faultTargets.${f.failure} in ${env.dir}/env.yaml if the fault takes effect there`,
+        );
       used.add(service);
       return { failure: f.failure, service, params: f.params };
     });

@@ -11,7 +11,7 @@ import { allSettled, snapshot } from "../envs/health.js";
 import { createAgentIdentity } from "../identity/agent.js";
 import { VERIFIERS } from "../verify/registry.js";
 import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js";
-import { checkOf, type InjectionVerdict } from "../verify/types.js";
+import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
 import type { CaseContext, CaseRoles, Confirmer, Fault, Injector, Preparer, Restorer } from "./context.js";
 
 /** Every workload of the case's namespace Ready (again). */
@@ -87,6 +87,28 @@ async function restartAndInject(ctx: CaseContext, f: Fault, injections: Injectio
     );
 }
 
+/**
+ * What a check in confirm mode says of its fault. It passes while the system still looks healthy:
+ * the fault did not show. A check that could not measure (no metrics, no volume to write to)
+ * says nothing either way, so the fault is not taken as shown: a case whose fault cannot take
+ * effect must never be scored against the model.
+ */
+export function confirmation(v: Verdict, timeoutSeconds: number, restarted = false): InjectionVerdict {
+  const { pass: healthy, ...reading } = v;
+  const again = restarted ? " (again after a strict restart of the target)" : "";
+  if (!healthy && v.inconclusive)
+    return {
+      ...reading,
+      faultShown: false,
+      reason: `the fault's check could not measure within ${timeoutSeconds} s${again}, so the fault was not seen to take effect: ${v.reason}`,
+    };
+  return {
+    ...reading,
+    faultShown: !healthy,
+    reason: healthy ? `the fault did not show within ${timeoutSeconds} s${again}: ${v.reason}` : v.reason,
+  };
+}
+
 /** Each fault's own check in confirm mode: the fault shows when the check finds the system unhealthy. */
 export const faultConfirmer: Confirmer = {
   async confirm(ctx, faults, injections) {
@@ -100,15 +122,7 @@ export const faultConfirmer: Confirmer = {
         await restartAndInject(ctx, f, injections);
         v = await look();
       }
-      // in confirm mode the check passes while the system still looks healthy: the fault did not show
-      const { pass: healthy, ...reading } = v;
-      seen.push({
-        ...reading,
-        faultShown: !healthy,
-        reason: healthy
-          ? `the fault did not show within ${ctx.cfg.injectionTimeout} s${restarted ? " (again after a strict restart of the target)" : ""}: ${v.reason}`
-          : v.reason,
-      });
+      seen.push(confirmation(v, ctx.cfg.injectionTimeout, restarted));
     }
     if (seen.length === 1) return seen[0];
     return { faultShown: seen.every((s) => s.faultShown), ...mergeReadings(seen) };

@@ -41,6 +41,23 @@ describe("run refuses bad input with one line", () => {
       /bad\.txt:2.*fix: write one failure id per line/,
     );
   });
+  it("a target where the failure cannot take effect", async () => {
+    oneLine(
+      await cli([
+        "run",
+        "--env",
+        "online-boutique",
+        "--model",
+        "oracle",
+        "--save-path",
+        dir,
+        "--experiment-path",
+        file("io.yaml", "cases:\n  - {failure: disk-io, target: redis-cart}\n"),
+      ]),
+      "E_EXPERIMENT_FILE",
+      /disk-io cannot take effect on "redis-cart" in online-boutique; its targets are adservice, .*fix: pick one of them/,
+    );
+  });
   it("a missing experiment file", async () => {
     oneLine(
       await cli([...base, "--experiment-path", join(dir, "nope.txt")]),

@@ -10,6 +10,7 @@ import {
   parseExperimentYaml,
   planCases,
 } from "../../src/runner/experiments.js";
+import { confirmation } from "../../src/runner/roles.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mr-exp-"));
 const write = (name: string, text: string) => {
@@ -102,5 +103,48 @@ describe("planning cases", () => {
     expect(planCases(e, env, 1)[0].faults[0].service).toBe("frontend");
     const bad = loadExperimentFile(write("b.yaml", "cases:\n  - {failure: cpu-stress, target: nosuch}\n"));
     expect(() => planCases(bad, env, 1)).toThrow(/not a workload of online-boutique/);
+  });
+
+  it("refuses a target where the failure cannot take effect, naming where it can", () => {
+    // redis-cart mounts nothing at /var/log/mysql: an IOChaos there never takes effect
+    const exp = loadExperimentFile(write("io.yaml", "cases:\n  - {failure: disk-io, target: redis-cart}\n"));
+    const e = (() => {
+      try {
+        planCases(exp, env, 1);
+      } catch (err) {
+        return err as MicroRemedError;
+      }
+      throw new Error("planned");
+    })();
+    expect(e.code).toBe("E_EXPERIMENT_FILE");
+    expect(e.message).toBe(
+      'case 1: disk-io cannot take effect on "redis-cart" in online-boutique; its targets are adservice, cartservice, checkoutservice, currencyservice, emailservice, frontend, loadgenerator, paymentservice, productcatalogservice, recommendationservice, shippingservice',
+    );
+    expect(e.fix).toContain("faultTargets.disk-io");
+  });
+});
+
+describe("confirmation", () => {
+  const reading = {
+    reason: "dd could not write /var/log/mysql/x: No such file or directory",
+    measurements: {},
+  };
+
+  it("takes a check that finds the system unhealthy as the fault shown", () => {
+    expect(confirmation({ pass: false, ...reading }, 30)).toMatchObject({ faultShown: true });
+  });
+
+  it("never takes an inconclusive check as the fault shown", () => {
+    const v = confirmation({ pass: false, inconclusive: true, ...reading }, 30);
+    expect(v.faultShown).toBe(false);
+    expect(v.reason).toBe(
+      "the fault's check could not measure within 30 s, so the fault was not seen to take effect: dd could not write /var/log/mysql/x: No such file or directory",
+    );
+  });
+
+  it("says the fault did not show when the check still passes", () => {
+    expect(confirmation({ pass: true, ...reading }, 30, true).reason).toMatch(
+      /^the fault did not show within 30 s \(again after a strict restart of the target\): /,
+    );
   });
 });
