@@ -51,6 +51,8 @@ export interface Prober {
 
 export interface MethodContext {
   report: DiagnosisReport;
+  /** What the case's identity may do, in a model's words (the prompts' {{identity}}). */
+  identity: string;
   model: Model;
   /** execute: runs a playbook in the sandbox, as the case's identity. */
   executor: Executor;

@@ -5,6 +5,7 @@
 import type { Executor } from "../ansible/executor.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import type { AgentIdentity } from "../identity/agent.js";
+import { accessText } from "../identity/describe.js";
 import { executionError } from "../methods/errors.js";
 import type { MethodError, MethodResult, Prober } from "../methods/types.js";
 import { createProbe, probeLimits } from "../probe/index.js";
@@ -53,6 +54,7 @@ export async function solve(
   return ctx.time.realtime(speed, () =>
     ctx.method.remediate({
       report,
+      identity: accessText(ctx.cfg.agentAccess, ctx.namespace),
       model: timedModel(ctx.model, times),
       executor: timedExecutor(asIdentity(ctx.executor, id), ctx.time, times),
       scorer: timedScorer(scorer, ctx.time, speed, times),

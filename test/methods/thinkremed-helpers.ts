@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { ExecutionResult, Executor } from "../../src/ansible/executor.js";
+import { accessText } from "../../src/identity/describe.js";
 import type { MethodContext } from "../../src/methods/types.js";
 import { resolveModel } from "../../src/models/registry.js";
 import type { Verdict } from "../../src/verify/types.js";
@@ -81,6 +82,7 @@ export function setup(
       runtimeContext: "$ kubectl get pods -n shop\ncart-1 1/1 Running",
       inventory: "[local]\nlocalhost",
     },
+    identity: accessText("namespace", "shop"),
     model: resolveModel(`scripted:${file}`),
     executor,
     caseDir: dir,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveMethod } from "../../src/methods/registry.js";
 import { ThinkRemed } from "../../src/methods/thinkremed/index.js";
-import type { ChatMessage } from "../../src/models/types.js";
+import type { ChatMessage, ModelRequest } from "../../src/models/types.js";
 import { PLAYBOOK, print, probe, setup } from "./thinkremed-helpers.js";
 
 const fail = (reason: string) => ({ pass: false, reason, measurements: {} });
@@ -178,6 +178,24 @@ describe("ThinkRemed", () => {
     const r = await new ThinkRemed().remediate(ctx);
     expect(commands).toEqual(["kubectl get pods"]);
     expect(userTurns(r.conversation)).toContain("Observation: observed: kubectl get pods");
+  });
+
+  it("tells the model what its identity may do and every rule and limit of the probe", async () => {
+    const { ctx } = setup([print()]);
+    const seen: ModelRequest[] = [];
+    const inner = ctx.model;
+    ctx.model = { id: inner.id, generate: (req) => (seen.push(req), inner.generate(req)) };
+    await new ThinkRemed().remediate(ctx);
+    const system = seen[0].messages[0].content;
+    expect(system).toContain("What you may do: You act as a ServiceAccount of the namespace shop");
+    expect(system).toContain("reading or changing them answers 403");
+    const probeTool = seen[0].tools.find((t) => t.name === "probe_system");
+    // the limits the method declares (methods/ThinkRemed.yaml), stated where the model reads them
+    expect(probeTool?.description).toContain("Each command is stopped after 10 s");
+    expect(probeTool?.description).toContain("at most 8000 characters");
+    expect(probeTool?.description).toContain("at most 10 per call");
+    expect(probeTool?.description).toContain("2>&1");
+    expect(probeTool?.description).not.toContain("{{");
   });
 
   it("does not offer probing when the context has no sandbox", async () => {

@@ -5,7 +5,7 @@
 
 import { renderReport } from "../../diagnosis/report.js";
 import { type ChatMessage, emptyUsage, type Usage } from "../../models/types.js";
-import type { ProbeLimits } from "../../probe/index.js";
+import { type ProbeLimits, probeContract, probeLimits } from "../../probe/index.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "../definition.js";
 import { executionError } from "../errors.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "../types.js";
@@ -25,7 +25,13 @@ export class ThinkRemed implements Method {
   }
 
   async remediate(ctx: MethodContext): Promise<MethodResult> {
-    const vars = { report: renderReport(ctx.report), namespace: ctx.report.namespace };
+    const vars = {
+      report: renderReport(ctx.report),
+      namespace: ctx.report.namespace,
+      identity: ctx.identity,
+      // the probe's every rule and limit, from the code that enforces them
+      probeContract: probeContract(probeLimits(this.probeLimits)),
+    };
     const cfg = configure(this.def, vars, ctx.maxAttempts);
     const conversation: ChatMessage[] = [
       {
@@ -35,7 +41,9 @@ export class ThinkRemed implements Method {
       { role: "user", content: fill(this.def.user, vars) },
     ];
     // without a prober (no cluster behind the context) the Coordinator is not offered probing
-    const tools = this.def.tools.filter((t) => t.name !== "probe_system" || ctx.prober);
+    const tools = this.def.tools
+      .filter((t) => t.name !== "probe_system" || ctx.prober)
+      .map((t) => ({ ...t, description: fill(t.description, vars) }));
     const usage: Record<string, Usage> = { coordinator: emptyUsage() };
     const attempts: Attempt[] = [];
     for (let index = 1; index <= cfg.maxAttempts; index++) {
