@@ -55,7 +55,7 @@ def main():
     try:
         child = subprocess.Popen(command)
     except FileNotFoundError:
-        sys.stderr.write(f"microremed sandbox: {command[0]} not found inside the sandbox\n")
+        sys.stderr.write(f"{command[0]}: command not found\n")
         sys.exit(127)
     status = child.wait()
     # the CPU time of the command and every process it waited for: the runner counts it as the

@@ -1,5 +1,5 @@
 // ansible's results as data: the JSON lines our callback plugin (ansible/callback_plugins/
-// microremed_tasks.py) writes, one per task and host, read back into TaskResult objects.
+// task_results.py) writes, one per task and host, read back into TaskResult objects.
 import { readCaseFile } from "../sandbox/case-files.js";
 
 export type TaskStatus = "ok" | "changed" | "failed" | "skipped" | "unreachable";

@@ -12,12 +12,15 @@ import { agentClusterRules, agentRules } from "./rules.js";
 
 export type AgentAccess = "namespace" | "cluster-admin";
 
-export const AGENT_NAME = "microremed-agent";
-const MANAGED = { "app.kubernetes.io/managed-by": "microremed" };
+/**
+ * The name of the ServiceAccount, its Role and bindings: what an organisation would call its on-call
+ * access, so nothing the agent can list tells a test from an incident (a 403 quotes it).
+ */
+export const AGENT_NAME = "oncall";
 const RBAC = "rbac.authorization.k8s.io/v1";
 
 export interface AgentIdentity {
-  /** system:serviceaccount:<ns>:microremed-agent */
+  /** system:serviceaccount:<ns>:oncall */
   user: string;
   /** A kubeconfig (0600, in a private folder) with the cluster and the token, nothing else. */
   kubeconfigPath: string;
@@ -83,7 +86,7 @@ export async function createAgentIdentity(
   access: AgentAccess,
 ): Promise<AgentIdentity> {
   const subject = { kind: "ServiceAccount", name: AGENT_NAME, namespace };
-  const meta = (name: string, ns?: string) => ({ name, ...(ns ? { namespace: ns } : {}), labels: MANAGED });
+  const meta = (name: string, ns?: string) => ({ name, ...(ns ? { namespace: ns } : {}) });
   await upsert(client, { apiVersion: "v1", kind: "ServiceAccount", metadata: meta(AGENT_NAME, namespace) });
   if (access === "namespace") {
     await upsert(client, {
@@ -136,7 +139,7 @@ export async function createAgentIdentity(
       "the cluster must serve the TokenRequest API (Kubernetes 1.22 or newer)",
       { reason: "cluster" },
     );
-  const dir = mkdtempSync(join(tmpdir(), "microremed-agent-"));
+  const dir = mkdtempSync(join(tmpdir(), "kube-"));
   const kubeconfigPath = join(dir, "kubeconfig");
   writeFileSync(kubeconfigPath, agentKubeconfig(clusterEntry(client), token, namespace), { mode: 0o600 });
   return {

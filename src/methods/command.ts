@@ -24,7 +24,11 @@ export class CommandAgent implements Method {
       result.error = { reason: "harness", message: "the run gave the agent no way to start (no launcher)" };
       return result;
     }
-    const input = JSON.stringify({ ...ctx.report, report: renderReport(ctx.report), identity: ctx.identity }, null, 2);
+    const input = JSON.stringify(
+      { ...ctx.report, report: renderReport(ctx.report), identity: ctx.identity },
+      null,
+      2,
+    );
     const run = await ctx.launcher.launch(this.command, input, ctx.signal);
     const { stdout, stderr, ...facts } = run;
     attempt.agent = facts;

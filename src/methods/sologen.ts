@@ -15,7 +15,11 @@ export class SoloGen implements Method {
   constructor(private readonly def: MethodDefinition = loadMethodDefinition("SoloGen")) {}
 
   async remediate(ctx: MethodContext): Promise<MethodResult> {
-    const vars = { report: renderReport(ctx.report), namespace: ctx.report.namespace, identity: ctx.identity };
+    const vars = {
+      report: renderReport(ctx.report),
+      namespace: ctx.report.namespace,
+      identity: ctx.identity,
+    };
     const conversation: ChatMessage[] = [
       { role: "system", content: fill(this.def.system, vars) },
       { role: "user", content: fill(this.def.user, vars) },

@@ -148,7 +148,7 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown) => {
     audit(req, 502);
     if (res.headersSent) return void res.destroy();
-    const message = `microremed API proxy: ${(e as Error).message}`;
+    const message = `API proxy: ${(e as Error).message}`;
     res.writeHead(502, { "content-type": "application/json" });
     res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message, code: 502 }));
   };

@@ -1,15 +1,16 @@
 // The bubblewrap command line: a read-only system, a private empty HOME and /tmp, the case's
 // folder as the only writable path, its own PID, IPC, UTS and network namespaces, and a parent
-// whose death ends it. The sandbox sees the host's files only where they are bound here.
+// whose death ends it. The sandbox sees the host's files only where they are bound here, under
+// neutral names: nothing inside tells a test from an incident.
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 
 export const INSIDE = {
   home: "/tmp/home",
   tmp: "/tmp",
   /** The runner's private folder for this sandbox (socket, kubeconfig), read-only. */
-  io: "/run/microremed/io",
+  io: "/run/ansible/io",
   /** The package's ansible/ folder (callback plugin, relay), read-only. */
-  lib: "/run/microremed/lib",
+  lib: "/run/ansible/lib",
 };
 
 // what Python, ansible and kubectl read from /etc; the rest of it (shadow, ssh keys, the user's

@@ -53,7 +53,7 @@ export interface Sandbox {
 }
 
 function kubeconfigFor(server: string): string {
-  const name = "microremed-sandbox";
+  const name = "cluster";
   return stringify({
     apiVersion: "v1",
     kind: "Config",
@@ -72,7 +72,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
   // those lines when the sandbox closes: what a playbook writes into the log meanwhile is dropped
   const before = readCaseFile(auditLog);
   // private to the runner: the socket and the kubeconfig the tools read
-  const io = mkdtempSync(join(tmpdir(), "microremed-sandbox-"));
+  const io = mkdtempSync(join(tmpdir(), "sandbox-"));
   chmodSync(io, 0o700);
   const privateLog = join(io, "api-audit.jsonl");
   const libDir = join(packageRoot(), "ansible");

@@ -19,7 +19,7 @@ let privateDir: string | undefined;
 /** One private folder per runner process (HOME, TMPDIR, flattened kubeconfigs), removed at exit. */
 function ownDir(): string {
   if (privateDir) return privateDir;
-  const dir = mkdtempSync(join(tmpdir(), "microremed-tools-"));
+  const dir = mkdtempSync(join(tmpdir(), "tools-"));
   for (const d of ["home", "tmp"]) mkdirSync(join(dir, d), { mode: 0o700 });
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   privateDir = dir;

@@ -1,6 +1,7 @@
 // disk-io: in each target pod, writing 10 MiB with `dd ... oflag=direct` into /var/log/mysql
-// reaches at least 10 MB/s.
+// reaches at least 10 MB/s. The file has a temporary name and is removed at once.
 
+import { randomBytes } from "node:crypto";
 import { execIn } from "../cluster/exec.js";
 import type { Pod } from "../cluster/objects.js";
 import { notReadyVerdict, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
@@ -33,6 +34,13 @@ export function parseDd(out: string): number | undefined {
   return Number(m[3]) * (scale[m[4]] ?? 1);
 }
 
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** `tmp.` and ten random letters and digits, the name `mktemp` gives a file. */
+export function tempName(): string {
+  return `tmp.${[...randomBytes(10)].map((b) => ALNUM[b % ALNUM.length]).join("")}`;
+}
+
 function ioContainer(pod: Pod): string | undefined {
   const cs: { name: string; volumeMounts?: { mountPath: string }[] }[] = pod.spec?.containers ?? [];
   return cs.find((c) => c.volumeMounts?.some((v) => v.mountPath === IO_PATH))?.name;
@@ -47,14 +55,16 @@ async function measure(ctx: VerifyContext, pods: Pod[]): Promise<Verdict> {
       problems.push(`${pod.metadata.name} mounts nothing at ${IO_PATH}`);
       continue;
     }
-    const r = await execIn(
-      ctx.client,
-      ctx.namespace,
-      pod.metadata.name!,
-      container,
-      ["dd", "if=/dev/zero", `of=${IO_PATH}/microremed-check`, "bs=1M", "count=10", "oflag=direct"],
-      ctx.time.wall(120_000) + 10_000,
-    );
+    // a name as mktemp makes them, removed at once: as invisible as a monitoring probe's write
+    const file = `${IO_PATH}/${tempName()}`;
+    const run = (argv: string[]) =>
+      execIn(ctx.client, ctx.namespace, pod.metadata.name!, container, argv, ctx.time.wall(120_000) + 10_000);
+    let r: Awaited<ReturnType<typeof run>>;
+    try {
+      r = await run(["dd", "if=/dev/zero", `of=${file}`, "bs=1M", "count=10", "oflag=direct"]);
+    } finally {
+      await run(["rm", "-f", file]).catch(() => undefined);
+    }
     const mbps = parseDd(`${r.stderr}\n${r.stdout}`);
     rows.push({ pod: pod.metadata.name, container, mbps, exitCode: r.exitCode });
     if (mbps === undefined)

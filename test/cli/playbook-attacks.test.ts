@@ -110,7 +110,7 @@ function attacks(port: number, secretFile: string): string {
     ),
     t(
       "attack make myself cluster-admin",
-      "      ansible.builtin.shell: kubectl create clusterrolebinding me --clusterrole=cluster-admin --serviceaccount=simple-micro:microremed-agent\n",
+      "      ansible.builtin.shell: kubectl create clusterrolebinding me --clusterrole=cluster-admin --serviceaccount=simple-micro:oncall\n",
     ),
   ];
   const fix =
@@ -199,7 +199,7 @@ describe("a model's playbook is confined by RBAC and the sandbox", () => {
     const crb = await sim.kubectl(["get", "clusterrolebinding", "me"], { reject: false });
     expect(crb.exitCode).not.toBe(0);
     // the agent's identity is gone after the case
-    const sa = await sim.kubectl(["-n", "simple-micro", "get", "serviceaccount", "microremed-agent"], {
+    const sa = await sim.kubectl(["-n", "simple-micro", "get", "serviceaccount", "oncall"], {
       reject: false,
     });
     expect(sa.exitCode).not.toBe(0);

@@ -32,7 +32,7 @@ afterAll(() => t?.stop());
 
 describe("the agent's identity", () => {
   it("is a ServiceAccount token in a private kubeconfig, and nothing else", () => {
-    expect(id.user).toBe(`system:serviceaccount:${NS}:microremed-agent`);
+    expect(id.user).toBe(`system:serviceaccount:${NS}:oncall`);
     expect(statSync(id.kubeconfigPath).mode & 0o777).toBe(0o600);
     const text = readFileSync(id.kubeconfigPath, "utf8");
     expect(text).toMatch(/token: /);
@@ -84,7 +84,7 @@ describe("the agent's identity", () => {
     };
     await no(
       ["-n", "kube-system", "get", "pods"],
-      /pods is forbidden: User "system:serviceaccount:shop:microremed-agent" cannot list resource "pods" in API group "" in the namespace "kube-system"/,
+      /pods is forbidden: User "system:serviceaccount:shop:oncall" cannot list resource "pods" in API group "" in the namespace "kube-system"/,
     );
     await no(["delete", "namespace", "elsewhere"], /cannot delete resource "namespaces"/);
     await no(["-n", NS, "get", "podchaos"], /cannot list resource "podchaos" in API group "chaos-mesh.org"/);
@@ -95,12 +95,12 @@ describe("the agent's identity", () => {
     const client = new KubeClient(loadKubeConfig({ kubeconfig: t.kubeconfig }).kc);
     for (const ns of ["par-1", "par-2", "par-3"]) await t.kubectl(["create", "namespace", ns]);
     // the shared ClusterRole is absent, as before the first case of a run
-    await t.kubectl(["delete", "clusterrole", "microremed-agent", "--ignore-not-found"]);
+    await t.kubectl(["delete", "clusterrole", "oncall", "--ignore-not-found"]);
     const ids = await Promise.all(
       ["par-1", "par-2", "par-3"].map((ns) => createAgentIdentity(client, ns, "namespace")),
     );
     expect(ids.map((x) => x.user)).toEqual(
-      ["par-1", "par-2", "par-3"].map((ns) => `system:serviceaccount:${ns}:microremed-agent`),
+      ["par-1", "par-2", "par-3"].map((ns) => `system:serviceaccount:${ns}:oncall`),
     );
     await Promise.all(ids.map((x) => x.remove()));
   });

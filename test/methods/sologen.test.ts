@@ -2,14 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { SoloGen } from "../../src/methods/sologen.js";
 import type { ModelRequest } from "../../src/models/types.js";
-import { PLAYBOOK, print, setup } from "./thinkremed-helpers.js";
+import { PLAYBOOK, print, recording, setup } from "./thinkremed-helpers.js";
 
 describe("SoloGen", () => {
   it("prints one playbook from a prompt that says what the identity may do", async () => {
     const { ctx, executor } = setup([print()]);
     const seen: ModelRequest[] = [];
-    const inner = ctx.model;
-    ctx.model = { id: inner.id, generate: (req) => (seen.push(req), inner.generate(req)) };
+    ctx.model = recording(ctx.model, seen);
     const r = await new SoloGen().remediate(ctx);
     expect(executor.playbooks).toEqual([PLAYBOOK]);
     expect(r.attempts).toHaveLength(1);

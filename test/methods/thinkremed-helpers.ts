@@ -9,6 +9,7 @@ import type { ExecutionResult, Executor } from "../../src/ansible/executor.js";
 import { accessText } from "../../src/identity/describe.js";
 import type { MethodContext } from "../../src/methods/types.js";
 import { resolveModel } from "../../src/models/registry.js";
+import type { Model, ModelRequest } from "../../src/models/types.js";
 import type { Verdict } from "../../src/verify/types.js";
 
 export type Turn = {
@@ -105,4 +106,15 @@ export function setup(
         }),
   };
   return { ctx, executor, commands, verifications: () => verifications };
+}
+
+/** The model, recording each request it is asked (what the method showed it). */
+export function recording(model: Model, seen: ModelRequest[]): Model {
+  return {
+    id: model.id,
+    generate: (req) => {
+      seen.push(req);
+      return model.generate(req);
+    },
+  };
 }

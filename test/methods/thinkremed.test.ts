@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveMethod } from "../../src/methods/registry.js";
 import { ThinkRemed } from "../../src/methods/thinkremed/index.js";
 import type { ChatMessage, ModelRequest } from "../../src/models/types.js";
-import { PLAYBOOK, print, probe, setup } from "./thinkremed-helpers.js";
+import { PLAYBOOK, print, probe, recording, setup } from "./thinkremed-helpers.js";
 
 const fail = (reason: string) => ({ pass: false, reason, measurements: {} });
 const pass = { pass: true, reason: "cart is healthy", measurements: {} };
@@ -183,8 +183,7 @@ describe("ThinkRemed", () => {
   it("tells the model what its identity may do and every rule and limit of the probe", async () => {
     const { ctx } = setup([print()]);
     const seen: ModelRequest[] = [];
-    const inner = ctx.model;
-    ctx.model = { id: inner.id, generate: (req) => (seen.push(req), inner.generate(req)) };
+    ctx.model = recording(ctx.model, seen);
     await new ThinkRemed().remediate(ctx);
     const system = seen[0].messages[0].content;
     expect(system).toContain("What you may do: You act as a ServiceAccount of the namespace shop");

@@ -74,7 +74,7 @@ function fakeCase(
     },
     identity: {
       issue: note("identity", {
-        user: "system:serviceaccount:simple-micro:microremed-agent",
+        user: "system:serviceaccount:simple-micro:oncall",
         kubeconfigPath: "/nonexistent/kubeconfig",
         remove: note("identity removed", undefined),
       }),

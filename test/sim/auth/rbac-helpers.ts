@@ -6,7 +6,7 @@ import { kubeconfigYaml } from "../../../src/sim/cluster/kubeconfig.js";
 import type { TestCluster } from "../../helpers/cluster.js";
 
 export const NS = "simple-micro";
-export const SA = "microremed-agent";
+export const SA = "oncall";
 export const AGENT = `system:serviceaccount:${NS}:${SA}`;
 
 export const NAMESPACE_AND_BINDING = `

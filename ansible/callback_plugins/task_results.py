@@ -6,13 +6,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 DOCUMENTATION = """
-    name: microremed_tasks
+    name: task_results
     type: notification
     short_description: write each task result as a JSON line for MicroRemed
     description:
       - Appends one JSON object per task result to the file in MICROREMED_TASKS_FILE.
     requirements:
-      - enable in ansible.cfg or with ANSIBLE_CALLBACKS_ENABLED=microremed_tasks
+      - enable in ansible.cfg or with ANSIBLE_CALLBACKS_ENABLED=task_results
 """
 
 import ast
@@ -90,7 +90,7 @@ def append(path, text):
 class CallbackModule(CallbackBase):
     CALLBACK_VERSION = 2.0
     CALLBACK_TYPE = "notification"
-    CALLBACK_NAME = "microremed_tasks"
+    CALLBACK_NAME = "task_results"
     CALLBACK_NEEDS_ENABLED = True
 
     def __init__(self, *args, **kwargs):
