@@ -34,6 +34,18 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** The annotation `kubectl apply` keeps the applied configuration in. */
+export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/** The annotation's value as kubectl writes it: the object as applied, without the annotation, as JSON. */
+function lastApplied(obj: KObj): string {
+  const annotations = { ...obj.metadata.annotations };
+  delete annotations[LAST_APPLIED];
+  const meta = { ...obj.metadata, annotations };
+  if (!Object.keys(annotations).length) delete (meta as { annotations?: unknown }).annotations;
+  return `${JSON.stringify({ ...obj, metadata: meta })}\n`;
+}
+
 export class KubeClient {
   private readonly discovery = new Map<string, Promise<Map<string, ResourceInfo>>>();
   readonly server: string;
@@ -260,10 +272,32 @@ export class KubeClient {
     }
   }
 
-  /** Create the object, or replace it (keeping its resourceVersion) when it exists. */
-  async apply(obj: KObj, namespace: string): Promise<KObj> {
+  /**
+   * Create the object, or replace it (keeping its resourceVersion) when it exists. Like `kubectl
+   * apply`, it records what was applied in the last-applied-configuration annotation, so that
+   * anyone reading the object (an engineer, an agent, `kubectl apply view-last-applied`) can tell
+   * the deployed configuration from later changes, on the embedded cluster as on k3s.
+   */
+  async apply(obj: KObj, namespace: string, tries = 3): Promise<KObj> {
+    try {
+      return await this.applyOnce(obj, namespace);
+    } catch (e) {
+      // a controller wrote the object's status between our read and our replace: read it again
+      if (!(e instanceof KubeApiError && e.status === 409) || tries <= 1) throw e;
+      return this.apply(obj, namespace, tries - 1);
+    }
+  }
+
+  private async applyOnce(obj: KObj, namespace: string): Promise<KObj> {
     const live = await this.tryGet<Service>(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
-    const desired: KObj = { ...obj, metadata: { ...obj.metadata, namespace } };
+    const applied = { ...obj, metadata: { ...obj.metadata, namespace } };
+    const desired: KObj = {
+      ...applied,
+      metadata: {
+        ...applied.metadata,
+        annotations: { ...applied.metadata.annotations, [LAST_APPLIED]: lastApplied(applied) },
+      },
+    };
     if (!live) return this.create(desired, namespace);
     desired.metadata.resourceVersion = live.metadata.resourceVersion;
     // a Service keeps the address it was given (spec.clusterIP is immutable)
