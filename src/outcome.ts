@@ -31,6 +31,10 @@ export const REASON_CODES = {
     class: "answer",
     meaning: "the fault's check passed and the namespace-health check failed (what broke)",
   },
+  "not-held": {
+    class: "answer",
+    meaning: "every check passed after the settle, then one failed within the hold window (which, and when)",
+  },
   "gave-up": { class: "answer", meaning: "ThinkRemed used its T_max attempts (the last attempt's reason)" },
   "not-injected": {
     class: "injection",

@@ -6,16 +6,30 @@ import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
 import { validateWith } from "../util/schema.js";
 
-export type VerifierId = "cpu" | "memory" | "io" | "network" | "pod" | "config";
+export type VerifierId = "cpu" | "memory" | "io" | "network" | "pod" | "config" | "rollout" | "endpoints";
+
+/** The reference's seven, or the expert tier's twenty (docs/expert-tier.md). */
+export type Tier = "reference" | "expert";
 
 export interface FailureSpec {
   id: string;
   category: string;
   title: string;
+  /** A Chaos Mesh kind, `patch` (a patch of the target), `delete` (the target deleted) or `object` (an object created in the namespace). */
   kind: string;
   template: string;
+  /** The fault's own check: the reference's for the seven, the symptom for the expert types. */
   verifier: VerifierId;
   description: string;
+  tier: Tier;
+  /** What a patch or a deletion acts on: the Deployment (default) or the Service named after the target. */
+  target: "Deployment" | "Service";
+  /** How a patch is applied (default: strategic merge). */
+  patchType: "strategic" | "json" | "merge";
+  /** Default values of the template's placeholders (a target's params in env.yaml override them). */
+  params: Record<string, unknown>;
+  /** Cluster seconds the fault may take to show, when more than the run's injection timeout. */
+  confirmSeconds?: number;
 }
 
 const SCHEMA = {
@@ -32,8 +46,13 @@ const SCHEMA = {
           title: { type: "string" },
           kind: { type: "string" },
           template: { type: "string" },
-          verifier: { enum: ["cpu", "memory", "io", "network", "pod", "config"] },
+          verifier: { enum: ["cpu", "memory", "io", "network", "pod", "config", "rollout", "endpoints"] },
           description: { type: "string", default: "" },
+          tier: { enum: ["reference", "expert"], default: "reference" },
+          target: { enum: ["Deployment", "Service"], default: "Deployment" },
+          patchType: { enum: ["strategic", "json", "merge"], default: "strategic" },
+          params: { type: "object", default: {} },
+          confirmSeconds: { type: "number", minimum: 1 },
         },
       },
     },

@@ -20,10 +20,20 @@ import { packageRoot } from "../util/paths.js";
 import type { FailureSpec } from "./catalog.js";
 import { retargetingField } from "./params.js";
 
+/** An object the injection changed, so the restore can put exactly it back. */
+export interface Touched {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  action: "patched" | "deleted" | "created";
+}
+
 export interface Injection {
   failure: string;
   namespace: string;
   service: string;
+  /** What the injection patched, deleted or created besides a chaos object (the expert types). */
+  touched?: Touched[];
   /** The chaos object created, if any (the config patch creates none). */
   chaos?: { apiVersion: string; kind: string; name: string };
   /** Template parameters overridden by the experiment file. */
@@ -33,6 +43,9 @@ export interface Injection {
   /** Cluster time (ms) at which that happens: set by whoever knows the cluster's clock. */
   endsAt?: number;
 }
+
+/** The Chaos Mesh kinds the catalog uses. */
+export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos", "HTTPChaos"];
 
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -98,13 +111,101 @@ export function renderTemplate(
   };
 }
 
+/** A placeholder's value as text: strings as they are, anything else as JSON (YAML reads it as a flow value). */
+const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+/** The placeholders a template names (`[name]`), read from its text. */
+export function placeholdersOf(f: FailureSpec): string[] {
+  const text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
+  const body = text
+    .split("\n")
+    .filter((l) => !l.trimStart().startsWith("#"))
+    .join("\n");
+  return [...new Set([...body.matchAll(/\[([a-z_]+)\]/g)].map((m) => m[1]))];
+}
+
+/** The placeholders the injector fills from the live target: its namespace, app, main container, image. */
+export const LIVE_PLACEHOLDERS = [
+  "target_namespace",
+  "target_pod",
+  "target_container",
+  "target_container_index",
+  "target_image_repo",
+];
+
+/** An image reference without its tag (a registry's port stays: only a ':' after the last '/' is a tag). */
+export function imageRepo(image: string): string {
+  const at = image.indexOf("@");
+  const ref = at >= 0 ? image.slice(0, at) : image;
+  const colon = ref.lastIndexOf(":");
+  return colon > ref.lastIndexOf("/") ? ref.slice(0, colon) : ref;
+}
+
+/** The expert types' injections: a patch or a deletion of the target, or an object in the namespace. */
+async function injectChange(
+  client: KubeClient,
+  f: FailureSpec,
+  namespace: string,
+  service: string,
+  vars: Record<string, string>,
+): Promise<Injection> {
+  const target =
+    f.target === "Service"
+      ? { apiVersion: "v1", kind: "Service" }
+      : { apiVersion: "apps/v1", kind: "Deployment" };
+  const done = (touched: Touched[]): Injection => ({ failure: f.id, namespace, service, touched });
+  if (f.kind === "delete") {
+    await client.delete(target.apiVersion, target.kind, namespace, service);
+    return done([{ ...target, name: service, action: "deleted" }]);
+  }
+  const rendered = renderText(f, vars);
+  if (f.kind === "object") {
+    const obj = rendered as KObj;
+    obj.metadata = { ...obj.metadata, namespace };
+    await client.create(obj, namespace);
+    return done([
+      { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, action: "created" },
+    ]);
+  }
+  await client.patch(target.apiVersion, target.kind, namespace, service, rendered, f.patchType);
+  return done([{ ...target, name: service, action: "patched" }]);
+}
+
+/** The template's text with its placeholders filled, parsed (an object, or a JSON patch's list). */
+function renderText(f: FailureSpec, vars: Record<string, string>): unknown {
+  let text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
+  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`[${k}]`, v);
+  return parse(text);
+}
+
+/** The live placeholders of a Deployment target and the given ones, as text. */
+async function fill(
+  client: KubeClient,
+  namespace: string,
+  service: string,
+  given: Record<string, unknown>,
+): Promise<Record<string, string>> {
+  const dep = await client.tryGet<Deployment>("apps/v1", "Deployment", namespace, service);
+  const main = dep?.spec?.template?.spec?.containers?.[0];
+  const live: Record<string, string> = { target_namespace: namespace, target_pod: service };
+  if (main) {
+    live.target_container = main.name;
+    live.target_container_index = "0";
+    if (main.image) live.target_image_repo = imageRepo(main.image);
+  }
+  return { ...Object.fromEntries(Object.entries(given).map(([k, v]) => [k, asText(v)])), ...live };
+}
+
 export async function inject(
   client: KubeClient,
   f: FailureSpec,
   namespace: string,
   service: string,
   params?: Record<string, unknown>,
+  vars: Record<string, unknown> = {},
 ): Promise<Injection> {
+  if (f.tier === "expert" && !CHAOS_KINDS.includes(f.kind))
+    return injectChange(client, f, namespace, service, await fill(client, namespace, service, vars));
   if (f.kind === "patch") {
     const dep = await client.tryGet<Deployment>("apps/v1", "Deployment", namespace, service);
     if (!dep)
@@ -122,7 +223,15 @@ export async function inject(
     await client.patch("apps/v1", "Deployment", namespace, service, patch, "strategic");
     return { failure: f.id, namespace, service, params };
   }
-  const obj = renderTemplate(f, { target_namespace: namespace, target_pod: service }, params);
+  const obj = renderTemplate(
+    f,
+    {
+      ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, asText(v)])),
+      target_namespace: namespace,
+      target_pod: service,
+    },
+    params,
+  );
   // the label says the harness made it: removal touches nothing else (removeAllChaos)
   obj.metadata.labels = { ...obj.metadata.labels, [MANAGED_LABEL]: MANAGED_VALUE };
   // A leftover object of a case cut off earlier would make the create fail: clear it first (if ours).
@@ -182,7 +291,7 @@ export async function removeChaos(
 /** Every chaos object MicroRemed left in a namespace (an interrupted run): only those it labelled. */
 export async function removeAllChaos(client: KubeClient, time: Clock, namespace: string): Promise<number> {
   let n = 0;
-  for (const kind of ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"]) {
+  for (const kind of CHAOS_KINDS) {
     if (!(await client.serves("chaos-mesh.org/v1alpha1", kind))) continue;
     const ours = await client.list(
       "chaos-mesh.org/v1alpha1",

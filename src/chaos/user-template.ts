@@ -131,6 +131,10 @@ export function loadUserTemplate(file: string, check: string, baseDir: string, w
     template: path,
     verifier: c.verifier,
     description: `the user's ${doc?.kind} template ${path}, checked by ${check}`,
+    tier: "reference",
+    target: "Deployment",
+    patchType: "strategic",
+    params: {},
   };
   return registerFailure(spec);
 }

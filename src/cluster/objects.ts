@@ -4,6 +4,7 @@
 import type {
   V1DeploymentSpec,
   V1DeploymentStatus,
+  V1EndpointSubset,
   V1PodSpec,
   V1PodStatus,
   V1ServiceSpec,
@@ -30,6 +31,10 @@ export interface KObj {
     [k: string]: unknown;
   };
   [field: string]: unknown;
+}
+
+export interface Endpoints extends KObj {
+  subsets?: V1EndpointSubset[];
 }
 
 export interface Pod extends KObj {

@@ -81,7 +81,19 @@ export function loadEnv(nameOrPath: string): EnvSpec {
     dir,
     defaultNamespace: raw.defaultNamespace,
     readyTimeoutSeconds: raw.readyTimeoutSeconds,
-    faultTargets: raw.faultTargets,
+    faultTargets: Object.fromEntries(
+      Object.entries(raw.faultTargets).map(([f, ts]) => [
+        f,
+        ts.map((t) => (typeof t === "string" ? t : t.service)),
+      ]),
+    ),
+    targetParams: Object.fromEntries(
+      Object.entries(raw.faultTargets).map(([f, ts]) => [
+        f,
+        Object.fromEntries(ts.flatMap((t) => (typeof t === "string" ? [] : [[t.service, t.params]]))),
+      ]),
+    ),
+    ...(raw.userCheck ? { userCheck: raw.userCheck } : {}),
     pingTarget: raw.pingTarget,
     manifests: readManifests(join(dir, raw.manifests)),
     sourceConfig: readManifests(join(dir, raw.sourceConfig)),

@@ -6,7 +6,8 @@ const file = (what: string) => ({
   fix: `the ${what} file, relative to env.yaml`,
 });
 
-export const FAILURE_IDS = [
+/** The reference's seven failure types. */
+export const REFERENCE_FAILURE_IDS = [
   "cpu-stress",
   "memory-stress",
   "disk-io",
@@ -15,6 +16,69 @@ export const FAILURE_IDS = [
   "pod-fail",
   "pod-config-error",
 ];
+
+/** The expert tier's twenty (docs/expert-tier.md). */
+export const EXPERT_FAILURE_IDS = [
+  "image-bad-tag",
+  "bad-command",
+  "env-wrong-addr",
+  "env-missing",
+  "env-shadowed",
+  "svc-targetport",
+  "svc-selector",
+  "svc-deleted",
+  "readiness-bad",
+  "liveness-bad",
+  "init-hang",
+  "cache-auth",
+  "cpu-throttle",
+  "oom-limit",
+  "unschedulable",
+  "sidecar-port",
+  "netpol-deny",
+  "scale-zero",
+  "http-abort",
+  "network-partition",
+];
+
+export const FAILURE_IDS = [...REFERENCE_FAILURE_IDS, ...EXPERT_FAILURE_IDS];
+
+/** A fault target: a Deployment's name, or one with the parameters its failure's template reads. */
+const target = {
+  oneOf: [
+    name,
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["service", "params"],
+      properties: {
+        service: name,
+        params: {
+          type: "object",
+          fix: "the values of the failure template's placeholders, e.g. {var: X, value: y}",
+        },
+      },
+    },
+  ],
+  fix: "a Deployment's name, or {service: <name>, params: {...}} for a failure whose template needs values",
+};
+
+const userRequest = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "url"],
+  properties: {
+    name: { type: "string", minLength: 1 },
+    url: {
+      type: "string",
+      pattern: "^https?://",
+      fix: "an http URL inside the namespace, e.g. http://frontend:80/",
+    },
+    method: { enum: ["GET", "POST"], default: "GET" },
+    data: { type: "string", fix: "the request body of a POST, as the form or JSON the page sends" },
+    contentType: { type: "string" },
+  },
+};
 
 export const ENV_SCHEMA = {
   type: "object",
@@ -41,11 +105,46 @@ export const ENV_SCHEMA = {
       propertyNames: { enum: FAILURE_IDS },
       additionalProperties: {
         type: "array",
-        items: name,
+        items: target,
         minItems: 1,
         fix: "the Deployments (by name) a case of this failure may target",
       },
       fix: "per failure id, the Deployments a case may target, e.g. {pod-fail: [web]}",
+    },
+    userCheck: {
+      type: "object",
+      additionalProperties: false,
+      required: ["from", "requests"],
+      fix: "what users do: requests along the entry path, made from a container of the namespace",
+      properties: {
+        from: {
+          type: "object",
+          additionalProperties: false,
+          required: ["apps", "container", "tool"],
+          properties: {
+            apps: {
+              type: "array",
+              items: name,
+              minItems: 1,
+              fix: "app labels of the pods to request from, in order",
+            },
+            container: { type: "string", minLength: 1, fix: "the container of those pods that has the tool" },
+            tool: { enum: ["wget", "curl"], fix: "wget (busybox) or curl" },
+          },
+        },
+        requests: { type: "array", items: userRequest, minItems: 1 },
+        samples: { type: "integer", minimum: 1, default: 3 },
+        timeoutSeconds: { type: "number", minimum: 1, default: 10 },
+        margin: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            factor: { type: "number", minimum: 1, default: 2 },
+            plusMs: { type: "number", minimum: 0, default: 300 },
+          },
+          default: {},
+        },
+      },
     },
     pingTarget: {
       type: "object",
@@ -70,6 +169,18 @@ export interface EnvFile {
   sourceConfig: string;
   topology: string;
   readyTimeoutSeconds: number;
-  faultTargets: Record<string, string[]>;
+  faultTargets: Record<string, FaultTarget[]>;
+  userCheck?: UserCheck;
   pingTarget: { apps: string[] };
+}
+
+export type FaultTarget = string | { service: string; params: Record<string, unknown> };
+
+/** Requests along the system's entry path, as users make them (docs/expert-tier.md). */
+export interface UserCheck {
+  from: { apps: string[]; container: string; tool: "wget" | "curl" };
+  requests: { name: string; url: string; method: "GET" | "POST"; data?: string; contentType?: string }[];
+  samples: number;
+  timeoutSeconds: number;
+  margin: { factor: number; plusMs: number };
 }

@@ -24,16 +24,29 @@ export interface AttemptFacts extends Pick<Attempt, "index" | "playbook" | "prob
   /** The method's own verification (ThinkRemed): the combined verdict. */
   verdict?: VerdictFact;
   /** The same verification split in two, when the recorder keeps both. */
-  verdicts?: { reference?: VerdictFact; health?: VerdictFact };
+  verdicts?: { reference?: VerdictFact; user?: VerdictFact; health?: VerdictFact; held?: Held };
   /** An external agent's run (cmd: methods), when one acted instead of (or before) a playbook. */
   agent?: Pick<AgentRun, "exitCode" | "timedOut">;
 }
 
 /** What reasons are derived from: everything a case records, nothing the model said about itself. */
+/** A hold window (--hold) and when a reading in it failed. */
+export interface Held {
+  ms: number;
+  failedAtMs?: number;
+}
+
 export interface ReasonInput {
   status: CaseStatus;
   attempts: AttemptFacts[];
-  verdicts: { reference?: VerdictFact; health?: VerdictFact; injection?: { reason: string } };
+  verdicts: {
+    reference?: VerdictFact;
+    user?: VerdictFact;
+    health?: VerdictFact;
+    injection?: { reason: string };
+  };
+  /** The hold window of the final score (--hold), and when a reading in it failed. */
+  held?: Held;
   /** T_max for a method that retries (ThinkRemed); 1 or absent for one attempt. */
   maxAttempts?: number;
   /** The method's error (a provider failure) or the harness's, as recorded. */
@@ -180,8 +193,18 @@ function verdictReason(
   ref: VerdictFact | undefined,
   health: VerdictFact | undefined,
   combined?: VerdictFact,
+  user?: VerdictFact,
+  held?: Held,
 ): Reason | undefined {
+  const failed = [ref, user, health].find((v) => v && !v.pass);
+  // the checks passed first: which failed within the hold, and when, is the combined reason
+  if (failed && held?.failedAtMs !== undefined)
+    return reason(
+      "not-held",
+      `the checks passed, then failed ${Math.round(held.failedAtMs / 1000)} s into the ${Math.round(held.ms / 1000)} s hold: ${failed.reason}`,
+    );
   if (ref && !ref.pass) return ineffective(ref);
+  if (user && !user.pass) return ineffective(user);
   if (ref?.pass && health && !health.pass) return reason("collateral", health.reason);
   if (!ref && combined && !combined.pass) {
     const parts = combined.reason.split("; ");
@@ -195,7 +218,7 @@ function verdictReason(
 /** One attempt's reason: what stopped it, judged by the verification that followed it. */
 export function attemptReason(
   a: AttemptFacts,
-  final?: { reference?: VerdictFact; health?: VerdictFact },
+  final?: { reference?: VerdictFact; user?: VerdictFact; health?: VerdictFact; held?: Held },
 ): Reason | undefined {
   if (!a.execution) {
     const p = a.problems.join("; ");
@@ -203,7 +226,7 @@ export function attemptReason(
     // an external agent that ran to the end acted by itself: the verification judges it
     if (a.agent && a.agent.exitCode === 0 && !a.agent.timedOut) {
       const v = a.verdicts ?? (a.verdict ? undefined : final);
-      return verdictReason(v?.reference, v?.health, a.verdict);
+      return verdictReason(v?.reference, v?.health, a.verdict, v?.user, v?.held);
     }
     if (a.agent) return reason("task-failed", p || `the agent exited with code ${a.agent.exitCode}`);
     return reason("no-playbook", p || "the answer held no playbook");
@@ -211,14 +234,16 @@ export function attemptReason(
   const exec = executionReason(a.execution, a.problems);
   if (exec) return exec;
   const v = a.verdicts ?? (a.verdict ? undefined : final);
-  return verdictReason(v?.reference, v?.health, a.verdict);
+  return verdictReason(v?.reference, v?.health, a.verdict, v?.user, v?.held);
 }
 
 /** The case's reason (undefined for a success) and one per attempt. */
 export function deriveReasons(x: ReasonInput): { reason?: Reason; attempts: (Reason | undefined)[] } {
   const last = x.attempts.length - 1;
   // the last attempt is judged by the runner's final verdicts when the method did not verify it
-  const attempts = x.attempts.map((a, i) => attemptReason(a, i === last ? x.verdicts : undefined));
+  const attempts = x.attempts.map((a, i) =>
+    attemptReason(a, i === last ? { ...x.verdicts, held: x.held } : undefined),
+  );
   return { reason: caseReason(x, attempts), attempts };
 }
 
@@ -232,7 +257,7 @@ function caseReason(x: ReasonInput, attempts: (Reason | undefined)[]): Reason | 
   const lastAttempt = x.attempts[x.attempts.length - 1];
   // a provider failure that ended the method before a playbook ran is the reason itself
   if (x.error && !lastAttempt?.execution) return cause(x.error);
-  const final = verdictReason(x.verdicts.reference, x.verdicts.health);
+  const final = verdictReason(x.verdicts.reference, x.verdicts.health, undefined, x.verdicts.user, x.held);
   const lastReason = attempts[attempts.length - 1] ?? final;
   if (!lastReason) return final ?? reason("harness", "the case failed with no recorded cause");
   if ((x.maxAttempts ?? 1) > 1 && x.attempts.length >= (x.maxAttempts ?? 1))

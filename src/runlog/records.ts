@@ -45,7 +45,10 @@ export interface CaseRecord {
   status: CaseStatus;
   success: boolean;
   injected: boolean;
-  verdicts: { reference?: Verdict; health?: Verdict; injection?: InjectionVerdict };
+  /** The faults' own checks, what users see (the expert tier), namespace health; the injection's. */
+  verdicts: { reference?: Verdict; user?: Verdict; health?: Verdict; injection?: InjectionVerdict };
+  /** The hold window the checks were read over (--hold), and when a reading in it failed. */
+  held?: { ms: number; failedAtMs?: number };
   attempts: number;
   probeRounds: number;
   /** Wall ms per phase. */
@@ -125,7 +128,13 @@ export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()):
   const errors = [...attempts.flatMap((a) => a.problems.map((p) => `attempt ${a.index}: ${p}`)), ...f.errors];
   const verdicts: CaseRecord["verdicts"] = {
     ...(f.injection ? { injection: f.injection } : {}),
-    ...(f.score ? { reference: f.score.reference, health: f.score.health } : {}),
+    ...(f.score
+      ? {
+          reference: f.score.reference,
+          ...(f.score.user ? { user: f.score.user } : {}),
+          health: f.score.health,
+        }
+      : {}),
   };
   const rec: CaseRecord = {
     index: f.index,
@@ -137,6 +146,7 @@ export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()):
     success: f.status === "success",
     injected: f.injection?.faultShown === true,
     verdicts,
+    ...(f.score?.held ? { held: f.score.held } : {}),
     attempts: attempts.length,
     maxAttempts: f.maxAttempts,
     probeRounds: attempts.reduce((n, a) => n + a.probeRounds, 0),
@@ -167,6 +177,7 @@ export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()):
       verdicts: a.verdict && "reference" in a.verdict ? (a.verdict as Score) : undefined,
     })),
     verdicts,
+    ...(f.score?.held ? { held: f.score.held } : {}),
     maxAttempts: f.maxAttempts,
     error:
       f.status === "error"

@@ -47,6 +47,7 @@ export async function runCase(planned: PlannedCase, ctx: CaseContext, trial?: nu
     spec: failureSpec(f.failure),
     service: f.service,
     params: f.params,
+    vars: f.vars,
   }));
   const c: Running = {
     ctx,
@@ -80,12 +81,12 @@ async function measure(c: Running): Promise<void> {
   const { ctx, roles, faults, facts } = c;
   const step = <T>(key: keyof Phases, fn: () => Promise<T>) => timed(facts.phases, key, fn);
   ctx.onPhase("prepare");
-  const baseline = await roles.prepare.prepare(ctx);
+  const baseline = await roles.prepare.prepare(ctx, faults);
 
   ctx.onPhase("inject");
   c.injections = await step("inject", () => roles.injector.inject(ctx, faults));
   ctx.onPhase("confirm");
-  facts.injection = await step("confirm", () => roles.confirmer.confirm(ctx, faults, c.injections));
+  facts.injection = await step("confirm", () => roles.confirmer.confirm(ctx, faults, c.injections, baseline));
   if (!facts.injection.faultShown) {
     facts.status = "injection-failure";
     return;

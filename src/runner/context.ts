@@ -15,6 +15,7 @@ import type { Method } from "../methods/types.js";
 import type { Model } from "../models/types.js";
 import type { ScoreContext } from "../verify/scorer.js";
 import { DEFAULT_TIMEOUTS, type InjectionVerdict, type Scorer } from "../verify/types.js";
+import type { UserReading } from "../verify/user.js";
 import type { RunConfig } from "./config.js";
 
 /** A fault of the case, with its failure's definition. */
@@ -22,6 +23,16 @@ export interface Fault {
   spec: FailureSpec;
   service: string;
   params?: Record<string, unknown>;
+  /** The template's placeholder values for this target (expert types). */
+  vars?: Record<string, unknown>;
+}
+
+/** The namespace as it was before the fault: what the checks compare with. */
+export interface Baseline {
+  /** Every workload's health (no collateral damage is judged against it). */
+  health: HealthSnapshot;
+  /** What users saw (the expert tier's user-facing check), when the case is judged by it. */
+  user?: UserReading;
 }
 
 export interface CaseContext extends ScoreContext {
@@ -48,7 +59,7 @@ export interface CaseContext extends ScoreContext {
 
 /** The namespace as it should be before a case (no chaos left, every workload Ready): what health compares with. */
 export interface Preparer {
-  prepare(ctx: CaseContext): Promise<HealthSnapshot>;
+  prepare(ctx: CaseContext, faults: Fault[]): Promise<Baseline>;
 }
 
 export interface Injector {
@@ -57,7 +68,12 @@ export interface Injector {
 
 export interface Confirmer {
   /** Whether every fault shows (its check finds the system unhealthy) within the window. */
-  confirm(ctx: CaseContext, faults: Fault[], injections: Injection[]): Promise<InjectionVerdict>;
+  confirm(
+    ctx: CaseContext,
+    faults: Fault[],
+    injections: Injection[],
+    baseline: Baseline,
+  ): Promise<InjectionVerdict>;
 }
 
 /** The agent's identity for the case: what its probes, playbooks and agents act as. */
@@ -72,7 +88,7 @@ export interface Diagnoser {
 
 /** What the case is scored on, once it is known what was injected. */
 export interface ScorerMaker {
-  scorer(ctx: CaseContext, c: { faults: Fault[]; baseline: HealthSnapshot; injections: Injection[] }): Scorer;
+  scorer(ctx: CaseContext, c: { faults: Fault[]; baseline: Baseline; injections: Injection[] }): Scorer;
 }
 
 export interface Restorer {

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, extname } from "node:path";
 import { catalog, type FailureSpec, failure } from "../chaos/catalog.js";
+import { LIVE_PLACEHOLDERS, placeholdersOf } from "../chaos/inject.js";
 import { PARAMS_SCHEMAS, retargetingField } from "../chaos/params.js";
 import { CHECKS, loadUserTemplate } from "../chaos/user-template.js";
 import type { EnvSpec } from "../envs/env.js";
@@ -28,6 +29,8 @@ export interface PlannedFault {
   failure: string;
   service: string;
   params?: Record<string, unknown>;
+  /** The values of the failure template's placeholders for this target (the catalog's defaults, the env's params). */
+  vars?: Record<string, unknown>;
 }
 
 export interface PlannedCase {
@@ -197,6 +200,25 @@ export function loadExperimentFile(file: string): ExperimentFile {
 }
 
 const isUserFailure = (id: string) => id.startsWith("template:");
+
+/**
+ * The placeholder values of an expert failure's template for a target: the catalog's defaults,
+ * then the env's params for the target. Every placeholder the template names must have one (or
+ * be one the injector reads from the live target), checked before any cluster is touched.
+ */
+function targetVars(env: EnvSpec, failureId: string, service: string): Record<string, unknown> | undefined {
+  const spec = failure(failureId);
+  if (spec.tier !== "expert") return undefined;
+  const vars = { ...spec.params, ...env.targetParams[failureId]?.[service] };
+  const missing = placeholdersOf(spec).filter((p) => !(p in vars) && !LIVE_PLACEHOLDERS.includes(p));
+  if (missing.length)
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `faultTargets.${failureId} of ${env.name}: ${service} gives no value for ${missing.map((m) => `[${m}]`).join(", ")} of ${spec.template}`,
+      `write the target as {service: ${service}, params: {${missing.map((m) => `${m}: ...`).join(", ")}}} in ${env.dir}/env.yaml`,
+    );
+  return vars;
+}
 const allTargets = (env: EnvSpec) => [...new Set(Object.values(env.faultTargets).flat())].sort();
 
 /**
@@ -244,7 +266,8 @@ export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count
           `pick one of them, or add "${f.target}" to faultTargets.${f.failure} in ${env.dir}/env.yaml if the fault takes effect there`,
         );
       used.add(service);
-      return { failure: f.failure, service, params: f.params };
+      const vars = targetVars(env, f.failure, service);
+      return { failure: f.failure, service, params: f.params, ...(vars ? { vars } : {}) };
     });
     out.push({ index: i + 1, faults });
   }

@@ -172,6 +172,12 @@ export const RUN_OPTIONS = {
     default: 10,
     record: "identity",
   },
+  hold: {
+    flags: "--hold <s>",
+    help: "seconds (cluster time) every check must keep passing after the settle; a fix that reverts or flaps fails (default: 60 for the expert tier's failures, none for the reference's)",
+    parse: int("--hold"),
+    record: "identity",
+  },
   playbookTimeout: {
     flags: "--playbook-timeout <s>",
     help: "seconds (wall time) a playbook may run before it is killed",

@@ -8,11 +8,16 @@ import { buildDiagnosis } from "../diagnosis/build.js";
 import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
 import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
+import { MicroRemedError } from "../errors.js";
 import { createAgentIdentity } from "../identity/agent.js";
 import { VERIFIERS } from "../verify/registry.js";
 import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js";
 import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
+import { judgeUser, measureUser, type UserReading, userFacing } from "../verify/user.js";
 import type { CaseContext, CaseRoles, Confirmer, Fault, Injector, Preparer, Restorer } from "./context.js";
+
+/** How long the expert tier's fixes must hold, unless --hold says otherwise (cluster seconds). */
+export const EXPERT_HOLD_SECONDS = 60;
 
 /** Every workload of the case's namespace Ready (again). */
 const untilHealthy = (ctx: CaseContext) =>
@@ -25,17 +30,61 @@ const untilHealthy = (ctx: CaseContext) =>
     ctx.cfg.waitInterval,
   );
 
-/** No chaos left, every workload Ready; the manifests applied again where some are missing or broken. */
+/** Whether a case is judged by what users see: it has a fault of the expert tier. */
+export const judgedByUsers = (faults: Fault[]) => faults.some((f) => f.spec.tier === "expert");
+
+/** The system's user-facing check for a case, against its baseline, requesting from pods its faults leave alone. */
+function userCheckOf(ctx: CaseContext, faults: Fault[], baseline?: UserReading) {
+  const check = ctx.env.userCheck;
+  if (!check || !judgedByUsers(faults)) return undefined;
+  return userFacing(
+    check,
+    baseline,
+    faults.map((f) => f.service),
+  );
+}
+
+/**
+ * No chaos left, every workload Ready (the manifests applied again where some are missing or
+ * broken); for a case judged by what users see, their requests measured healthy first.
+ */
 export const healthyNamespace: Preparer = {
-  async prepare(ctx) {
+  async prepare(ctx, faults) {
     await removeAllChaos(ctx.client, ctx.time, ctx.namespace);
     const s = await snapshot(ctx.client, ctx.namespace);
     const expected = ctx.env.manifests.filter(
       (m) => m.kind === "Deployment" || m.kind === "StatefulSet",
     ).length;
-    if (allSettled(s) && s.length >= expected) return s;
-    await applyAll(ctx.client, ctx.env.manifests, ctx.namespace);
-    return untilHealthy(ctx);
+    let health = s;
+    if (!allSettled(s) || s.length < expected) {
+      await applyAll(ctx.client, ctx.env.manifests, ctx.namespace);
+      health = await untilHealthy(ctx);
+    }
+    const check = ctx.env.userCheck;
+    if (!check || !judgedByUsers(faults)) return { health };
+    const user = await measureUser(
+      ctx,
+      check,
+      faults.map((f) => f.service),
+    );
+    if (typeof user === "string")
+      throw new MicroRemedError(
+        "E_CLUSTER",
+        `cannot measure what users see before the fault: ${user}`,
+        undefined,
+        {
+          reason: "cluster",
+        },
+      );
+    const bad = judgeUser(user, undefined, check);
+    if (!bad.pass)
+      throw new MicroRemedError(
+        "E_CLUSTER",
+        `the healthy ${ctx.env.name} fails its users' requests before any fault: ${bad.reason}`,
+        "check the system's userCheck in env.yaml against the deployed system",
+        { reason: "cluster" },
+      );
+    return { health, user };
   },
 };
 
@@ -58,7 +107,9 @@ export const chaosInjector: Injector = {
   async inject(ctx, faults) {
     const out: Injection[] = [];
     for (const f of faults)
-      out.push(await timed(ctx.time, () => inject(ctx.client, f.spec, ctx.namespace, f.service, f.params)));
+      out.push(
+        await timed(ctx.time, () => inject(ctx.client, f.spec, ctx.namespace, f.service, f.params, f.vars)),
+      );
     return out;
   },
 };
@@ -109,9 +160,18 @@ export function confirmation(v: Verdict, timeoutSeconds: number, restarted = fal
   };
 }
 
-/** Each fault's own check in confirm mode: the fault shows when the check finds the system unhealthy. */
+/**
+ * Each fault's own check in confirm mode: the fault shows when the check finds the system
+ * unhealthy. A case judged by what users see shows its faults there: its users' requests fail or
+ * slow down within the window (the longest a fault of it may take, or the injection timeout).
+ */
 export const faultConfirmer: Confirmer = {
-  async confirm(ctx, faults, injections) {
+  async confirm(ctx, faults, injections, baseline) {
+    const users = userCheckOf(ctx, faults, baseline.user);
+    if (users) {
+      const seconds = Math.max(ctx.cfg.injectionTimeout, ...faults.map((f) => f.spec.confirmSeconds ?? 0));
+      return confirmation(await users.verify(ctx, "confirm", true, seconds * 1000), seconds);
+    }
     const seen: InjectionVerdict[] = [];
     for (const f of faults) {
       const look = () => VERIFIERS[f.spec.verifier].verify(checkOf(ctx, f.service, "confirm"));
@@ -129,9 +189,25 @@ export const faultConfirmer: Confirmer = {
   },
 };
 
+/** The objects an injection changed, put back as the system's manifests have them (a created one deleted). */
+async function restoreTouched(ctx: CaseContext, inj: Injection): Promise<void> {
+  for (const t of inj.touched ?? []) {
+    if (t.kind === "Deployment") continue; // the fault's target: restored below from its source manifest
+    if (t.action === "created") {
+      await ctx.client.delete(t.apiVersion, t.kind, ctx.namespace, t.name);
+      continue;
+    }
+    const original = ctx.env.manifests.find((m) => m.kind === t.kind && m.metadata?.name === t.name);
+    if (original) await ctx.client.apply(original, ctx.namespace);
+  }
+}
+
 export const serviceRestorer: Restorer = {
   async restore(ctx, faults, injections) {
-    for (const inj of injections) await removeChaos(ctx.client, ctx.time, inj);
+    for (const inj of injections) {
+      await removeChaos(ctx.client, ctx.time, inj);
+      await restoreTouched(ctx, inj);
+    }
     for (const f of faults) {
       const src = sourceManifest(ctx.env, f.service, ctx.cfg.manifestPath);
       await restoreService(ctx.client, ctx.time, src, ctx.namespace, ctx.env.readyTimeoutSeconds);
@@ -155,12 +231,17 @@ export const DEFAULT_ROLES: CaseRoles = {
       ),
   },
   scorer: {
-    scorer: (ctx, c) =>
-      new CaseScorer(ctx, {
+    scorer: (ctx, c) => {
+      const user = userCheckOf(ctx, c.faults, c.baseline.user);
+      const hold = ctx.cfg.hold ?? (judgedByUsers(c.faults) ? EXPERT_HOLD_SECONDS : 0);
+      return new CaseScorer(ctx, {
         faults: c.faults.map((f) => ({ check: VERIFIERS[f.spec.verifier], service: f.service })),
-        health: namespaceHealth(c.baseline),
+        health: namespaceHealth(c.baseline.health),
+        ...(user ? { user } : {}),
+        holdMs: hold * 1000,
         faultsEndAt: faultsEndAt(c.injections),
-      }),
+      });
+    },
   },
   restorer: serviceRestorer,
 };

@@ -75,7 +75,10 @@ function checkResume(dir: string, id: ReturnType<typeof identity>): { startedAt?
   const now = id as Record<string, unknown>;
   const diff =
     hasCases && recorded
-      ? Object.keys(id).filter((k) => JSON.stringify(recorded[k]) !== JSON.stringify(now[k]))
+      ? // an option the recorded run did not know yet was unset then
+        Object.keys(id).filter(
+          (k) => JSON.stringify(k in recorded ? recorded[k] : null) !== JSON.stringify(now[k]),
+        )
       : [];
   if (diff.length)
     throw new MicroRemedError(

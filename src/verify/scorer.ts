@@ -15,6 +15,7 @@ import {
   type Verifier,
   type VerifyContext,
 } from "./types.js";
+import type { UserFacing } from "./user.js";
 
 /** Several faults' readings as one: the reasons side by side, the measurements per fault. */
 export function mergeReadings(vs: Pick<Verdict, "reason" | "measurements">[]) {
@@ -43,9 +44,16 @@ export const namespaceHealth = (baseline: HealthSnapshot): HealthCheck => ({
 
 /** What a case is scored on. */
 export interface ScorePlan {
-  /** Each fault's own check (the reference's), on its target. */
+  /** Each fault's own check (the reference's, or an expert type's symptom), on its target. */
   faults: { check: Verifier; service: string }[];
   health: HealthCheck;
+  /** What users see (the expert tier's requests along the entry path), when the case is judged by it. */
+  user?: UserFacing;
+  /**
+   * Cluster ms every check must keep passing after they first pass (--hold): a fix that reverts,
+   * a pod that crash-loops between two readings or a chaos that returns fails the case.
+   */
+  holdMs?: number;
   /**
    * Cluster ms at which a fault of the case ends by its own duration (a PodChaos's 1200 s). A check
    * that passes only after that cannot tell a remediation from the fault's end: it does not count,
@@ -67,26 +75,72 @@ export class CaseScorer implements Scorer {
 
   async score(signal?: AbortSignal): Promise<Score> {
     await this.ctx.time.sleep(this.ctx.settleMs, signal);
+    const first = await this.read(signal, true);
+    const holdMs = this.plan.holdMs ?? 0;
+    if (!first.pass || holdMs <= 0) return first;
+    return this.hold(first, holdMs, signal);
+  }
+
+  /** Every check once: the faults' own, what users see, then the namespace's health. */
+  private async read(signal: AbortSignal | undefined, wait: boolean): Promise<Score> {
     const refs: Verdict[] = [];
-    for (const f of this.plan.faults) refs.push(await this.verifyInTime(f, signal));
+    for (const f of this.plan.faults) refs.push(await this.verifyInTime(f, signal, wait));
     const reference = mergeVerdicts(refs);
-    // A failed reference check decides the case: then health is read once instead of waited for.
+    const scope = { ...this.ctx, signal };
+    // A failed check decides the case: the checks after it are read once instead of waited for.
+    const user = this.plan.user && (await this.plan.user.verify(scope, "final", wait && reference.pass));
+    const upToUser = reference.pass && (user?.pass ?? true);
     const health = await this.plan.health.verify(
       checkOf(this.ctx, this.plan.faults[0].service, "final", signal),
-      reference.pass,
+      wait && upToUser,
     );
+    const failed = [reference, user, health].find((v) => v && !v.pass);
     return {
-      pass: reference.pass && health.pass,
-      reason: reference.pass ? health.reason : reference.reason,
-      measurements: { reference: reference.measurements, health: health.measurements },
+      pass: !failed,
+      reason: (failed ?? health).reason,
+      measurements: {
+        reference: reference.measurements,
+        ...(user ? { user: user.measurements } : {}),
+        health: health.measurements,
+      },
       reference,
+      ...(user ? { user } : {}),
       health,
     };
   }
 
-  /** One fault's check, within the time its fault still holds. */
-  private async verifyInTime(f: ScorePlan["faults"][number], signal?: AbortSignal): Promise<Verdict> {
-    const ctx = checkOf(this.ctx, f.service, "final", signal);
+  /**
+   * Read every check again over the hold window, every tenth of it (at least every 5 s, at most
+   * every 15 s of cluster time); the first reading that fails fails the case and says when.
+   */
+  private async hold(first: Score, holdMs: number, signal?: AbortSignal): Promise<Score> {
+    const start = await this.ctx.time.clusterNow();
+    const step = Math.min(15_000, Math.max(5_000, holdMs / 10));
+    for (;;) {
+      const left = start + holdMs - (await this.ctx.time.clusterNow());
+      if (left <= 0) break;
+      await this.ctx.time.sleep(Math.min(step, left), signal);
+      const again = await this.read(signal, false);
+      if (!again.pass) {
+        const at = Math.round(((await this.ctx.time.clusterNow()) - start) / 1000);
+        return {
+          ...again,
+          held: { ms: holdMs, failedAtMs: at * 1000 },
+          reason: `the checks passed, then failed ${at} s into the ${Math.round(holdMs / 1000)} s hold: ${again.reason}`,
+        };
+      }
+    }
+    return { ...first, held: { ms: holdMs } };
+  }
+
+  /** One fault's check, within the time its fault still holds; without wait, one reading now. */
+  private async verifyInTime(
+    f: ScorePlan["faults"][number],
+    signal?: AbortSignal,
+    wait = true,
+  ): Promise<Verdict> {
+    const now = checkOf(this.ctx, f.service, "final", signal);
+    const ctx = wait ? now : { ...now, timeouts: { ...now.timeouts, readyMs: 0, usageMs: 0 } };
     const end = this.plan.faultsEndAt;
     if (end === undefined) return f.check.verify(ctx);
     const left = end - (await this.ctx.time.clusterNow());

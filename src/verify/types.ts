@@ -20,10 +20,15 @@ export interface InjectionVerdict extends Omit<Verdict, "pass"> {
   faultShown: boolean;
 }
 
-/** A case's score: both verdicts, and their conjunction (pass, reason) as one verdict. */
+/** A case's score: each verdict, and their conjunction (pass, reason) as one verdict. */
 export interface Score extends Verdict {
+  /** The faults' own checks (the reference's; an expert type's symptom). */
   reference: Verdict;
+  /** What users see, for the cases judged by it (the expert tier). */
+  user?: Verdict;
   health: Verdict;
+  /** The hold window (--hold): its length, and when a reading in it failed. */
+  held?: { ms: number; failedAtMs?: number };
 }
 
 /** The score role: settle, then the reference checks and namespace health (the Verification agent's view). */

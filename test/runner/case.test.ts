@@ -62,7 +62,7 @@ function fakeCase(
       return value;
     };
   const roles: CaseRoles = {
-    prepare: { prepare: note("prepare", []) },
+    prepare: { prepare: note("prepare", { health: [] }) },
     injector: {
       inject: async (_ctx, faults) => {
         calls.push("inject");

@@ -86,6 +86,7 @@ describe("the run's configuration", () => {
         "agentAccess",
         "trials",
         "shard",
+        "hold",
       ].sort(),
     );
     expect(identity(c)).toMatchObject({
@@ -93,6 +94,7 @@ describe("the run's configuration", () => {
       maxAttempts: 3,
       experiments: null,
       manifestPath: null,
+      hold: null,
     });
     expect(freeOptions(c)).toEqual({
       waitInterval: 10,

@@ -122,4 +122,75 @@ describe("the scorer", () => {
     }).score();
     expect(s).toMatchObject({ pass: true, reference: { pass: true, reason: "cart pods Ready" } });
   });
+
+  it("holds: every check is read again over the window, without waiting, and a fix that holds passes", async () => {
+    const clock = new FakeClock();
+    const a = check(clock, pass("cart pods Ready"));
+    const { h, waits } = health();
+    const s = await scorer(clock, {
+      faults: [{ check: a.verifier, service: "cart" }],
+      health: h,
+      holdMs: 60_000,
+    }).score();
+    // the settle, then readings every 6 s (a tenth of the hold, at least 5 s) until 60 s have passed
+    expect(clock.sleeps).toEqual([SETTLE, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000]);
+    expect(a.seen).toHaveLength(11);
+    // the hold's readings look once: no wait for readiness
+    expect(a.seen.slice(1).every((c) => c.timeouts.readyMs === 0)).toBe(true);
+    expect(waits).toEqual([true, ...Array(10).fill(false)]);
+    expect(s).toMatchObject({ pass: true, held: { ms: 60_000 } });
+  });
+
+  it("a fix that reverts within the hold fails, saying which check and when", async () => {
+    const clock = new FakeClock();
+    const answers = [
+      pass("cart pods Ready"),
+      pass("cart pods Ready"),
+      pass("cart pods Ready"),
+      fail("cart 0/1 Ready, CrashLoopBackOff"),
+    ];
+    const seen: VerifyContext[] = [];
+    const flapping: Verifier = {
+      id: "rollout",
+      async verify(ctx) {
+        seen.push(ctx);
+        return answers[Math.min(seen.length, answers.length) - 1];
+      },
+    };
+    const s = await scorer(clock, {
+      faults: [{ check: flapping, service: "cart" }],
+      health: health().h,
+      holdMs: 60_000,
+    }).score();
+    expect(s.pass).toBe(false);
+    expect(s.held).toEqual({ ms: 60_000, failedAtMs: 18_000 });
+    expect(s.reason).toBe(
+      "the checks passed, then failed 18 s into the 60 s hold: cart 0/1 Ready, CrashLoopBackOff",
+    );
+    expect(s.reference.pass).toBe(false);
+  });
+
+  it("judges what users see beside the faults' checks; a failing user check decides before health", async () => {
+    const clock = new FakeClock();
+    const a = check(clock, pass("cart is rolled out"));
+    const { h, waits } = health();
+    const asked: [string, boolean][] = [];
+    const s = await scorer(clock, {
+      faults: [{ check: a.verifier, service: "cart" }],
+      health: h,
+      user: {
+        async verify(_scope, mode, wait) {
+          asked.push([mode, wait]);
+          return fail("users see failures: cart: 3 of 3 requests failed (500)");
+        },
+      },
+    }).score();
+    expect(asked).toEqual([["final", true]]);
+    expect(waits).toEqual([false]);
+    expect(s).toMatchObject({
+      pass: false,
+      reason: "users see failures: cart: 3 of 3 requests failed (500)",
+    });
+    expect(s.user?.pass).toBe(false);
+  });
 });
