@@ -14,7 +14,9 @@ import { resolveData } from "../runner/config.js";
 import { runWithSignals } from "./run.js";
 import { addRunOptions, toRunConfig } from "./run-options.js";
 
-export const TIERS = ["easy", "medium", "hard"] as const;
+/** The reference's three tiers, run by default, and the expert tier beside them (docs/expert-tier.md). */
+export const TIERS = ["easy", "medium", "hard", "expert"] as const;
+const DEFAULT_TIERS = ["easy", "medium", "hard"];
 export const ALL_METHODS = ["SoloGen", "ThinkRemed"];
 
 export function formatAcross(rows: { method: string; tier: string; s: RunSummary }[]): string {
@@ -36,7 +38,7 @@ export function registerRunAll(program: Command) {
     .argument("<env>", "simple-micro, online-boutique or train-ticket")
     .argument("<log_dir>", "folder for the runs and the summary")
     .argument("<model>", "backbone model (oracle, noop, scripted:<file>, or a provider model)")
-    .option("--tiers <list>", "comma-separated tiers to run", TIERS.join(","))
+    .option("--tiers <list>", `comma-separated tiers to run, of ${TIERS.join(", ")}`, DEFAULT_TIERS.join(","))
     .option("--methods <list>", "comma-separated methods to run (default: every available one)");
   addRunOptions(cmd, ["env", "model", "savePath", "experimentPath", "method", "runName"]).action(
     async (env: string, logDir: string, model: string, opts: Record<string, unknown>) => {

@@ -81,10 +81,22 @@ export async function buildDiagnosis(
   inventoryPath: string,
 ): Promise<DiagnosisReport> {
   const first = faults[0];
-  return {
+  const base = {
     env,
     namespace,
     service: faults.map((f) => f.service).join(", "),
+    inventory: readFileSync(inventoryPath, "utf8"),
+  };
+  // the expert tier: the category and the service, and the namespace as anyone sees it; the
+  // target's image and resources would say what changed
+  if (faults.some((f) => f.failure.tier === "expert"))
+    return {
+      ...base,
+      category: faults.map((f) => f.failure.category).join(", "),
+      runtimeContext: await runtimeContext(client, namespace, []),
+    };
+  return {
+    ...base,
     failure: faults.map((f) => f.failure.id).join(", "),
     category: [...new Set(faults.map((f) => f.failure.category))].join(", "),
     title:
@@ -96,6 +108,5 @@ export async function buildDiagnosis(
       namespace,
       faults.map((f) => f.service),
     ),
-    inventory: readFileSync(inventoryPath, "utf8"),
   };
 }

@@ -1,14 +1,19 @@
 // The diagnosis report as the reference hands it to a method: namespace, root-cause service,
-// failure category, the runtime context of the namespace, and the inventory. Its text as a model
+// failure category, the runtime context of the namespace, and the inventory. For the expert
+// tier's failures it names the category at the reference's grain and the service, never the
+// type (docs/expert-tier.md): finding what is wrong is the model's work. Its text as a model
 // reads it (renderReport), and read back from that text (readReport) by the built-in models, which
 // know only what any model is told.
 
 export interface DiagnosisReport {
   namespace: string;
   service: string;
-  failure: string;
+  /** The failure types' ids; absent when a fault is of the expert tier. */
+  failure?: string;
+  /** Each fault's category, in the order of the services (the reference's: the distinct ones). */
   category: string;
-  title: string;
+  /** The failure types' names; absent when a fault is of the expert tier. */
+  title?: string;
   env: string;
   runtimeContext: string;
   inventory: string;
@@ -20,7 +25,9 @@ export function renderReport(r: DiagnosisReport): string {
     `- System: ${r.env}`,
     `- Namespace: ${r.namespace}`,
     `- Root-cause service: ${r.service}`,
-    `- Failure category: ${r.title} (${r.failure}; ${r.category})`,
+    r.failure
+      ? `- Failure category: ${r.title} (${r.failure}; ${r.category})`
+      : `- Failure category: ${r.category}`,
     "",
     "## Runtime context",
     r.runtimeContext.trim(),
@@ -30,10 +37,11 @@ export function renderReport(r: DiagnosisReport): string {
   ].join("\n");
 }
 
-/** What a model can read back from a rendered report: the namespace and each fault's failure and service. */
+/** What a model can read back from a rendered report: the namespace and each fault's service, and its failure or category. */
 export interface ReportFacts {
   namespace: string;
-  faults: { failure: string; service: string }[];
+  /** failure: the type's id when the report names it; category: what the report says otherwise. */
+  faults: { failure?: string; category?: string; service: string }[];
 }
 
 /** The inverse of renderReport, for the built-in models, which read the report as any model does. */
@@ -42,8 +50,15 @@ export function readReport(text: string): ReportFacts | undefined {
   const services = text.match(/^- Root-cause service: (.+)$/m)?.[1].split(", ");
   // "- Failure category: <title> (<id>, <id>; <category>)": the ids are in the last parentheses
   const ids = text.match(/^- Failure category: .*\(([^()]*);[^()]*\)$/m)?.[1].split(", ");
-  if (!namespace || !services || !ids || ids.length !== services.length) return undefined;
-  return { namespace, faults: ids.map((failure, i) => ({ failure, service: services[i] })) };
+  if (!namespace || !services) return undefined;
+  if (ids) {
+    if (ids.length !== services.length) return undefined;
+    return { namespace, faults: ids.map((failure, i) => ({ failure, service: services[i] })) };
+  }
+  // the expert tier's grain: the categories only, one per service
+  const categories = text.match(/^- Failure category: ([^()\n]+)$/m)?.[1].split(", ");
+  if (!categories || categories.length !== services.length) return undefined;
+  return { namespace, faults: categories.map((category, i) => ({ category, service: services[i] })) };
 }
 
 /** The report in a conversation: the first message that holds one. */

@@ -119,9 +119,12 @@ function covers(want: unknown, have: unknown): boolean {
   return want === have || (typeof want === "number" && String(want) === String(have));
 }
 
-/** The live Deployment no longer is what the source manifest says (replicas, template). */
-function differs(source: Deployment, live: Deployment): boolean {
+/** The live Deployment no longer is what the source manifest says (replicas, strategy, template). */
+export function differs(source: Deployment, live: Deployment): boolean {
   if ((source.spec?.replicas ?? 1) !== (live.spec?.replicas ?? 1)) return true;
+  // a fault that switched to Recreate (the expert tier's) must not outlive its case
+  if ((source.spec?.strategy?.type ?? "RollingUpdate") !== (live.spec?.strategy?.type ?? "RollingUpdate"))
+    return true;
   const liveTemplate = structuredClone(live.spec?.template ?? {});
   const ann = liveTemplate.metadata?.annotations;
   if (ann) for (const k of IGNORED_TEMPLATE_ANNOTATIONS) delete ann[k];

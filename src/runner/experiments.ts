@@ -86,20 +86,24 @@ const SCHEMA = {
   },
 };
 
-const FIX_TEXT = "write one failure id per line (# starts a comment)";
+const FIX_TEXT =
+  "write one failure id per line, or two joined by + for two faults at once (# starts a comment)";
 
 export function parseExperimentText(text: string, file: string): ExperimentFile {
   const cases: ExperimentFile["cases"] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.replace(/#.*$/, "").trim();
     if (!line) return;
-    if (!catalog().has(line))
+    // "a + b": two faults at once, each on its own target
+    const ids = line.split("+").map((x) => x.trim());
+    const unknown = ids.find((id) => !catalog().has(id));
+    if (unknown !== undefined)
       throw new MicroRemedError(
         "E_EXPERIMENT_FILE",
-        `${file}:${i + 1}: unknown failure type "${line}"`,
+        `${file}:${i + 1}: unknown failure type "${unknown}"`,
         `${FIX_TEXT}; ids: ${[...catalog().keys()].join(", ")}`,
       );
-    cases.push({ faults: [{ failure: line }] });
+    cases.push({ faults: ids.map((failure) => ({ failure })) });
   });
   if (!cases.length) throw new MicroRemedError("E_EXPERIMENT_FILE", `${file} lists no cases`, FIX_TEXT);
   return { cases };
@@ -225,12 +229,29 @@ const allTargets = (env: EnvSpec) => [...new Set(Object.values(env.faultTargets)
  * The cases to run: the first `count` cases of the file (cycling when count is larger), each
  * fault's target drawn with the seed from the env's list for that failure, unless given.
  */
+/**
+ * The expert types of the file that the system lists no targets for: they do not apply to it
+ * (cache-auth on a system without a cache), and their cases are left out of its runs.
+ */
+export function inapplicable(exp: ExperimentFile, env: EnvSpec): string[] {
+  const ids = exp.cases.flatMap((c) => c.faults.map((f) => f.failure));
+  return [...new Set(ids)].filter((id) => failure(id).tier === "expert" && !env.faultTargets[id]?.length);
+}
+
 export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count?: number): PlannedCase[] {
   const rng = new Rng(exp.seed ?? seed);
-  const n = count ?? exp.cases.length;
+  const skip = new Set(inapplicable(exp, env));
+  const cases = exp.cases.filter((c) => !c.faults.some((f) => skip.has(f.failure)));
+  if (!cases.length)
+    throw new MicroRemedError(
+      "E_EXPERIMENT_FILE",
+      `no case of the experiment file applies to ${env.name}: it lists no targets for ${[...skip].join(", ")}`,
+      `pick a system where they apply, or add targets for them to ${env.dir}/env.yaml`,
+    );
+  const n = count ?? cases.length;
   const out: PlannedCase[] = [];
   for (let i = 0; i < n; i++) {
-    const c = exp.cases[i % exp.cases.length];
+    const c = cases[i % cases.length];
     const used = new Set<string>();
     const faults = c.faults.map((f) => {
       failure(f.failure);

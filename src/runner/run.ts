@@ -19,7 +19,7 @@ import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { freeOptions, identity, type RunConfig } from "./config.js";
 import { caseContext } from "./context.js";
-import { loadExperimentFile, planCases } from "./experiments.js";
+import { inapplicable, loadExperimentFile, planCases } from "./experiments.js";
 import { expandTrials, shardCases, shardLabel } from "./trials.js";
 
 export interface Connection {
@@ -56,6 +56,8 @@ export interface PreparedRun {
   method: Awaited<ReturnType<typeof resolveMethod>>;
   model: ReturnType<typeof resolveModel>;
   plan: ReturnType<typeof planCases>;
+  /** Failure types of the file that do not apply to the system (their cases are left out). */
+  skipped: string[];
   runName: string;
 }
 
@@ -104,7 +106,7 @@ export async function prepareRun(cfg: RunConfig): Promise<PreparedRun> {
   const runName = cfg.runName ?? defaultRunName(cfg);
   // a resume with another configuration is refused before any cluster is started
   checkResume(join(cfg.savePath, runName), identity(cfg));
-  return { cfg, env, method, model, plan, runName };
+  return { cfg, env, method, model, plan, skipped: inapplicable(exp, env), runName };
 }
 
 export async function runExperiments(
@@ -155,6 +157,10 @@ export async function runExperiments(
   const todo = trials.filter((t) => !done.has(trialKey(t.case.index, t.trial)));
   if (done.size) hooks.log(`resuming ${runName}: ${done.size} of ${runs} cases already done`);
   if (model.notice) hooks.log(model.notice);
+  if (prepared.skipped.length)
+    hooks.log(
+      `${env.name} lists no targets for ${prepared.skipped.join(", ")}: their cases do not apply to it and are left out`,
+    );
 
   const workers = Math.max(1, Math.min(cfg.parallel, todo.length || 1));
   // Each worker has its own copy of the system in its own namespace: <ns>, <ns>-2, ...

@@ -78,9 +78,18 @@ interface Env {
   manifests: string;
   sourceConfig: string;
   topology: string;
+  /** The reference's seven (load() keeps only those here; the expert tier's are in expertTargets). */
   faultTargets: Record<string, string[]>;
+  /** The expert tier's types: their targets' names, and the params each target gives. */
+  expertTargets: Record<string, { service: string; params: Record<string, unknown> }[]>;
   pingTarget: { apps: string[] };
+  userCheck?: {
+    from: { apps: string[]; container: string; tool: string };
+    requests: { name: string; url: string }[];
+  };
 }
+
+type RawTarget = string | { service: string; params: Record<string, unknown> };
 
 /** systems.json: the reference's systems, fault targets, chaos parameters and tiers. */
 interface SystemsJson {
@@ -123,7 +132,34 @@ interface CatalogEntry {
   description: string;
   template: string;
   kind: string;
+  tier?: string;
+  target?: string;
+  patchType?: string;
 }
+
+/** The expert tier's twenty (docs/expert-tier.md). */
+const EXPERT = [
+  "image-bad-tag",
+  "bad-command",
+  "env-wrong-addr",
+  "env-missing",
+  "env-shadowed",
+  "svc-targetport",
+  "svc-selector",
+  "svc-deleted",
+  "readiness-bad",
+  "liveness-bad",
+  "init-hang",
+  "cache-auth",
+  "cpu-throttle",
+  "oom-limit",
+  "unschedulable",
+  "sidecar-port",
+  "netpol-deny",
+  "scale-zero",
+  "http-abort",
+  "network-partition",
+] as const;
 /** A chaos template or the config-error patch, filled. */
 interface ChaosDoc {
   apiVersion: string;
@@ -245,11 +281,33 @@ function load(system: string): SystemData {
       ),
       source: readDocs(`envs/${system}/source-config.yaml`),
       topology: readYaml<Topology>(`envs/${system}/topology.yaml`),
-      env: readYaml<Env>(`envs/${system}/env.yaml`),
+      env: envOf(
+        readYaml<Omit<Env, "faultTargets" | "expertTargets"> & { faultTargets: Record<string, RawTarget[]> }>(
+          `envs/${system}/env.yaml`,
+        ),
+      ),
     };
     data.set(system, d);
   }
   return d;
+}
+
+/** env.yaml with its targets split: the reference's seven by name, the expert types with their params. */
+function envOf(
+  raw: Omit<Env, "faultTargets" | "expertTargets"> & { faultTargets: Record<string, RawTarget[]> },
+): Env {
+  const full = (t: RawTarget) => (typeof t === "string" ? { service: t, params: {} } : t);
+  const entries = Object.entries(raw.faultTargets);
+  const reference = entries.filter(([f]) => (FAILURES as readonly string[]).includes(f));
+  return {
+    ...raw,
+    faultTargets: Object.fromEntries(reference.map(([f, ts]) => [f, ts.map((t) => full(t).service)])),
+    expertTargets: Object.fromEntries(
+      entries
+        .filter(([f]) => !(FAILURES as readonly string[]).includes(f))
+        .map(([f, ts]) => [f, ts.map(full)]),
+    ),
+  };
 }
 
 function allTargets(env: Env): Set<string> {
@@ -364,6 +422,23 @@ for (const system of SYSTEMS) {
       }
       expect(env.pingTarget.apps.length).toBeGreaterThanOrEqual(2);
       for (const app of env.pingTarget.apps) expect(workloads.has(app), `pingTarget ${app}`).toBe(true);
+    });
+
+    it("the expert types it lists target its Deployments, and its user-facing check requests from its workloads", () => {
+      const { env, workloads, services } = load(system);
+      for (const [failure, targets] of Object.entries(env.expertTargets)) {
+        expect(EXPERT as readonly string[], failure).toContain(failure);
+        for (const t of targets)
+          expect(workloads.get(t.service)?.kind, `${failure} target ${t.service}`).toBe("Deployment");
+        // the Service types act on the Service named after the target
+        if (failure.startsWith("svc-"))
+          for (const t of targets)
+            expect(services.has(t.service), `${failure}: Service ${t.service}`).toBe(true);
+      }
+      if (!Object.keys(env.expertTargets).length) return;
+      expect(env.userCheck, "userCheck").toBeDefined();
+      for (const app of env.userCheck?.from.apps ?? [])
+        expect(workloads.has(app), `userCheck.from ${app}`).toBe(true);
     });
 
     it("every disk-io target mounts an emptyDir at /var/log/mysql in its first container", () => {
@@ -656,7 +731,7 @@ describe("chaos/", () => {
   const catalog = readYaml<{ failures: Record<string, CatalogEntry> }>("chaos/catalog.yaml").failures;
 
   it("the catalog has one complete entry per failure id", () => {
-    expect(Object.keys(catalog).sort()).toEqual([...FAILURES].sort());
+    expect(Object.keys(catalog).sort()).toEqual([...FAILURES, ...EXPERT].sort());
     const categories: Record<string, string> = {
       "cpu-stress": "Resource-Level",
       "memory-stress": "Resource-Level",
@@ -676,6 +751,7 @@ describe("chaos/", () => {
       "pod-config-error": "config",
     };
     for (const [id, e] of Object.entries(catalog)) {
+      if (e.tier === "expert") continue;
       expect(e.category, id).toBe(categories[id]);
       expect(e.verifier, id).toBe(verifiers[id]);
       expect(e.title, id).toBeTypeOf("string");
@@ -687,6 +763,22 @@ describe("chaos/", () => {
         expect(e.template).toBe(`chaos/templates/${id}.yaml`);
         expect(readYaml<ChaosDoc>(e.template).kind, id).toBe(e.kind);
       }
+    }
+  });
+
+  it("every expert type is at the reference's grain, with its symptom check and a template", () => {
+    for (const id of EXPERT) {
+      const e = catalog[id];
+      expect(e.tier, id).toBe("expert");
+      expect(["Resource-Level", "Network-Level", "Application-Level", "Configuration Error"], id).toContain(
+        e.category,
+      );
+      expect(["rollout", "endpoints"], id).toContain(e.verifier);
+      expect(e.template, id).toBe(`chaos/expert/${id}.yaml`);
+      expect(existsSync(join(ROOT, e.template)), id).toBe(true);
+      expect(["patch", "delete", "object", "HTTPChaos", "NetworkChaos"], id).toContain(e.kind);
+      if (e.kind === "HTTPChaos" || e.kind === "NetworkChaos")
+        expect(readYaml<ChaosDoc>(e.template).kind, id).toBe(e.kind);
     }
   });
 
@@ -751,6 +843,20 @@ describe("experiments/", () => {
       expect(cases, f).toEqual(Array(15).fill(f));
     }
     const files = readdirSync(join(ROOT, "experiments")).filter((n) => n.endsWith(".txt"));
-    expect(files.sort()).toEqual([...Object.keys(tiers), ...FAILURES].map((n) => `${n}.txt`).sort());
+    expect(files.sort()).toEqual(
+      [...Object.keys(tiers), "expert", ...FAILURES, ...EXPERT].map((n) => `${n}.txt`).sort(),
+    );
+  });
+
+  it("the expert tier: 60+ cases, every type at least three times, a few two at once; one file of 6 per type", () => {
+    const lines = read("experiments/expert.txt")
+      .split("\n")
+      .map((l) => l.replace(/#.*$/, "").trim())
+      .filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(60);
+    const ids = lines.flatMap((l) => l.split("+").map((x) => x.trim()));
+    for (const t of EXPERT) expect(ids.filter((x) => x === t).length, t).toBeGreaterThanOrEqual(3);
+    expect(lines.filter((l) => l.includes("+")).length).toBeGreaterThanOrEqual(3);
+    for (const t of EXPERT) expect(readCases(`experiments/${t}.txt`), t).toEqual(Array(6).fill(t));
   });
 });

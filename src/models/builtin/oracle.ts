@@ -1,8 +1,12 @@
 // The oracle: writes the canonical remediation for the failure category, using only what an
-// agent may use (kubectl in the target namespace). It proves each case solvable; it does not
+// agent may use (kubectl in the target namespace); for a report that names only the category
+// (the expert tier), a playbook that diagnoses the service first. It proves each case solvable; it does not
 // touch chaos objects, which a real system would not have.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { stringify } from "yaml";
 import { reportIn } from "../../diagnosis/report.js";
+import { packageRoot } from "../../util/paths.js";
 import { estimateTokens, type Model, type ModelRequest, type ModelResponse } from "../types.js";
 
 /** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */
@@ -21,9 +25,30 @@ function fixTasks(failure: string, namespace: string, service: string) {
   ];
 }
 
-export function oraclePlaybook(faults: { failure: string; service: string }[], namespace: string): string {
-  const tasks = faults.flatMap((f) => fixTasks(f.failure, namespace, f.service));
-  const what = faults.map((f) => `${f.failure} in ${f.service}`).join(", ");
+/**
+ * A fault the report names only by category and service (the expert tier): the oracle diagnoses
+ * the service from what the namespace shows, as the case's identity, and repairs what it finds
+ * (models/oracle/expert-fix.py), so its success proves the case solvable by an agent.
+ */
+function diagnoseTasks(namespace: string, service: string) {
+  const script = readFileSync(join(packageRoot(), "models", "oracle", "expert-fix.py"), "utf8");
+  return [
+    {
+      name: `Diagnose ${service} from what the namespace shows, and repair it`,
+      "ansible.builtin.shell": `python3 - ${namespace} ${service} <<'PY'\n${script}PY\n`,
+      args: { executable: "/bin/bash" },
+    },
+  ];
+}
+
+export function oraclePlaybook(
+  faults: { failure?: string; category?: string; service: string }[],
+  namespace: string,
+): string {
+  const tasks = faults.flatMap((f) =>
+    f.failure ? fixTasks(f.failure, namespace, f.service) : diagnoseTasks(namespace, f.service),
+  );
+  const what = faults.map((f) => `${f.failure ?? f.category} in ${f.service}`).join(", ");
   return stringify([{ name: `Remediate ${what}`, hosts: "localhost", gather_facts: false, tasks }]);
 }
 
