@@ -95,9 +95,6 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
     o.status ??= { loadBalancer: {} };
   }),
   Namespace: kind<Namespace>((o) => {
-    o.spec ??= {};
-    o.spec.finalizers ??= ["kubernetes"];
-    o.status ??= { phase: "Active" };
     o.metadata.labels = { ...(o.metadata.labels ?? {}), "kubernetes.io/metadata.name": o.metadata.name! };
   }),
   Secret: kind<Secret>((o) => {

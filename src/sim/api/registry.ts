@@ -14,6 +14,7 @@ import { applyDefaults } from "./defaults.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { ApiError, alreadyExists, badRequest, conflict, notFound } from "./status.js";
+import { prepareForCreate, prepareForUpdate } from "./strategy.js";
 import { validate, validateUpdate } from "./validate.js";
 
 export interface ListOptions {
@@ -151,6 +152,7 @@ export class Registry {
       throw e;
     }
     applyDefaults(obj);
+    prepareForCreate(obj);
     this.admit({ operation: "CREATE", rt, obj, dryRun: !!opts.dryRun });
     validate(obj);
     // etcd3's store.Create refuses it with a plain error, which the server answers as 500
@@ -217,6 +219,7 @@ export class Registry {
     for (const k of Object.keys(next.metadata) as (keyof typeof next.metadata)[])
       if (next.metadata[k] === undefined) delete next.metadata[k];
     applyDefaults(next);
+    prepareForUpdate(old, next, opts.subresource);
     this.admit({
       operation: "UPDATE",
       rt,

@@ -1,0 +1,33 @@
+// What kube-apiserver's REST strategies do to an object before it is stored (PrepareForCreate),
+// beyond defaulting: fields the server owns whatever the client sent.
+import type { Namespace } from "../core/objects.js";
+import type { KObject } from "../core/types.js";
+
+const STRATEGIES: Record<string, (o: KObject) => void> = {
+  // pkg/registry/core/namespace/strategy.go: "on create, status is active", and the kubernetes
+  // finalizer is required (appended when the client listed others)
+  Namespace(o) {
+    const ns = o as Namespace;
+    ns.status = { phase: "Active" };
+    ns.spec = { ...(ns.spec ?? {}) };
+    const finalizers = ns.spec.finalizers ?? [];
+    ns.spec.finalizers = finalizers.includes("kubernetes") ? finalizers : [...finalizers, "kubernetes"];
+  },
+};
+
+export function prepareForCreate(obj: KObject): void {
+  STRATEGIES[obj.kind]?.(obj);
+}
+
+/**
+ * PrepareForUpdate: a namespace's finalizers change only through /finalize
+ * (namespaceStrategy.PrepareForUpdate keeps the old ones; namespaceFinalizeStrategy takes the new).
+ */
+export function prepareForUpdate(old: KObject, next: KObject, subresource: string | undefined): void {
+  if (old.kind !== "Namespace" || subresource === "finalize") return;
+  const finalizers = (old as Namespace).spec?.finalizers;
+  const spec = { ...((next as Namespace).spec ?? {}) };
+  if (finalizers) spec.finalizers = finalizers;
+  else delete spec.finalizers;
+  (next as Namespace).spec = spec;
+}
