@@ -100,7 +100,52 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
   Secret: kind<Secret>((o) => {
     o.type ??= "Opaque";
   }),
+  // pkg/apis/networking/v1/defaults.go: ports are TCP unless said; a policy is an Ingress one,
+  // and an Egress one too when it has egress rules. podSelector is a required (non-pointer) field,
+  // decoded as {} when absent.
+  NetworkPolicy(o) {
+    o.spec ??= {};
+    const spec = o.spec as Open;
+    spec.podSelector ??= {};
+    for (const dir of ["ingress", "egress"])
+      for (const rule of (spec[dir] ?? []) as Open[])
+        for (const p of (rule?.ports ?? []) as Open[]) if (p && typeof p === "object") p.protocol ??= "TCP";
+    if (!Array.isArray(spec.policyTypes) || spec.policyTypes.length === 0)
+      spec.policyTypes = ((spec.egress ?? []) as unknown[]).length ? ["Ingress", "Egress"] : ["Ingress"];
+  },
+  // pkg/apis/discovery/v1/defaults.go
+  EndpointSlice(o) {
+    for (const p of (o.ports ?? []) as Open[]) {
+      if (!p || typeof p !== "object") continue;
+      p.name ??= "";
+      p.protocol ??= "TCP";
+    }
+  },
+  // pkg/apis/scheduling/v1/defaults.go
+  PriorityClass(o) {
+    o.preemptionPolicy ??= "PreemptLowerPriority";
+  },
+  // pkg/apis/storage/v1/defaults.go
+  StorageClass(o) {
+    o.reclaimPolicy ??= "Delete";
+    o.volumeBindingMode ??= "Immediate";
+  },
+  // pkg/apis/autoscaling/v2/defaults.go: one replica at least, and 80% CPU when no metric is given
+  HorizontalPodAutoscaler(o) {
+    o.spec ??= {};
+    const spec = o.spec as Open;
+    spec.minReplicas ??= 1;
+    if (!Array.isArray(spec.metrics) || spec.metrics.length === 0)
+      spec.metrics = [
+        {
+          type: "Resource",
+          resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } },
+        },
+      ];
+  },
 };
+
+type Open = Record<string, unknown>;
 
 export function applyDefaults(obj: KObject): KObject {
   DEFAULTERS[obj.kind]?.(obj);

@@ -5,9 +5,10 @@ import { isDeepStrictEqual } from "node:util";
 import type { Rng } from "../../util/rng.js";
 import { type Clock, stamp } from "../core/clock.js";
 import type { Namespace, Pod, Service } from "../core/objects.js";
-import type { KObject, ResourceType } from "../core/types.js";
+import { KEY, type KObject, type ResourceType } from "../core/types.js";
 import type { Store } from "../store/store.js";
 import { generateJobSelector } from "./batch.js";
+import { fromStorage, toStorage } from "./convert.js";
 import { CustomCatalog } from "./crd/catalog.js";
 import { defaultOnRead } from "./crd/schema.js";
 import { applyDefaults } from "./defaults.js";
@@ -27,6 +28,8 @@ export interface WriteOptions {
   subresource?: string;
   /** Controllers write without resourceVersion checks. */
   force?: boolean;
+  /** Where a create draws its uid and generated name (a component's own stream); the registry's by default. */
+  rng?: Rng;
 }
 
 export interface DeleteOptions {
@@ -83,9 +86,12 @@ export class Registry {
     return o && this.read(rt, o);
   }
 
-  /** Custom resources get their schema's defaults on every read, as apiextensions decodes them. */
+  /**
+   * An object as the version `rt` reads it: converted from the stored version, and for custom
+   * resources with their schema's defaults, as apiextensions decodes them.
+   */
   read(rt: ResourceType, o: KObject): KObject {
-    if (!rt.custom) return o;
+    if (!rt.custom) return fromStorage(KEY(rt), o, apiVersionOf(rt));
     const out = defaultOnRead(o, this.custom.served(rt)?.schema);
     // every served version reads the same stored object (conversion strategy None)
     const apiVersion = apiVersionOf(rt);
@@ -132,9 +138,10 @@ export class Registry {
   create(rt: ResourceType, ns: string | undefined, input: KObject, opts: WriteOptions = {}): KObject {
     if (!input || typeof input !== "object" || Array.isArray(input))
       throw badRequest("the object provided is not a JSON object");
-    const obj: KObject = structuredClone(input);
-    obj.apiVersion = apiVersionOf(rt);
-    obj.kind = rt.kind;
+    const written: KObject = structuredClone(input);
+    written.apiVersion = apiVersionOf(rt);
+    written.kind = rt.kind;
+    const obj = toStorage(KEY(rt), written);
     obj.metadata = { ...(obj.metadata ?? {}) };
     if (obj.metadata.namespace && rt.namespaced && ns && obj.metadata.namespace !== ns)
       throw badRequest(
@@ -142,8 +149,9 @@ export class Registry {
       );
     if (rt.namespaced) obj.metadata.namespace = ns;
     else delete obj.metadata.namespace;
+    const rng = opts.rng ?? this.rng;
     if (!obj.metadata.name && obj.metadata.generateName)
-      obj.metadata.name = obj.metadata.generateName + this.rng.chars(5);
+      obj.metadata.name = obj.metadata.generateName + rng.chars(5);
     try {
       this.checkNamespace(rt, ns);
     } catch (e) {
@@ -161,7 +169,7 @@ export class Registry {
     if (this.store.get(rt, ns, obj.metadata.name!))
       throw alreadyExists(rt.resource, rt.group, obj.metadata.name!);
     const m = obj.metadata;
-    m.uid = randomUid(this.rng);
+    m.uid = randomUid(rng);
     m.creationTimestamp = this.now();
     if (obj.spec !== undefined || rt.custom) m.generation = 1;
     else delete m.generation;
@@ -171,8 +179,11 @@ export class Registry {
     if (obj.kind === "Service") this.allocateClusterIP(obj as Service);
     if (obj.kind === "Job") generateJobSelector(obj);
     if (opts.dryRun)
-      return { ...obj, metadata: { ...m, resourceVersion: String(this.store.resourceVersion) } };
-    return this.store.put(rt, obj);
+      return this.read(rt, {
+        ...obj,
+        metadata: { ...m, resourceVersion: String(this.store.resourceVersion) },
+      });
+    return this.read(rt, this.store.put(rt, obj));
   }
 
   update(
@@ -184,7 +195,10 @@ export class Registry {
   ): KObject {
     if (!input || typeof input !== "object" || Array.isArray(input))
       throw badRequest("the object provided is not a JSON object");
-    const old = this.get(rt, ns, name);
+    const stored = this.store.get(rt, ns, name);
+    if (!stored) throw notFound(rt.resource, rt.group, name);
+    // custom resources compare with what a read shows (schema defaults); others with storage
+    const old = rt.custom ? this.read(rt, stored) : stored;
     if (input.metadata?.name && input.metadata.name !== name)
       throw badRequest(
         `the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`,
@@ -194,6 +208,7 @@ export class Registry {
     let next: KObject = structuredClone(input);
     next.apiVersion = apiVersionOf(rt);
     next.kind = rt.kind;
+    next = toStorage(KEY(rt), next);
     const hasStatus = rt.subresources?.includes("status");
     if (opts.subresource === "status") {
       next = { ...old, status: next.status };
@@ -237,10 +252,10 @@ export class Registry {
       rt.custom && !rt.subresources?.includes("status") ? { ...specOf(o), status: o.status } : specOf(o);
     if (old.metadata.generation !== undefined && !isDeepStrictEqual(gen(old), gen(next)))
       next.metadata.generation = (old.metadata.generation ?? 1) + 1;
-    if (isDeepStrictEqual(old, next)) return old; // a no-op keeps resourceVersion and generation
-    if (opts.dryRun) return next;
-    const stored = this.store.put(rt, next);
-    return this.finishIfReleased(rt, stored) ?? stored;
+    if (isDeepStrictEqual(old, next)) return this.read(rt, old); // a no-op keeps resourceVersion and generation
+    if (opts.dryRun) return this.read(rt, next);
+    const put = this.store.put(rt, next);
+    return this.read(rt, this.finishIfReleased(rt, put) ?? put);
   }
 
   /** An object marked for deletion whose last finalizer is gone leaves the store. */
@@ -258,21 +273,25 @@ export class Registry {
     name: string,
     opts: DeleteOptions = {},
   ): { object: KObject; gone: boolean } {
-    const old = this.get(rt, ns, name);
+    const stored = this.store.get(rt, ns, name);
+    if (!stored) throw notFound(rt.resource, rt.group, name);
+    const old = rt.custom ? this.read(rt, stored) : stored;
+    // what the caller is shown: the version it addressed
+    const shown = (object: KObject, gone = false) => ({ object: this.read(rt, object), gone });
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== old.metadata.uid) throw conflict(rt.resource, rt.group, name);
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
       throw conflict(rt.resource, rt.group, name);
-    if (opts.dryRun) return { object: old, gone: false };
+    if (opts.dryRun) return shown(old);
     const m = { ...old.metadata };
     if (NS(rt)) {
-      if (m.deletionTimestamp) return { object: old, gone: false };
+      if (m.deletionTimestamp) return shown(old);
       const next = {
         ...old,
         metadata: { ...m, deletionTimestamp: this.now() },
         status: { ...(old as Namespace).status, phase: "Terminating" },
       };
-      return { object: this.store.put(rt, next), gone: false };
+      return shown(this.store.put(rt, next));
     }
     let grace = 0;
     if (rt.kind === "Pod") {
@@ -281,7 +300,7 @@ export class Registry {
       if (!pod.spec?.nodeName || pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed")
         grace = 0;
       if (m.deletionTimestamp && grace >= (m.deletionGracePeriodSeconds ?? 0) && grace !== 0)
-        return { object: old, gone: false };
+        return shown(old);
     } else {
       const policy = opts.propagationPolicy ?? "Background";
       const fin = policy === "Foreground" ? "foregroundDeletion" : policy === "Orphan" ? "orphan" : undefined;
@@ -289,13 +308,13 @@ export class Registry {
         m.finalizers = [...(m.finalizers ?? []), fin];
     }
     if (grace === 0 && (m.finalizers?.length ?? 0) === 0) {
-      return { object: this.store.remove(rt, ns, name)!, gone: true };
+      return shown(this.store.remove(rt, ns, name)!, true);
     }
-    if (m.deletionTimestamp && rt.kind !== "Pod") return { object: old, gone: false };
+    if (m.deletionTimestamp && rt.kind !== "Pod") return shown(old);
     m.deletionTimestamp = stamp(this.clock, this.clock.now() + grace * 1000);
     m.deletionGracePeriodSeconds = grace;
     if (rt.kind !== "Pod" && m.generation !== undefined) m.generation += 1;
-    return { object: this.store.put(rt, { ...old, metadata: m }), gone: false };
+    return shown(this.store.put(rt, { ...old, metadata: m }));
   }
 
   /** Remove now, whatever the finalizers say (controllers finishing a deletion). */

@@ -8,6 +8,8 @@ import type { Clock } from "../core/clock.js";
 import type { Pod } from "../core/objects.js";
 import type { KObject, ResourceType } from "../core/types.js";
 import type { Store } from "../store/store.js";
+import { bind } from "./binding.js";
+import { COMPONENT_STATUS_WARNING, componentStatuses } from "./componentstatus.js";
 import { apiGroup, apiGroupList, coreVersions, resourceList, versionInfo } from "./discovery.js";
 import { evict } from "./eviction.js";
 import type { ExecHandler, LogSource, MetricsSource } from "./hooks.js";
@@ -180,6 +182,11 @@ export class ApiServer {
     if (r.subresource === "exec")
       throw new ApiError(400, "BadRequest", "exec needs a WebSocket (v5.channel.k8s.io) upgrade");
     if (r.subresource === "scale") return this.scale(req, res, r);
+    if (r.rt.resource === "bindings" || r.subresource === "binding") {
+      if (method !== "POST") throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported`);
+      return sendJson(res, 201, bind(registry, ns!, r.name, parseJson(await readBody(req))));
+    }
+    if (r.rt.resource === "componentstatuses") return this.componentStatuses(req, res, r, q);
     if (r.subresource === "eviction") {
       if (method !== "POST")
         throw new ApiError(405, "MethodNotAllowed", `method ${method} is not supported on eviction`);
@@ -198,10 +205,8 @@ export class ApiServer {
           timeoutSeconds: Number(q.get("timeoutSeconds") ?? 0) || undefined,
           allowBookmarks: q.get("allowWatchBookmarks") === "true",
           render: wantsTable(req)
-            ? (o, first) => this.table(r.rt, [o], q, first)
-            : r.rt.custom
-              ? (o) => registry.read(r.rt, o) // schema defaults and the version asked for
-              : undefined,
+            ? (o, first) => this.table(r.rt, [registry.read(r.rt, o)], q, first)
+            : (o) => registry.read(r.rt, o), // the version asked for (and a CRD's schema defaults)
         });
       }
       if (r.name) {
@@ -333,7 +338,15 @@ export class ApiServer {
           creationTimestamp: o.metadata.creationTimestamp,
         },
         spec: { replicas: o.spec?.replicas ?? 0 },
-        status: { replicas: o.status?.replicas ?? 0, selector: selectorToString(o.spec?.selector) },
+        status: {
+          replicas: o.status?.replicas ?? 0,
+          // a ReplicationController's selector is a plain label map
+          selector: selectorToString(
+            r.rt.kind === "ReplicationController"
+              ? { matchLabels: o.spec?.selector as Record<string, string> | undefined }
+              : o.spec?.selector,
+          ),
+        },
       });
       if (method === "GET") return sendJson(res, 200, toScale(live));
       const body = await readBody(req);
@@ -398,6 +411,17 @@ export class ApiServer {
     for (const l of lines) res.write(`${l}\n`);
     const stop = follow((l) => res.write(`${l}\n`));
     req.on("close", stop);
+  }
+
+  /** Computed on every read, like metrics; kube-apiserver answers with a deprecation warning. */
+  private componentStatuses(req: IncomingMessage, res: ServerResponse, r: Obj, q: URLSearchParams) {
+    if (req.method !== "GET")
+      throw new ApiError(405, "MethodNotAllowed", `method ${req.method} is not supported`);
+    res.setHeader("Warning", COMPONENT_STATUS_WARNING);
+    const items = componentStatuses(r.name);
+    if (wantsTable(req)) return sendJson(res, 200, this.table(r.rt, items, q));
+    if (r.name) return sendJson(res, 200, items[0]);
+    return sendJson(res, 200, { kind: "ComponentStatusList", apiVersion: "v1", metadata: {}, items });
   }
 
   private metrics(res: ServerResponse, r: Obj, q: URLSearchParams) {

@@ -87,13 +87,26 @@ export const conflict = (resource: string, group: string, name: string) =>
 
 export const badRequest = (message: string) => new ApiError(400, "BadRequest", message);
 
-export const invalid = (kind: string, name: string, causes: StatusCause[]) =>
-  new ApiError(
+/**
+ * errors.NewInvalid: the message names the qualified kind ("Deployment.apps"); the details carry
+ * the kind and group apart, which is what kubectl prints ("The Deployment "web" is invalid").
+ */
+export const invalid = (qualifiedKind: string, name: string, causes: StatusCause[]) => {
+  const dot = qualifiedKind.indexOf(".");
+  const kind = dot < 0 ? qualifiedKind : qualifiedKind.slice(0, dot);
+  const group = dot < 0 ? undefined : qualifiedKind.slice(dot + 1);
+  return new ApiError(
     422,
     "Invalid",
-    `${kind} "${name}" is invalid: ${causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(", ")}`,
-    { name, kind, causes: causes.map((c) => ({ reason: c.reason ?? "FieldValueInvalid", ...c })) },
+    `${qualifiedKind} "${name}" is invalid: ${causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join(", ")}`,
+    {
+      name,
+      ...(group ? { group } : {}),
+      kind,
+      causes: causes.map((c) => ({ reason: c.reason ?? "FieldValueInvalid", ...c })),
+    },
   );
+};
 
 export const unsupportedMediaType = (contentType: string) =>
   new ApiError(

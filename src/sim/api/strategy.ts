@@ -4,6 +4,10 @@ import type { Namespace } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 
 const STRATEGIES: Record<string, (o: KObject) => void> = {
+  // pkg/registry/core/resourcequota/strategy.go: status is the quota controller's
+  ResourceQuota(o) {
+    delete o.status;
+  },
   // pkg/registry/core/namespace/strategy.go: "on create, status is active", and the kubernetes
   // finalizer is required (appended when the client listed others)
   Namespace(o) {

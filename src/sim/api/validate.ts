@@ -6,11 +6,18 @@ import type { KObject } from "../core/types.js";
 import { batchCauses, batchUpdateCauses } from "./batch.js";
 import { type LabelSelectorSpec, selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
+import { endpointSliceCauses, networkPolicyCauses } from "./validate-networking.js";
 import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "./validate-rbac.js";
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** "Deployment.apps", "Pod": the kind as kube-apiserver qualifies it in Invalid errors. */
+function qualifiedKind(o: KObject): string {
+  const slash = o.apiVersion?.indexOf("/") ?? -1;
+  return slash > 0 ? `${o.kind}.${o.apiVersion.slice(0, slash)}` : o.kind;
+}
 
 /** Kinds whose names must be DNS-1123 labels (they become DNS names). */
 const LABEL_NAMED = new Set(["Namespace", "Service"]);
@@ -25,6 +32,8 @@ export function validateName(kind: string, name: string | undefined): StatusCaus
       },
     ];
   if (RBAC_KINDS.has(kind)) return rbacNameCauses(name);
+  // kube-aggregator names APIServices version.group, "v1." for the core group
+  if (kind === "APIService" && /^v[0-9a-z]+\.[a-z0-9.-]*$/.test(name)) return [];
   const label = LABEL_NAMED.has(kind);
   const ok = label
     ? DNS1123_LABEL.test(name) && name.length <= 63
@@ -119,6 +128,8 @@ const VALIDATORS: Record<string, (o: KObject) => StatusCause[]> = {
   DaemonSet: validateWorkload,
   Job: batchCauses,
   CronJob: batchCauses,
+  NetworkPolicy: networkPolicyCauses,
+  EndpointSlice: endpointSliceCauses,
 };
 
 export function validate(obj: KObject): void {
@@ -128,7 +139,7 @@ export function validate(obj: KObject): void {
     ...(VALIDATORS[obj.kind]?.(obj) ?? []),
     ...validateRbac(obj),
   ];
-  if (causes.length) throw invalid(obj.kind, obj.metadata.name ?? "", causes);
+  if (causes.length) throw invalid(qualifiedKind(obj), obj.metadata.name ?? "", causes);
 }
 
 /** Fields that may not change on update. */
@@ -156,7 +167,7 @@ export function validateUpdate(old: KObject, next: KObject): void {
     });
   causes.push(...validateRbacUpdate(old, next));
   causes.push(...batchUpdateCauses(old, next));
-  if (causes.length) throw invalid(old.kind, old.metadata.name ?? "", causes);
+  if (causes.length) throw invalid(qualifiedKind(old), old.metadata.name ?? "", causes);
 }
 
 function podUpdateAllowed(a: PodSpec | undefined, b: PodSpec | undefined): boolean {

@@ -2,7 +2,7 @@
 // (410 Expired in an ERROR event when the history no longer reaches back), with selectors applied
 // to transitions (an object that stops matching is DELETED for this watcher).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KObject, ResourceType, StoreEvent } from "../core/types.js";
+import { KEY, type KObject, type ResourceType, type StoreEvent } from "../core/types.js";
 import type { Store } from "../store/store.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { ApiError } from "./status.js";
@@ -37,7 +37,8 @@ export function serveWatch(store: Store, req: IncomingMessage, res: ServerRespon
     res.write(`${JSON.stringify({ type, object: body })}\n`);
   };
   const forward = (e: StoreEvent) => {
-    if (e.rt !== o.rt) return;
+    // every version of a resource (and a resource sharing its storage) sees the same objects
+    if (KEY(e.rt) !== KEY(o.rt)) return;
     const now = selected(e.object);
     const before = e.type === "MODIFIED" ? selected(e.old) : false;
     if (e.type === "ADDED" && now) write("ADDED", e.object);

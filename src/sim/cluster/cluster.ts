@@ -26,6 +26,7 @@ import { GenericBehavior } from "../workloads/generic.js";
 import { TopologyBehavior } from "../workloads/topology/behavior.js";
 import { type EgressMode, setEgress } from "../workloads/topology/outside.js";
 import { installControllers } from "./install.js";
+import { applyK3sManifests } from "./k3s.js";
 import { type ClusterCredentials, kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
 
 export interface EmbeddedClusterOptions {
@@ -44,6 +45,11 @@ export interface EmbeddedClusterOptions {
   watchHistory?: number;
   /** Outside addresses: reachable as through a node with Internet access (default), or air-gapped. */
   egress?: EgressMode;
+  /**
+   * Images that exist whatever the registry catalog (stages/images.yaml) says: those of the
+   * systems' own manifests, so that a user's system with its own images runs.
+   */
+  publishedImages?: readonly string[];
 }
 
 export const DEFAULT_NODES: NodeSpec[] = [
@@ -89,6 +95,8 @@ export class EmbeddedCluster {
       faults,
       catalog,
       stages: opts.stages,
+      stream: (label) => new Rng(`${opts.seed ?? 42}/${label}`),
+      publishedImages: opts.publishedImages ?? [],
     };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
@@ -99,6 +107,7 @@ export class EmbeddedCluster {
         kind: "Namespace",
         metadata: { name: ns },
       });
+    applyK3sManifests(this.ctx, this.ctx.stream("k3s"));
     createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
     followSpeedAnnotation(this.ctx);
     this.exec = new ContainerExec(this.ctx);

@@ -9,8 +9,10 @@ import { installBatchControllers } from "../controllers/batch.js";
 import { installCrdController } from "../controllers/crd.js";
 import { installDisruptionController } from "../controllers/disruption.js";
 import { installEndpointsController } from "../controllers/endpoints.js";
+import { installEndpointSliceController } from "../controllers/endpointslice.js";
 import { installGarbageCollector } from "../controllers/gc.js";
 import { installNamespaceController } from "../controllers/namespace.js";
+import { installResourceQuotaController } from "../controllers/resourcequota.js";
 import { installServiceAccountController } from "../controllers/serviceaccount.js";
 import { installTaintEvictionController } from "../controllers/taint-eviction.js";
 import { installWorkloadControllers } from "../controllers/workloads.js";
@@ -25,10 +27,12 @@ export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
   installServiceAccountController(ctx);
   installGarbageCollector(ctx);
   installEndpointsController(ctx);
+  installEndpointSliceController(ctx);
   installNodeAgents(ctx);
   installWorkloadControllers(ctx);
   installBatchControllers(ctx);
   installDisruptionController(ctx);
+  installResourceQuotaController(ctx);
   installTaintEvictionController(ctx);
   installChaosControllers(ctx); // after the kubelet: it re-syncs pods whose faults change
 }

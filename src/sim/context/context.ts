@@ -33,4 +33,11 @@ export interface SimContext {
   catalog: Catalog;
   /** The kubelet's stages, the image registry and the images' contents, given likewise. */
   stages: StageDocs;
+  /**
+   * A random stream of its own for a component, from the cluster's seed: what it draws (names,
+   * uids of the objects it makes) does not move what the others draw.
+   */
+  stream(label: string): Rng;
+  /** Images that count as published whatever the registry catalog says: the systems' own. */
+  publishedImages: readonly string[];
 }

@@ -1,7 +1,7 @@
 // Owner-reference garbage collection: dependents whose owners are all gone are deleted
 // (background); an owner deleted in the foreground waits for its dependents; an orphaning
 // delete strips the owner reference from them.
-import { isMetrics, RESOURCES } from "../api/resources.js";
+import { storedResources } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 import type { KObject, ResourceType } from "../core/types.js";
 
@@ -9,7 +9,7 @@ const NAME = "garbage-collector";
 
 export function installGarbageCollector(ctx: SimContext) {
   const { store, registry, runtime } = ctx;
-  const builtIn = RESOURCES.filter((r) => !isMetrics(r));
+  const builtIn = storedResources();
   // custom resources own and are owned like any other object
   const stored = () => [...builtIn, ...registry.custom.preferred()];
 

@@ -1,6 +1,6 @@
 // Namespaces: new ones get their default ServiceAccount and root CA ConfigMap; a deleted one
 // is Terminating until everything in it is gone, then leaves.
-import { isMetrics, R, RESOURCES } from "../api/resources.js";
+import { R, storedResources } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 
 const NAME = "namespace";
@@ -33,8 +33,8 @@ export function installNamespaceController(ctx: SimContext) {
       return;
     }
     let left = 0;
-    for (const rt of [...RESOURCES, ...registry.custom.preferred()]) {
-      if (!rt.namespaced || isMetrics(rt)) continue;
+    for (const rt of storedResources(registry.custom.preferred())) {
+      if (!rt.namespaced) continue;
       for (const o of store.list(rt, name)) {
         left++;
         if (!o.metadata.deletionTimestamp)

@@ -50,6 +50,11 @@ export interface ResourceType {
   subresources?: string[];
   /** Custom resources: strategic merge patch answers 415. */
   custom?: boolean;
+  /**
+   * Where the objects are kept when another resource owns the storage ("group/resource"): one
+   * etcd key for both, as events.k8s.io/v1 events are core/v1 events.
+   */
+  storage?: string;
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -62,5 +67,5 @@ export interface StoreEvent {
   rv: number;
 }
 
-/** The store key of a resource type: "group/resource". */
-export const KEY = (r: ResourceType) => `${r.group}/${r.resource}`;
+/** The store key of a resource type: "group/resource" (every version of it shares the key). */
+export const KEY = (r: ResourceType) => r.storage ?? `${r.group}/${r.resource}`;

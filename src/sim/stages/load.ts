@@ -67,6 +67,22 @@ export interface ImagesDoc {
   repositories: RepositoryDoc[];
 }
 
+/** A CRD the k3s server applies, in short: kind, group, version, scope, printer columns. */
+export interface K3sCrdDoc {
+  kind: string;
+  group: string;
+  version: string;
+  scope?: "Namespaced" | "Cluster";
+  /** [name, jsonPath] of each additionalPrinterColumn (all strings, as wrangler's WithColumn). */
+  columns?: [string, string][];
+}
+
+/** What a new k3s cluster has besides the built-in API (src/sim/stages/k3s.yaml). */
+export interface K3sDoc {
+  crds: K3sCrdDoc[];
+  objects: Record<string, unknown>[];
+}
+
 /** The path of a file of src/sim/stages, from src (vitest) or from dist (the built CLI). */
 export function stagesPath(name: string): string {
   const beside = new URL(`../stages/${name}`, import.meta.url);
@@ -104,12 +120,15 @@ export interface StageDocs {
   images: ImagesDoc;
   /** What is inside images and what their HTTP servers answer (src/sim/userland/toolbox.ts). */
   toolboxes: Record<string, unknown>;
+  /** The CRDs and objects a k3s server starts a cluster with (src/sim/cluster/k3s.ts). */
+  k3s: K3sDoc;
 }
 
 const REQUIRED: Record<string, string[]> = {
   "pod.yaml": ["timings", "backoff", "probes", "scheduling", "stages"],
   "images.yaml": ["broken", "sizes", "errors", "repositories"],
   "toolboxes.yaml": ["toolsets", "images", "runtimes", "signals", "default", "http"],
+  "k3s.yaml": ["crds", "objects"],
 };
 
 /** The stage files of a folder (the package's: the folder of stagesPath("pod.yaml")). */
@@ -121,7 +140,12 @@ export function loadStages(dir: string): StageDocs {
     if (missing.length) throw new Error(`${path}: missing ${missing.join(", ")}`);
     return doc as T;
   };
-  return { pod: read("pod.yaml"), images: read("images.yaml"), toolboxes: read("toolboxes.yaml") };
+  return {
+    pod: read("pod.yaml"),
+    images: read("images.yaml"),
+    toolboxes: read("toolboxes.yaml"),
+    k3s: read("k3s.yaml"),
+  };
 }
 
 export const podStages = () =>

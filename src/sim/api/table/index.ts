@@ -12,6 +12,19 @@ import {
 } from "./columns-apps.js";
 import { cronJobPrinter, jobPrinter } from "./columns-batch.js";
 import {
+  admissionPolicyBindingPrinter,
+  admissionPolicyPrinter,
+  apiServicePrinter,
+  componentStatusPrinter,
+  csrPrinter,
+  flowSchemaPrinter,
+  leasePrinter,
+  priorityClassPrinter,
+  priorityLevelPrinter,
+  runtimeClassPrinter,
+  webhookConfigurationPrinter,
+} from "./columns-cluster.js";
+import {
   configMapPrinter,
   endpointsPrinter,
   namespacePrinter,
@@ -23,9 +36,23 @@ import {
 } from "./columns-core.js";
 import { crdPrinter, defaultConvertorPrinter, nameAgePrinter, type PrinterColumn } from "./columns-custom.js";
 import { eventPrinter, nodePrinter } from "./columns-events-nodes.js";
+import { podTemplatePrinter, replicationControllerPrinter, resourceQuotaPrinter } from "./columns-legacy.js";
+import {
+  endpointSlicePrinter,
+  ingressClassPrinter,
+  ingressPrinter,
+  networkPolicyPrinter,
+} from "./columns-networking.js";
 import { hpaPrinter, metricsPrinter } from "./columns-other.js";
 import { pdbPrinter } from "./columns-policy.js";
 import { bindingPrinter } from "./columns-rbac.js";
+import {
+  csiDriverPrinter,
+  csiNodePrinter,
+  csiStorageCapacityPrinter,
+  storageClassPrinter,
+  volumeAttachmentPrinter,
+} from "./columns-storage.js";
 import { podPrinter } from "./pod-status.js";
 import type { Printer, Table, TableRow } from "./types.js";
 
@@ -68,6 +95,30 @@ const PRINTERS: Record<string, Printer> = {
   "metrics.k8s.io/nodes": metricsPrinter,
   "rbac.authorization.k8s.io/rolebindings": bindingPrinter,
   "rbac.authorization.k8s.io/clusterrolebindings": bindingPrinter,
+  "/podtemplates": podTemplatePrinter,
+  "/replicationcontrollers": replicationControllerPrinter,
+  "/resourcequotas": resourceQuotaPrinter,
+  "/componentstatuses": componentStatusPrinter,
+  "networking.k8s.io/ingresses": ingressPrinter,
+  "networking.k8s.io/ingressclasses": ingressClassPrinter,
+  "networking.k8s.io/networkpolicies": networkPolicyPrinter,
+  "discovery.k8s.io/endpointslices": endpointSlicePrinter,
+  "scheduling.k8s.io/priorityclasses": priorityClassPrinter,
+  "node.k8s.io/runtimeclasses": runtimeClassPrinter,
+  "coordination.k8s.io/leases": leasePrinter,
+  "certificates.k8s.io/certificatesigningrequests": csrPrinter,
+  "storage.k8s.io/storageclasses": storageClassPrinter,
+  "storage.k8s.io/csidrivers": csiDriverPrinter,
+  "storage.k8s.io/csinodes": csiNodePrinter,
+  "storage.k8s.io/csistoragecapacities": csiStorageCapacityPrinter,
+  "storage.k8s.io/volumeattachments": volumeAttachmentPrinter,
+  "flowcontrol.apiserver.k8s.io/flowschemas": flowSchemaPrinter,
+  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": priorityLevelPrinter,
+  "admissionregistration.k8s.io/mutatingwebhookconfigurations": webhookConfigurationPrinter,
+  "admissionregistration.k8s.io/validatingwebhookconfigurations": webhookConfigurationPrinter,
+  "admissionregistration.k8s.io/validatingadmissionpolicies": admissionPolicyPrinter,
+  "admissionregistration.k8s.io/validatingadmissionpolicybindings": admissionPolicyBindingPrinter,
+  "apiregistration.k8s.io/apiservices": apiServicePrinter,
 };
 
 /** Built-in resources that really have no printer, so the server answers NAME, CREATED AT. */
