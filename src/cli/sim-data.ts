@@ -5,18 +5,46 @@
 import { envDir, listEnvs, loadEnv } from "../envs/env.js";
 import { builtinStages, type StageDocs, type TopologyInput } from "../sim/index.js";
 
-const topologies = new Map<string, TopologyInput>();
+const loaded = new Map<string, { topology: TopologyInput; images: string[] }>();
 
-/** Topologies of the given envs (names or folders; default: every built-in env) and the stages. */
-export function simData(envs?: string[]): { topology: TopologyInput[]; stages: StageDocs } {
-  const topology = (envs ?? listEnvs()).map((e) => {
+/** Every container image a manifest names (its pod templates' and pods' containers). */
+function imagesOf(docs: unknown[]): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        if (k === "image" && typeof x === "string") found.add(x);
+        else walk(x);
+      }
+  };
+  walk(docs);
+  return [...found];
+}
+
+/**
+ * Topologies of the given envs (names or folders; default: every built-in env), the stages, and
+ * the images of the envs' manifests, which the embedded cluster counts as published (a user's
+ * system with its own images runs; a made-up image does not pull).
+ */
+export function simData(envs?: string[]): {
+  topology: TopologyInput[];
+  stages: StageDocs;
+  publishedImages: string[];
+} {
+  const data = (envs ?? listEnvs()).map((e) => {
     const dir = envDir(e);
-    let t = topologies.get(dir);
-    if (!t) {
-      t = loadEnv(e).topology;
-      topologies.set(dir, t);
+    let d = loaded.get(dir);
+    if (!d) {
+      const env = loadEnv(e);
+      d = { topology: env.topology, images: imagesOf([...env.manifests, ...env.sourceConfig]) };
+      loaded.set(dir, d);
     }
-    return t;
+    return d;
   });
-  return { topology, stages: builtinStages() };
+  return {
+    topology: data.map((d) => d.topology),
+    stages: builtinStages(),
+    publishedImages: [...new Set(data.flatMap((d) => d.images))],
+  };
 }

@@ -66,7 +66,7 @@ export class Kubelet implements KubeletState {
       actions: { pod: Object.keys(POD_ACTIONS), container: Object.keys(CTR_ACTIONS) },
       delays: DELAYS,
     });
-    this.images = new ImageCatalog(ctx.stages.images);
+    this.images = new ImageCatalog(ctx.stages.images, ctx.publishedImages);
     this.crash = new Backoff(this.cfg.backoff.crash);
     this.pull = new Backoff(this.cfg.backoff.pull);
   }

@@ -63,7 +63,10 @@ export interface ImagesDoc {
   broken: string[];
   sizes: Record<SizeClass, number>;
   unknownSize: SizeClass;
-  errors: { tag: string; repository: string };
+  /** Failed-pull messages by kind: a missing tag, and each registry's missing repository. */
+  errors: Record<string, string> & { tag: string; repository: string };
+  /** Which `errors` entry a registry answers a repository it does not have with (and `default`). */
+  registries?: Record<string, string>;
   repositories: RepositoryDoc[];
 }
 

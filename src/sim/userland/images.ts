@@ -85,13 +85,26 @@ interface Repo {
 export class ImageCatalog {
   private readonly repos: Repo[];
   private readonly memo = new Map<string, ImageInfo>();
+  /** Published references (canonical) and the repositories they name. */
+  private readonly published = new Set<string>();
+  private readonly publishedRepos = new Set<string>();
 
-  constructor(private readonly doc: ImagesDoc = imagesDoc()) {
+  /** `published`: images that exist whatever the catalog says (the systems' own manifests). */
+  constructor(
+    private readonly doc: ImagesDoc = imagesDoc(),
+    published: readonly string[] = [],
+  ) {
     this.repos = doc.repositories.map((r) => ({
       doc: r,
       name: globToRegExp(r.name),
       patterns: (r.patterns ?? []).map((p) => new RegExp(`^(?:${p})$`)),
     }));
+    for (const image of published) {
+      const ref = parseImage(image, doc.defaultRegistry);
+      if (!ref) continue;
+      this.published.add(ref.canonical);
+      this.publishedRepos.add(ref.name);
+    }
   }
 
   lookup(image: string): ImageInfo {
@@ -123,18 +136,28 @@ export class ImageCatalog {
       imageID: `${ref.name}@${ref.digest ?? `sha256:${createHash("sha256").update(ref.canonical).digest("hex")}`}`,
     };
     const broken = (s: string) => this.doc.broken.some((b) => s.toLowerCase().includes(b));
-    const missing = (what: "tag" | "repository") => ({
+    const host = ref.name.slice(0, ref.name.indexOf("/"));
+    const path = ref.name.slice(host.length + 1);
+    const missing = (what: string) => ({
       ...base,
       availability: "missing" as const,
-      error: render(this.doc.errors[what], { ref: ref.canonical }),
+      error: render(this.doc.errors[what] ?? this.doc.errors.tag, {
+        ref: ref.canonical,
+        host,
+        path,
+        tag: ref.tag || (ref.digest ?? ""),
+      }),
     });
-    if (broken(ref.name.slice(ref.name.indexOf("/") + 1))) return missing("repository");
+    // what the registry answers for a repository it does not have
+    const noRepository = () =>
+      missing(this.doc.registries?.[host] ?? this.doc.registries?.default ?? "repository");
+    const present = { ...base, availability: "present" as const, error: "" };
+    if (this.published.has(ref.canonical)) return present;
+    if (broken(path)) return missing("repository");
     if (broken(ref.tag)) return missing("tag");
+    if (!repo) return this.publishedRepos.has(ref.name) ? missing("tag") : noRepository();
     const known =
-      !repo ||
-      ref.digest ||
-      (repo.doc.tags ?? []).includes(ref.tag) ||
-      repo.patterns.some((p) => p.test(ref.tag));
-    return known ? { ...base, availability: "present", error: "" } : missing("tag");
+      ref.digest || (repo.doc.tags ?? []).includes(ref.tag) || repo.patterns.some((p) => p.test(ref.tag));
+    return known ? present : missing("tag");
   }
 }

@@ -42,7 +42,16 @@ export const NS = "default";
 
 export function testCluster(nodes: { name: string; cpu: string; memory: string; pods: number }[] = []) {
   const clock = new ManualClock();
-  const cluster = new EmbeddedCluster({ ...simData(), clock, autoDrain: false, nodes });
+  const data = simData();
+  // the tests' own images, published as a user's system's are (the registry has them)
+  const own = ["agent:1", "agent:2", "pg:15", "pg:16", ...[1, 2, 3, 4, 5].map((v) => `app:${v}`)];
+  const cluster = new EmbeddedCluster({
+    ...data,
+    publishedImages: [...data.publishedImages, ...own],
+    clock,
+    autoDrain: false,
+    nodes,
+  });
   const { registry, runtime, store } = cluster.ctx;
   runtime.drain();
   let ip = 0;

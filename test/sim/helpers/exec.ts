@@ -17,9 +17,20 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(speed = 20, clock?: Clock): Promise<TestCluster> {
+/** `published`: images a user's own system brings (pulled besides the catalog's). */
+export async function startCluster(
+  speed = 20,
+  clock?: Clock,
+  published: string[] = [],
+): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), "microremed-exec-"));
-  const c = new EmbeddedCluster({ ...simData(), speed, clock });
+  const data = simData();
+  const c = new EmbeddedCluster({
+    ...data,
+    publishedImages: [...data.publishedImages, ...published],
+    speed,
+    clock,
+  });
   await c.listen();
   const kubeconfig = join(dir, "kubeconfig");
   c.writeKubeconfig(kubeconfig);

@@ -78,6 +78,8 @@ export interface Step {
 export interface Golden {
   description: string;
   nodes?: NodeSpec[];
+  /** Images a user's own system brings, published beside the three systems' (simData). */
+  published?: string[];
   behavior?: Record<string, ContainerScript>;
   objects: KObject[];
   steps: Step[];
@@ -153,8 +155,10 @@ export class GoldenRun {
   private seen: Seen[] = [];
 
   constructor(readonly golden: Golden) {
+    const data = simData();
     this.cluster = new EmbeddedCluster({
-      ...simData(),
+      ...data,
+      publishedImages: [...data.publishedImages, ...(golden.published ?? [])],
       clock: this.clock,
       autoDrain: false,
       ...(golden.nodes ? { nodes: golden.nodes } : {}),

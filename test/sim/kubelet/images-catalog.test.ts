@@ -71,8 +71,49 @@ describe("image catalog", () => {
       "alpine:3.99",
     ])
       expect(catalog.lookup(bad).availability, bad).toBe("missing");
-    // an unknown repository pulls whatever its tag (any manifest a user brings must run)
-    expect(catalog.lookup("example.org/team/app:0.0.99999").availability).toBe("present");
+  });
+
+  it("refuses a repository no registry serves, with that registry's answer", () => {
+    // Docker Hub answers a repository it does not have with 401 insufficient_scope
+    const madeUp = catalog.lookup("i_made_this_up:and_this_too");
+    expect(madeUp.availability).toBe("missing");
+    expect(madeUp.error).toBe(
+      'rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/library/i_made_this_up:and_this_too": failed to resolve reference "docker.io/library/i_made_this_up:and_this_too": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+    );
+    // quay.io answers 401 UNAUTHORIZED on the manifest; other registries "not found"
+    expect(catalog.lookup("quay.io/nobody/nothing:1.0").error).toBe(
+      'rpc error: code = Unknown desc = failed to pull and unpack image "quay.io/nobody/nothing:1.0": failed to resolve reference "quay.io/nobody/nothing:1.0": unexpected status from HEAD request to https://quay.io/v2/nobody/nothing/manifests/1.0: 401 UNAUTHORIZED',
+    );
+    expect(catalog.lookup("example.org/team/app:0.0.99999").error).toBe(
+      'rpc error: code = NotFound desc = failed to pull and unpack image "example.org/team/app:0.0.99999": failed to resolve reference "example.org/team/app:0.0.99999": example.org/team/app:0.0.99999: not found',
+    );
+  });
+
+  it("pulls the images kubernetes.core's integration targets use, and refuses their made-up ones", () => {
+    for (const ok of [
+      "alpine:3.8",
+      "gcr.io/kuar-demo/kuard-amd64:1",
+      "gcr.io/kuar-demo/kuard-amd64:3",
+      "gcr.io/kuar-demo/kuard-amd64:v0.10.0-green",
+      "gcr.io/kuar-demo/kuard-amd64:v0.10.0-purple",
+      "nginx:1.17",
+      "quay.io/fluentd_elasticsearch/fluentd:v2.5.2",
+    ])
+      expect(catalog.lookup(ok).availability, ok).toBe("present");
+    // k8s_rollback's "Crash the existing DaemonSet": a tag never published
+    expect(catalog.lookup("quay.io/fluentd_elasticsearch/fluentd:v2734894949").error).toBe(
+      'rpc error: code = NotFound desc = failed to pull and unpack image "quay.io/fluentd_elasticsearch/fluentd:v2734894949": failed to resolve reference "quay.io/fluentd_elasticsearch/fluentd:v2734894949": quay.io/fluentd_elasticsearch/fluentd:v2734894949: not found',
+    );
+  });
+
+  it("counts the images it is told are published (a user's own system), that tag only", () => {
+    const mine = new ImageCatalog(imagesDoc(), ["registry.example.com/team/custom-app:7.7", "cart:1"]);
+    expect(mine.lookup("registry.example.com/team/custom-app:7.7").availability).toBe("present");
+    expect(mine.lookup("docker.io/library/cart:1").availability).toBe("present");
+    const other = mine.lookup("registry.example.com/team/custom-app:7.8");
+    expect(other.availability).toBe("missing");
+    expect(other.error).toContain("registry.example.com/team/custom-app:7.8: not found");
+    expect(catalog.lookup("registry.example.com/team/custom-app:7.7").availability).toBe("missing");
   });
 });
 

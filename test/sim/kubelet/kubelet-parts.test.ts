@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Backoff, goDuration } from "../../../src/sim/kubelet/backoff.js";
 import { failureSummary } from "../../../src/sim/kubelet/scheduler.js";
-import { podStages, stagesPath } from "../../../src/sim/stages/load.js";
+import { imagesDoc, podStages, stagesPath } from "../../../src/sim/stages/load.js";
 import {
   factMatches,
   render,
@@ -76,11 +76,16 @@ describe("images", () => {
       expect([image, av(image)]).toEqual([image, "present"]);
   });
 
-  it("fails unknown tags of known repositories and broken names, pulls unknown repositories", () => {
+  it("fails unknown tags of known repositories, broken names and unknown repositories", () => {
     expect(av("nginx:9.99-nope")).toBe("missing");
     expect(av("gcr.m.daocloud.io/google-samples/microservices-demo/adservice:latest")).toBe("missing");
     expect(av("codewisdom/ts-auth-service:2.0.0")).toBe("missing");
-    expect(av("myorg/anything:whatever")).toBe("present");
+    // a repository no registry serves, unless whoever starts the cluster publishes it
+    expect(av("myorg/anything:whatever")).toBe("missing");
+    expect(
+      new ImageCatalog(imagesDoc(), ["myorg/anything:whatever"]).lookup("myorg/anything:whatever")
+        .availability,
+    ).toBe("present");
     expect(av("myorg/nonexistent-service:1.0")).toBe("missing");
     expect(av("myorg/app:invalid-tag")).toBe("missing");
     expect(av("Bad/Name")).toBe("invalid");

@@ -61,7 +61,8 @@ const cpuMilli = (q: string) =>
 
 beforeAll(async () => {
   clock = new ManualClock(Date.now());
-  t = await startCluster(1, clock);
+  // the shop's own images, as a user's system brings them (published: the registry has them)
+  t = await startCluster(1, clock, ["cart:1", "envoy:1", "x:1"]);
   // A workload that wants 4 cores whatever its limit (a stressor), next to ordinary ones.
   const generic = t.c.ctx.behavior;
   const stressed: Behavior = Object.assign(Object.create(generic), {
