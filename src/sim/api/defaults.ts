@@ -52,7 +52,10 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
     o.spec.replicas ??= 1;
     o.spec.revisionHistoryLimit ??= 10;
     o.spec.progressDeadlineSeconds ??= 600;
-    o.spec.strategy ??= { type: "RollingUpdate" };
+    // pkg/apis/apps/v1/defaults.go: an empty strategy (kubectl create deployment sends
+    // `strategy: {}`) is a RollingUpdate of 25%/25%, not one whose bounds are both zero
+    o.spec.strategy ??= {};
+    if (!o.spec.strategy.type) o.spec.strategy.type = "RollingUpdate";
     if (o.spec.strategy.type === "RollingUpdate") {
       o.spec.strategy.rollingUpdate ??= {};
       o.spec.strategy.rollingUpdate.maxSurge ??= "25%";
@@ -68,11 +71,24 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
     o.spec.replicas ??= 1;
     o.spec.podManagementPolicy ??= "OrderedReady";
     o.spec.revisionHistoryLimit ??= 10;
-    o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { partition: 0 } };
+    o.spec.updateStrategy ??= {};
+    if (!o.spec.updateStrategy.type) {
+      o.spec.updateStrategy.type = "RollingUpdate";
+      o.spec.updateStrategy.rollingUpdate ??= {};
+    }
+    if (o.spec.updateStrategy.type === "RollingUpdate" && o.spec.updateStrategy.rollingUpdate)
+      o.spec.updateStrategy.rollingUpdate.partition ??= 0;
     defaultPodSpec(o.spec.template?.spec);
   }),
   DaemonSet: kind<DaemonSet>((o) => {
-    o.spec.updateStrategy ??= { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } };
+    o.spec.updateStrategy ??= {};
+    if (!o.spec.updateStrategy.type) o.spec.updateStrategy.type = "RollingUpdate";
+    if (o.spec.updateStrategy.type === "RollingUpdate") {
+      o.spec.updateStrategy.rollingUpdate ??= {};
+      o.spec.updateStrategy.rollingUpdate.maxUnavailable ??= 1;
+      o.spec.updateStrategy.rollingUpdate.maxSurge ??= 0;
+    }
+    o.spec.revisionHistoryLimit ??= 10;
     defaultPodSpec(o.spec.template?.spec);
   }),
   Job: kind<Job>((o) => {
