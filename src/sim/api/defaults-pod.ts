@@ -30,6 +30,10 @@ export function defaultPodSpec(spec: PodSpec | undefined) {
   spec.dnsPolicy ??= "ClusterFirst";
   spec.securityContext ??= {};
   spec.schedulerName ??= "default-scheduler";
+  // v1 conversion (pkg/apis/core/v1/conversion.go): the deprecated serviceAccount fills an empty
+  // serviceAccountName, and is written back as a copy of it
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
   for (const v of spec.volumes ?? []) {
     if (v.configMap) v.configMap.defaultMode ??= 420;

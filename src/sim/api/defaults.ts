@@ -28,8 +28,8 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
   Pod: kind<Pod>((o) => {
     defaultPodSpec(o.spec);
     o.spec.enableServiceLinks ??= true;
-    o.spec.serviceAccountName ??= "default";
-    o.spec.serviceAccount ??= o.spec.serviceAccountName;
+    o.spec.serviceAccountName ||= "default";
+    o.spec.serviceAccount = o.spec.serviceAccountName;
     o.spec.priority ??= 0;
     o.spec.preemptionPolicy ??= "PreemptLowerPriority";
     o.spec.tolerations ??= [
