@@ -3,8 +3,10 @@
 // started, memory working set) and keeps the last two. The usage it serves is the CPU rate
 // between those two points and the memory of the last: a change shows after the next scrape,
 // fully after a whole window. A container's first point counts from its start when it started
-// 10-15 s before the scrape (metrics-server's freshContainerMinMetricsResolution); otherwise it
-// needs two scrapes. Cumulative CPU is integrated here between scrapes and at every change of the
+// 10-15 s before the kubelet's point (metrics-server's freshContainerMinMetricsResolution), the
+// point being cAdvisor's last housekeeping (every 10 s from the start): a first scrape 10-20 s
+// after the start. Otherwise it needs two scrapes. (The point itself is stamped with the scrape
+// instant, not the housekeeping one: a fresh pod's window reads 10-15 s here, 10 s on k3s.) Cumulative CPU is integrated here between scrapes and at every change of the
 // pod's faults, so a stressor injected mid-window counts for the part of the window it ran.
 
 import { R } from "../api/resources.js";
@@ -13,7 +15,14 @@ import type { SimContext } from "../context/context.js";
 import type { Pod } from "../core/objects.js";
 import { containerUsage, runningRefs } from "./usage.js";
 
+/** metrics-server's freshContainerMinMetricsResolution (pkg/storage/pod.go). */
 const FRESH_MIN_MS = 10_000;
+/**
+ * cAdvisor's housekeeping interval in the kubelet (defaultHousekeepingInterval): the kubelet's
+ * points are stamped with the last housekeeping, at the container's start and every 10 s after,
+ * and that stamp is what the fresh-container rule compares with the start.
+ */
+const HOUSEKEEPING_MS = 10_000;
 
 interface Acc {
   ref: ContainerRef;
@@ -141,8 +150,10 @@ export class Scraper {
       };
       const old = this.samples.get(k);
       const age = now - ref.startedAt;
+      // the age of the kubelet's point: its last cAdvisor housekeeping
+      const pointAge = Math.floor(age / HOUSEKEEPING_MS) * HOUSEKEEPING_MS;
       let prev: Point | undefined;
-      if (age > 0 && age < this.resolutionMs && age >= FRESH_MIN_MS)
+      if (age > 0 && pointAge < this.resolutionMs && pointAge >= FRESH_MIN_MS)
         prev = {
           ts: ref.startedAt,
           startedAt: ref.startedAt,
