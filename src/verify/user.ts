@@ -43,17 +43,40 @@ async function client(scope: CheckScope, check: UserCheck, avoid: string[]): Pro
 
 type Request = UserCheck["requests"][number];
 
-/** The command line of one request: status on stdout (curl) or in the headers on stderr (wget -S). */
+/**
+ * The command line of one request, timed where it is made: curl reports the status and its own
+ * time (-w); busybox wget prints the status in the headers (-S) and busybox's `time -p` its time.
+ * The request's own time, not the exec's: the API's round trip is not what users wait for.
+ */
 export function requestArgv(tool: UserCheck["from"]["tool"], r: Request, timeoutSeconds: number): string[] {
   const t = String(timeoutSeconds);
   if (tool === "curl") {
     const post = r.method === "POST" ? ["-X", "POST", "--data", r.data ?? ""] : [];
     const type = r.contentType ? ["-H", `Content-Type: ${r.contentType}`] : [];
-    return ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", t, ...post, ...type, r.url];
+    return [
+      "curl",
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_code} %{time_total}",
+      "-m",
+      t,
+      ...post,
+      ...type,
+      r.url,
+    ];
   }
   const post = r.method === "POST" ? [`--post-data=${r.data ?? ""}`] : [];
   const type = r.contentType ? ["--header", `Content-Type: ${r.contentType}`] : [];
-  return ["wget", "-q", "-S", "-O", "/dev/null", "-T", t, ...post, ...type, r.url];
+  return ["time", "-p", "wget", "-q", "-S", "-O", "/dev/null", "-T", t, ...post, ...type, r.url];
+}
+
+/** The request's own time in ms, as the tool reported it (curl's time_total, `time -p`'s real). */
+export function timeOf(tool: UserCheck["from"]["tool"], out: string, err: string): number | undefined {
+  const s = tool === "curl" ? out.trim().split(/\s+/)[1] : /^real\s+([\d.]+)/m.exec(err)?.[1];
+  const secs = Number(s);
+  return s !== undefined && Number.isFinite(secs) ? Math.round(secs * 1000) : undefined;
 }
 
 /** One answer: the HTTP status the tool reported, or why there was none. */
@@ -64,7 +87,7 @@ export function answerOf(
   exitCode: number,
 ): number | string {
   if (tool === "curl") {
-    const code = Number(out.trim());
+    const code = Number(out.trim().split(/\s+/)[0]);
     if (code > 0) return code;
     return exitCode === 28
       ? "timeout"
@@ -113,7 +136,8 @@ export async function measureUser(
         requestArgv(check.from.tool, r, check.timeoutSeconds),
         scope.time.wall(check.timeoutSeconds * 1000) + 10_000,
       );
-      times.push((await scope.time.clusterNow()) - start);
+      // where the tool did not report its time, the exec's (which includes the API's round trip)
+      times.push(timeOf(check.from.tool, res.stdout, res.stderr) ?? (await scope.time.clusterNow()) - start);
       answers.push(
         res.message && !res.stdout && !res.stderr
           ? res.message

@@ -2,7 +2,7 @@
 // read back from each tool's own output, and the judgement against the healthy baseline.
 import { describe, expect, it } from "vitest";
 import type { UserCheck } from "../../src/envs/schema-env.js";
-import { answerOf, judgeUser, requestArgv, type UserReading } from "../../src/verify/user.js";
+import { answerOf, judgeUser, requestArgv, timeOf, type UserReading } from "../../src/verify/user.js";
 
 const check: UserCheck = {
   from: { apps: ["loadgenerator"], container: "sidecar-busybox", tool: "wget" },
@@ -17,8 +17,10 @@ const reading = (answers: (number | string)[], medianMs: number): UserReading =>
 });
 
 describe("a request", () => {
-  it("is busybox wget -S (the status in the headers on stderr) or curl -w (on stdout)", () => {
+  it("is busybox wget -S under time -p (status and time on stderr) or curl -w (on stdout)", () => {
     expect(requestArgv("wget", check.requests[0], 10)).toEqual([
+      "time",
+      "-p",
       "wget",
       "-q",
       "-S",
@@ -46,7 +48,7 @@ describe("a request", () => {
       "-o",
       "/dev/null",
       "-w",
-      "%{http_code}",
+      "%{http_code} %{time_total}",
       "-m",
       "5",
       "-X",
@@ -77,8 +79,16 @@ describe("a request", () => {
     ).toBe("refused");
     expect(answerOf("wget", "", "wget: bad address 'frontend:80'\n", 1)).toBe("no such host");
     expect(answerOf("wget", "", "wget: download timed out\n", 1)).toBe("timeout");
-    expect(answerOf("curl", "503", "", 0)).toBe(503);
+    expect(answerOf("curl", "503 0.012345", "", 0)).toBe(503);
     expect(answerOf("curl", "000", "", 28)).toBe("timeout");
+  });
+});
+
+describe("a request's own time", () => {
+  it("is what curl -w or busybox's time -p reported, in ms", () => {
+    expect(timeOf("curl", "200 0.123456", "")).toBe(123);
+    expect(timeOf("wget", "", "  HTTP/1.1 200 OK\nreal 1.07\nuser 0.00\nsys 0.00\n")).toBe(1070);
+    expect(timeOf("wget", "", "wget: bad address 'x'\n")).toBeUndefined();
   });
 });
 

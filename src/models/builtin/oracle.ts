@@ -35,8 +35,11 @@ function diagnoseTasks(namespace: string, service: string) {
   return [
     {
       name: `Diagnose ${service} from what the namespace shows, and repair it`,
-      "ansible.builtin.shell": `python3 - ${namespace} ${service} <<'PY'\n${script}PY\n`,
-      args: { executable: "/bin/bash" },
+      // cmd: as one string (not split into key=value arguments); raw: not a Jinja template
+      "ansible.builtin.shell": {
+        cmd: `python3 - ${namespace} ${service} <<'PY'\n{% raw %}${script}{% endraw %}\nPY\n`,
+        executable: "/bin/bash",
+      },
     },
   ];
 }
@@ -45,7 +48,7 @@ export function oraclePlaybook(
   faults: { failure?: string; category?: string; service: string }[],
   namespace: string,
 ): string {
-  const tasks = faults.flatMap((f) =>
+  const tasks = faults.flatMap((f): Record<string, unknown>[] =>
     f.failure ? fixTasks(f.failure, namespace, f.service) : diagnoseTasks(namespace, f.service),
   );
   const what = faults.map((f) => `${f.failure ?? f.category} in ${f.service}`).join(", ");

@@ -18,6 +18,7 @@ import { registerPs } from "./ps.js";
 import { registerShells } from "./sh.js";
 import { registerTest } from "./test.js";
 import { registerText } from "./text.js";
+import { registerTime } from "./time.js";
 import { registerTop } from "./top.js";
 
 export function defaultCommands(): CommandRegistry {
@@ -40,5 +41,6 @@ export function defaultCommands(): CommandRegistry {
   registerHttp(r);
   registerDns(r);
   registerNet(r);
+  registerTime(r);
   return r;
 }
