@@ -1,11 +1,14 @@
 // df: the container's mounts as a k3s node shows them. The root overlay, emptyDirs, PVCs
 // (local-path) and the kubelet's bind mounts live on the node's disk; memory-backed emptyDirs and
-// the service account token are tmpfs. Used space is the node's base use plus what was written.
+// the service account token are tmpfs (sized as the kubelet sizes them: the pod's memory limits).
+// Under an IOChaos, toda's FUSE mount answers statfs from the volume it covers. Used space is the
+// node's base use plus what was written.
 
 import { bytes } from "../../util/quantity.js";
 import { R } from "../api/resources.js";
 import type { Node } from "../core/objects.js";
 import type { Mount } from "../userland/fs.js";
+import { NODE_DISK, podTmpfsBytes } from "../userland/kernel/mounts.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { parseArgs } from "./args.js";
 import { human } from "./files.js";
@@ -26,7 +29,7 @@ function rows(p: Proc): Row[] {
   const disk = bytes(node?.status?.capacity?.["ephemeral-storage"]) || DEFAULT_DISK;
   const memory = bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
   const onDisk = (m: Mount): Row => ({
-    fs: "/dev/sda1",
+    fs: NODE_DISK,
     size: disk,
     used: NODE_DISK_BASE + p.fs.used(m),
     path: m.path,
@@ -36,12 +39,13 @@ function rows(p: Proc): Row[] {
     { fs: "overlay", size: disk, used: NODE_DISK_BASE + p.fs.used(root), path: "/" },
     { fs: "tmpfs", size: 64 * 1024 * 1024, used: 0, path: "/dev" },
     { fs: "shm", size: 64 * 1024 * 1024, used: 0, path: "/dev/shm" },
-    { fs: "/dev/sda1", size: disk, used: NODE_DISK_BASE, path: "/etc/hosts" },
+    { fs: NODE_DISK, size: disk, used: NODE_DISK_BASE, path: "/etc/hosts" },
   ];
   for (const m of [...p.fs.mounts].reverse()) {
     if (m.path === "/") continue;
-    if (m.kind === "tmpfs") {
-      const size = m.sizeLimit ?? (m.files ? Math.min(memory, 1024 ** 3) : memory);
+    if (m.kind === "fuse") out.push({ ...onDisk(m), fs: "toda" });
+    else if (m.kind === "tmpfs") {
+      const size = m.sizeLimit ?? podTmpfsBytes(p.pod, memory);
       out.push({ fs: "tmpfs", size, used: p.fs.used(m), path: m.path });
     } else if (m.kind === "emptyDir" && m.sizeLimit)
       out.push({ ...onDisk(m), size: Math.max(m.sizeLimit, p.fs.used(m)), used: p.fs.used(m) });

@@ -29,6 +29,7 @@ async function cat(args: string[], p: Proc): Promise<number> {
 }
 
 function mode(f: FileInfo): string {
+  if (f.link !== undefined) return "lrwxrwxrwx";
   if (f.dir) return f.readOnly ? "dr-xr-xr-x" : "drwxr-xr-x";
   return f.readOnly ? "-r--r--r--" : "-rw-r--r--";
 }
@@ -49,7 +50,8 @@ export function human(n: number): string {
 function longLine(f: FileInfo, h: boolean, widths: { size: number }): string {
   const size = h ? human(f.size) : String(f.size);
   const d = formatDate(f.mtime, "%b %e %H:%M");
-  return `${mode(f)} ${f.dir ? 2 : 1} root root ${size.padStart(widths.size)} ${d} ${f.name}`;
+  const target = f.link !== undefined ? ` -> ${f.link}` : "";
+  return `${mode(f)} ${f.dir ? 2 : 1} root root ${size.padStart(widths.size)} ${d} ${f.name}${target}`;
 }
 
 function ls(args: string[], p: Proc): number {
@@ -68,11 +70,12 @@ function ls(args: string[], p: Proc): number {
   const dirs: { arg: string; entries: FileInfo[] }[] = [];
   for (const t of targets) {
     const path = p.path(t);
-    const st = p.fs.stat(path);
+    // with -l (or -d) a symlink named on the command line is shown, not followed
+    const st = (long || flags.has("d")) && !t.endsWith("/") ? p.fs.lstat(path) : p.fs.stat(path);
     if (!st) {
       p.stderr.write(`ls: cannot access '${t}': No such file or directory\n`);
       code = 2;
-    } else if (!st.dir || flags.has("d")) files.push({ ...st, name: t });
+    } else if (!st.dir || flags.has("d") || st.link !== undefined) files.push({ ...st, name: t });
     else {
       let entries = p.fs.list(path).filter((e) => all || almost || !e.name.startsWith("."));
       if (all) entries = [{ ...st, name: "." }, { ...st, name: ".." }, ...entries];

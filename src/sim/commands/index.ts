@@ -1,5 +1,5 @@
 // The commands a container has. Issue-specific ones (ping, dd, ps, kill, wget, curl, nslookup,
-// top) register here too, each a (args, proc) => exit code function in its own file. The probe
+// top, mount, tc) register here too, each a (args, proc) => exit code function in its own file. The probe
 // commands exist only in the images whose toolbox lists them (src/sim/stages/toolboxes.yaml);
 // the shells are wrapped so a command they run knows it runs in a shell (its "not found" text).
 
@@ -12,14 +12,17 @@ import { registerDns } from "./dns.js";
 import { registerFiles } from "./files.js";
 import { registerHttp } from "./http.js";
 import { registerKill } from "./kill.js";
+import { registerMount } from "./mount.js";
 import { registerNet } from "./net.js";
 import { registerPing } from "./ping.js";
 import { registerPs } from "./ps.js";
 import { registerShells } from "./sh.js";
+import { registerTc } from "./tc.js";
 import { registerTest } from "./test.js";
 import { registerText } from "./text.js";
 import { registerTime } from "./time.js";
 import { registerTop } from "./top.js";
+import { registerTr } from "./tr.js";
 
 export function defaultCommands(): CommandRegistry {
   const r = new CommandRegistry();
@@ -27,6 +30,7 @@ export function defaultCommands(): CommandRegistry {
   registerTest(r);
   registerFiles(r);
   registerText(r);
+  registerTr(r);
   registerDf(r);
   registerShells(r);
   for (const sh of ["sh", "dash", "ash", "bash"]) {
@@ -42,5 +46,7 @@ export function defaultCommands(): CommandRegistry {
   registerDns(r);
   registerNet(r);
   registerTime(r);
+  registerMount(r);
+  registerTc(r);
   return r;
 }

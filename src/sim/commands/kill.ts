@@ -105,7 +105,7 @@ function kill(args: string[], p: Proc): number {
       impl === "busybox" ? "you need to specify whom to kill" : "not enough arguments",
       impl === "busybox" ? 1 : 2,
     );
-  const all = table(p, ["kill", ...args]);
+  const all = table(p);
   let code = 0;
   for (const pid of pids) {
     const x = all.find((y) => String(y.pid) === pid);
@@ -136,8 +136,8 @@ function pkill(args: string[], p: Proc): number {
   } catch {
     return p.fail(`invalid regular expression: ${pattern}`, 2);
   }
-  const all = table(p, ["pkill", ...args]);
-  const hits = all.filter((x) => x.kind !== "self" && re.test(full ? x.args : x.comm));
+  const all = table(p);
+  const hits = all.filter((x) => x.pid !== p.pid && re.test(full ? x.args : x.comm));
   for (const x of hits) deliver(p, x, sig, all);
   return hits.length ? 0 : 1;
 }

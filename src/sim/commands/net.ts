@@ -1,16 +1,9 @@
-// netstat (BusyBox or net-tools) and ss (iproute2): the pod's sockets. The network namespace is
-// the pod's, so every container sees the ports all containers listen on (listeners.ts: open
-// once the application started); -p names only processes of the caller's own container (its
-// PID namespace), others show "-". Established connections: the pooled client connections of
-// the application to the dependencies that have a Ready endpoint (to the Service's ClusterIP,
-// which is what the socket sees before kube-proxy's DNAT).
-import { R } from "../api/resources.js";
-import { systemOf } from "../context/catalog.js";
-import type { Service } from "../core/objects.js";
+// netstat (BusyBox or net-tools) and ss (iproute2): the pod's sockets (workloads/topology/
+// sockets.ts, what /proc/net/tcp holds too). -p names only processes of the caller's own
+// container (its PID namespace), others show "-".
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated } from "../userland/toolbox.js";
-import { type Listener, listeners } from "../workloads/topology/listeners.js";
-import { trafficOf } from "../workloads/topology/traffic.js";
+import { podSockets } from "../workloads/topology/sockets.js";
 import { parseArgs } from "./args.js";
 
 interface Sock {
@@ -22,42 +15,19 @@ interface Sock {
   proc?: string;
 }
 
+/** The pod's sockets as netstat writes addresses; -p names only the caller's container's. */
 function sockets(p: Proc): Sock[] {
-  const now = p.clock.now();
-  const own = (l: Listener) => (l.container === p.container.name ? l.comm : undefined);
-  const ls = listeners(p.ctx, p.pod, now);
-  const out: Sock[] = ls.map((l) => ({
-    local: l.family === "tcp6" ? `:::${l.port}` : `0.0.0.0:${l.port}`,
-    peer: l.family === "tcp6" ? ":::*" : "0.0.0.0:*",
-    state: "LISTEN",
-    proto: l.family,
-    proc: own(l),
-  }));
-  const app = p.pod.metadata.labels?.app;
-  const m = app ? p.ctx.catalog.byApp.get(app) : undefined;
-  const main = m && ls.find((l) => l.container === m.container);
-  if (!m || !main || /^python/.test(m.lang)) return out;
-  const st = trafficOf(p.ctx).state(p.pod.metadata.namespace ?? "");
-  let port = 40000 + ((p.pod.metadata.uid ?? "").charCodeAt(0) % 50) * 100;
-  for (const e of systemOf(m).edges.get(m.key) ?? []) {
-    if (!st.services.get(e.to)?.serving.length) continue;
-    const svc = p.ctx.registry.tryGet(R("Service"), p.pod.metadata.namespace, e.dep) as Service | undefined;
-    const ip =
-      svc?.spec?.clusterIP === "None"
-        ? st.services.get(e.to)!.serving[0].status?.podIP
-        : svc?.spec?.clusterIP;
-    const sp = svc?.spec?.ports?.[0]?.port;
-    if (!ip || !sp) continue;
-    port += 7;
-    out.push({
-      local: `${p.pod.status?.podIP}:${port}`,
-      peer: `${ip}:${sp}`,
-      state: "ESTABLISHED",
-      proto: "tcp",
-      proc: own(main),
-    });
-  }
-  return out;
+  return podSockets(p.ctx, p.pod).map((s) => {
+    const listen = s.state === "LISTEN";
+    const v6 = s.family === "tcp6";
+    return {
+      local: listen ? (v6 ? `:::${s.localPort}` : `0.0.0.0:${s.localPort}`) : `${s.localIp}:${s.localPort}`,
+      peer: listen ? (v6 ? ":::*" : "0.0.0.0:*") : `${s.peerIp}:${s.peerPort}`,
+      state: s.state,
+      proto: s.family,
+      proc: s.container === p.container.name ? s.comm : undefined,
+    };
+  });
 }
 
 function netstat(args: string[], p: Proc): number {

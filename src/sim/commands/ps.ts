@@ -1,13 +1,14 @@
 // ps, as BusyBox (PID USER TIME COMMAND, whatever the options) or procps-ng (`ps`, `ps aux`,
-// `ps -ef`) prints it: the container's PID 1, the stress-ng processes of a StressChaos on the
-// container (processes.ts), and ps itself. No pod shares its PID namespace here: a sidecar's
-// processes are not listed (shareProcessNamespace is not modelled).
+// `ps -ef`) prints it: the processes /proc lists (processes.ts): the container's PID 1, the
+// stress-ng processes of a StressChaos and toda of an IOChaos on the container, and what exec
+// started (the shell, ps itself). No pod shares its PID namespace here: a sidecar's processes
+// are not listed (shareProcessNamespace is not modelled).
 import { bytes } from "../../util/quantity.js";
 import { R } from "../api/resources.js";
 import type { Node } from "../core/objects.js";
 import { uidOf } from "../userland/env.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
-import { gated, inShell, toolImpl } from "../userland/toolbox.js";
+import { gated, toolImpl } from "../userland/toolbox.js";
 import { type ProcInfo, processTable } from "../workloads/topology/processes.js";
 
 const pad2 = (n: number) => String(Math.floor(n)).padStart(2, "0");
@@ -29,19 +30,19 @@ export function nodeMemory(p: Proc): number {
   return bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
 }
 
-/** The processes, with the shell that runs the command when there is one. */
-export function table(p: Proc, self: string[]): ProcInfo[] {
-  return processTable(p.ctx, p.pod, p.container, p.restartCount, inShell() ? [["sh"], self] : [self]);
+/** The container's processes, the caller and the shell running it among them. */
+export function table(p: Proc): ProcInfo[] {
+  return processTable(p.ctx, p.pod, p.container, p.restartCount);
 }
 
 function stat(x: ProcInfo): string {
-  if (x.kind === "self") return "R";
   if (x.kind === "stress-worker") return "R";
-  return `${x.state}${x.pid === 1 ? "s" : ""}${x.threads ? "l" : ""}`;
+  // a session leader (PID 1, what exec started directly) shows "s"
+  return `${x.state}${x.ppid === 0 && x.kind !== "stress-master" ? "s" : ""}${x.threads ? "l" : ""}`;
 }
 
 function ps(args: string[], p: Proc): number {
-  const procs = table(p, ["ps", ...args]);
+  const procs = table(p);
   const user = userOf(p);
   const now = p.clock.now();
   if (toolImpl(p, "ps") === "busybox") {

@@ -33,12 +33,12 @@ async function top(args: string[], p: Proc): Promise<number> {
   const delay = Number(values.get("d") ?? (toolImpl(p, "top") === "busybox" ? 5 : 3)) * 1000;
   for (let i = 0; i < n; i++) {
     if (i > 0 && !(await p.sleep(delay))) return 130;
-    once(args, p);
+    once(p);
   }
   return 0;
 }
 
-function once(args: string[], p: Proc): void {
+function once(p: Proc): void {
   const node = p.ctx.registry.tryGet(R("Node"), undefined, p.pod.spec?.nodeName ?? "") as Node | undefined;
   const now = p.clock.now();
   const cores = Math.max(1, Math.round(milliCpu(node?.status?.capacity?.cpu) / 1000) || 1);
@@ -48,7 +48,7 @@ function once(args: string[], p: Proc): void {
   const free = Math.max(0, memTotal - used.memoryBytes - cached);
   const busy = Math.min(100, (used.cpuMilli / (cores * 1000)) * 100);
   const load = (used.cpuMilli / 1000).toFixed(2);
-  const procs = table(p, ["top", ...args]);
+  const procs = table(p);
   const user = userOf(p);
   const kb = (b: number) => Math.round(b / 1024);
   if (toolImpl(p, "top") === "busybox") {

@@ -2,9 +2,11 @@
 // restart loses what was written there, as with a real overlay), and the pod's volumes mounted at
 // their mountPaths (emptyDir shared by the pod's containers and kept across restarts, a PVC kept
 // across pods, configMap/secret volumes read-only and read live from the cluster). Generated
-// files (/etc/hostname, /proc/meminfo, ...) are functions evaluated on read.
+// files (/etc/hostname, ...) are functions evaluated on read; the kernel's pseudo filesystems
+// (/proc, /sys/fs/cgroup) answer lookups as they are made, with symlinks (/proc/self) resolved
+// for the process that reads (each process has its own view: `forPid`).
 
-export type FsCode = "ENOENT" | "EISDIR" | "ENOTDIR" | "EEXIST" | "EROFS" | "ENOTEMPTY" | "EINVAL";
+export type FsCode = "ENOENT" | "EISDIR" | "ENOTDIR" | "EEXIST" | "EROFS" | "ENOTEMPTY" | "EINVAL" | "EACCES";
 
 const MESSAGES: Record<FsCode, string> = {
   ENOENT: "No such file or directory",
@@ -14,6 +16,7 @@ const MESSAGES: Record<FsCode, string> = {
   EROFS: "Read-only file system",
   ENOTEMPTY: "Directory not empty",
   EINVAL: "Invalid argument",
+  EACCES: "Permission denied",
 };
 
 export class FsError extends Error {
@@ -53,6 +56,7 @@ export type MountKind =
   | "hostPath"
   | "configMap"
   | "secret"
+  | "fuse"
   | "other";
 
 export interface Mount {
@@ -69,6 +73,19 @@ export interface Mount {
   sizeLimit?: number;
 }
 
+/** A node of a pseudo filesystem: read when asked, as the kernel generates it. */
+export type PseudoNode =
+  | { kind: "file"; read: () => string }
+  | { kind: "dir"; entries: () => string[] }
+  | { kind: "link"; target: string };
+
+/** A filesystem the kernel generates (procfs, cgroupfs), mounted at `root`. */
+export interface PseudoFs {
+  readonly root: string;
+  /** What is at `rel` ("" for the root), for the process `self` that looks. */
+  lookup(rel: string, self: number): PseudoNode | undefined;
+}
+
 export interface FileInfo {
   path: string;
   name: string;
@@ -76,6 +93,8 @@ export interface FileInfo {
   size: number;
   mtime: number;
   readOnly: boolean;
+  /** A symlink's target (lstat of a pseudo filesystem's link). */
+  link?: string;
 }
 
 /** Normalize a path against a working directory: resolves ".", ".." and repeated slashes. */
@@ -98,11 +117,59 @@ export class ContainerFs {
 
   constructor(
     mounts: Mount[],
-    /** Generated files by absolute path (the root's /etc/hostname, /proc/meminfo, ...). */
+    /** Generated files by absolute path (the root's /etc/hostname, /etc/resolv.conf, ...). */
     private readonly generated: Partial<Record<string, () => string>>,
     private readonly now: () => number,
+    readonly pseudo: PseudoFs[] = [],
+    /** The PID of the process this view belongs to (what /proc/self points at). */
+    readonly self = 1,
   ) {
     this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
+  }
+
+  /** The same filesystem as another process of the container sees it. */
+  forPid(pid: number): ContainerFs {
+    return new ContainerFs(this.mounts, this.generated, this.now, this.pseudo, pid);
+  }
+
+  /** The pseudo filesystem holding an absolute path, and the path inside it. */
+  private pseudoAt(path: string): { fs: PseudoFs; rel: string } | undefined {
+    for (const fs of this.pseudo)
+      if (path === fs.root || path.startsWith(`${fs.root}/`))
+        return { fs, rel: path === fs.root ? "" : path.slice(fs.root.length + 1) };
+    return undefined;
+  }
+
+  private node(path: string): PseudoNode | undefined {
+    const at = this.pseudoAt(path);
+    return at?.fs.lookup(at.rel, this.self);
+  }
+
+  /** A path with the pseudo filesystems' symlinks resolved (/proc/self/status -> /proc/42/status). */
+  canonical(path: string): string {
+    let p = path;
+    for (let hops = 0; hops < 8; hops++) {
+      const parts = p.split("/").filter(Boolean);
+      let changed = false;
+      for (let i = 1; i <= parts.length && !changed; i++) {
+        const prefix = `/${parts.slice(0, i).join("/")}`;
+        const n = this.pseudoAt(prefix) ? this.node(prefix) : undefined;
+        if (n?.kind !== "link") continue;
+        const base = n.target.startsWith("/")
+          ? n.target
+          : resolvePath(prefix.slice(0, prefix.lastIndexOf("/")) || "/", n.target);
+        p = resolvePath(base, parts.slice(i).join("/") || ".");
+        changed = true;
+      }
+      if (!changed) return p;
+    }
+    return p;
+  }
+
+  private pseudoInfo(path: string, name: string, n: PseudoNode): FileInfo {
+    const base = { path, name, size: 0, mtime: this.now(), readOnly: true };
+    if (n.kind === "link") return { ...base, dir: false, link: n.target };
+    return { ...base, dir: n.kind === "dir" };
   }
 
   /** The mount holding an absolute path, and the path inside it. */
@@ -115,8 +182,23 @@ export class ContainerFs {
     throw new FsError("ENOENT", path); // unreachable: the root is always mounted
   }
 
-  stat(path: string): FileInfo | undefined {
-    const name = path === "/" ? "/" : path.slice(path.lastIndexOf("/") + 1);
+  /** Like stat, but a symlink at the end of the path is described rather than followed. */
+  lstat(path: string): FileInfo | undefined {
+    if (path === "/") return this.stat(path);
+    const i = path.lastIndexOf("/");
+    const parent = this.canonical(path.slice(0, i) || "/");
+    const real = parent === "/" ? `/${path.slice(i + 1)}` : `${parent}/${path.slice(i + 1)}`;
+    const n = this.pseudoAt(real) ? this.node(real) : undefined;
+    return n?.kind === "link" ? this.pseudoInfo(path, path.slice(i + 1), n) : this.stat(path);
+  }
+
+  stat(path0: string): FileInfo | undefined {
+    const name = path0 === "/" ? "/" : path0.slice(path0.lastIndexOf("/") + 1);
+    const path = this.canonical(path0);
+    if (this.pseudoAt(path)) {
+      const n = this.node(path);
+      return n && this.pseudoInfo(path0, name, n);
+    }
     if (this.mounts.some((m) => m.path === path && m.path !== "/"))
       return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: false };
     const gen = this.generated[path];
@@ -157,12 +239,24 @@ export class ContainerFs {
         return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: true };
     }
     // Directories that lead to a mount point exist (e.g. /var/log for /var/log/mysql).
-    if (this.mounts.some((m) => m.path.startsWith(`${path}/`)))
+    if (
+      [...this.mounts.map((m) => m.path), ...this.pseudo.map((f) => f.root)].some((m) =>
+        m.startsWith(`${path}/`),
+      )
+    )
       return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: false };
     return undefined;
   }
 
-  read(path: string): Buffer {
+  read(path0: string): Buffer {
+    const path = this.canonical(path0);
+    if (this.pseudoAt(path)) {
+      const n = this.node(path);
+      if (!n) throw new FsError("ENOENT", path0);
+      if (n.kind === "dir") throw new FsError("EISDIR", path0);
+      if (n.kind === "link") throw new FsError("ENOENT", path0);
+      return Buffer.from(n.read());
+    }
     const { mount, rel } = this.mountOf(path);
     const node = mount.layer?.nodes.get(rel);
     if (node && !node.dir) return node.data;
@@ -175,6 +269,7 @@ export class ContainerFs {
   }
 
   write(path: string, data: string | Buffer, append = false): void {
+    if (this.pseudoAt(this.canonical(path))) throw new FsError("EROFS", path);
     const { mount, rel } = this.mountOf(path);
     if (!mount.layer || mount.readOnly) throw new FsError("EROFS", path);
     if (rel === "") throw new FsError("EISDIR", path);
@@ -192,6 +287,10 @@ export class ContainerFs {
   }
 
   mkdir(path: string, parents = false): void {
+    if (this.pseudoAt(this.canonical(path))) {
+      if (parents && this.stat(path)?.dir) return;
+      throw new FsError(this.stat(path) ? "EEXIST" : "EROFS", path);
+    }
     const { mount, rel } = this.mountOf(path);
     if (this.stat(path)) {
       if (parents && this.stat(path)?.dir) return;
@@ -208,6 +307,7 @@ export class ContainerFs {
   }
 
   remove(path: string, recursive = false): void {
+    if (this.pseudoAt(this.canonical(path))) throw new FsError(this.stat(path) ? "EROFS" : "ENOENT", path);
     const { mount, rel } = this.mountOf(path);
     const node = mount.layer?.nodes.get(rel);
     if (!node || rel === "") {
@@ -223,10 +323,21 @@ export class ContainerFs {
   }
 
   /** Entries of a directory, sorted by name. */
-  list(path: string): FileInfo[] {
-    const st = this.stat(path);
-    if (!st) throw new FsError("ENOENT", path);
-    if (!st.dir) throw new FsError("ENOTDIR", path);
+  list(path0: string): FileInfo[] {
+    const st = this.stat(path0);
+    if (!st) throw new FsError("ENOENT", path0);
+    if (!st.dir) throw new FsError("ENOTDIR", path0);
+    const path = this.canonical(path0);
+    if (this.pseudoAt(path)) {
+      const n = this.node(path);
+      const names = n?.kind === "dir" ? [...new Set(n.entries())].sort() : [];
+      return names
+        .map((e) => {
+          const c = this.node(join(path, e));
+          return c && this.pseudoInfo(join(path, e), e, c);
+        })
+        .filter((x): x is FileInfo => !!x);
+    }
     const names = new Set<string>();
     const { mount, rel } = this.mountOf(path);
     const prefix = rel === "" ? "" : `${rel}/`;
@@ -237,9 +348,8 @@ export class ContainerFs {
     for (const g of Object.keys(this.generated))
       if (g.startsWith(join(path, "")) && !g.slice(join(path, "").length).includes("/"))
         names.add(g.slice(g.lastIndexOf("/") + 1));
-    for (const m of this.mounts)
-      if (m.path !== path && m.path.startsWith(join(path, "")))
-        names.add(m.path.slice(join(path, "").length).split("/")[0]);
+    for (const m of [...this.mounts.map((x) => x.path), ...this.pseudo.map((f) => f.root)])
+      if (m !== path && m.startsWith(join(path, ""))) names.add(m.slice(join(path, "").length).split("/")[0]);
     return [...names]
       .sort()
       .map((n) => this.stat(join(path, n)))

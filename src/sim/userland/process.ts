@@ -1,14 +1,17 @@
 // What a command is given when it runs in a container, and the registry of commands by name.
 // A command is a function (args, proc) => exit code. The proc carries the container (pod, spec,
 // filesystem, environment, working directory), the cluster (ctx: failure model, registry,
-// clock), its three streams and an abort signal (the client went away). Commands never throw to
-// the caller: what they throw is printed as `name: message` and becomes exit code 1.
+// clock), its three streams and an abort signal (the client went away), and its PID in the
+// container's PID namespace (pids.ts): a command another one starts is a child process with the
+// next PID, listed in ps and /proc while it runs. Commands never throw to the caller: what they
+// throw is printed as `name: message` and becomes exit code 1.
 
 import type { SimContext } from "../context/context.js";
 import type { Clock } from "../core/clock.js";
 import type { Container, Pod } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { type ContainerFs, FsError, resolvePath } from "./fs.js";
+import { pidSpace, type Task } from "./pids.js";
 import type { Input, Output } from "./stream.js";
 
 export interface Stdio {
@@ -30,6 +33,9 @@ export interface ProcInit extends Stdio {
   tty: boolean;
   signal: AbortSignal;
   commands: CommandRegistry;
+  /** PID in the container's namespace (default 1: the main process the runtime starts). */
+  pid?: number;
+  ppid?: number;
 }
 
 export type CommandHandler = (args: string[], p: Proc) => number | Promise<number>;
@@ -73,6 +79,8 @@ export class Proc implements Stdio {
   readonly stderr: Output;
   readonly signal: AbortSignal;
   readonly commands: CommandRegistry;
+  readonly pid: number;
+  readonly ppid: number;
   /** The name the command was invoked by (for messages). */
   name = "";
 
@@ -92,11 +100,28 @@ export class Proc implements Stdio {
     this.stderr = init.stderr;
     this.signal = init.signal;
     this.commands = init.commands;
+    this.pid = init.pid ?? 1;
+    this.ppid = init.ppid ?? 0;
   }
 
-  /** A child process context: same container, its own copy of env, maybe other streams. */
-  child(over: Partial<Pick<ProcInit, "stdin" | "stdout" | "stderr" | "env" | "cwd">> = {}): Proc {
-    return new Proc({ ...this, env: new Map(over.env ?? this.env), ...over, ...pickStdio(this, over) });
+  /**
+   * A child context: same container, its own copy of env, maybe other streams. With a task it is
+   * that new process (its PID, and /proc/self pointing at it); without, the same process (a
+   * subshell the simulation does not fork).
+   */
+  child(
+    over: Partial<Pick<ProcInit, "stdin" | "stdout" | "stderr" | "env" | "cwd">> = {},
+    task?: Task,
+  ): Proc {
+    return new Proc({
+      ...this,
+      env: new Map(over.env ?? this.env),
+      ...over,
+      ...pickStdio(this, over),
+      pid: task?.pid ?? this.pid,
+      ppid: task?.ppid ?? this.ppid,
+      fs: task ? this.fs.forPid(task.pid) : this.fs,
+    });
   }
 
   /** An absolute path for a path the user gave, against the working directory. */
@@ -149,9 +174,15 @@ export class Proc implements Stdio {
   ): Promise<number | undefined> {
     const fn = this.resolve(argv[0] ?? "");
     if (!fn) return undefined;
-    const child = this.child(over);
+    const pids = pidSpace(this.ctx, this.pod, this.container.name, this.restartCount);
+    const task = pids.start(argv, this.pid);
+    const child = this.child(over, task);
     child.name = argv[0].slice(argv[0].lastIndexOf("/") + 1);
-    return runHandler(fn, argv.slice(1), child);
+    try {
+      return await runHandler(fn, argv.slice(1), child);
+    } finally {
+      pids.exit(task.pid);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // Files a container sees that the image does not hold: what the kubelet writes for the pod
-// (/etc/hostname, /etc/hosts, /etc/resolv.conf) and what the kernel generates (/proc). Each is a
-// function, evaluated when read, so /proc follows the node's load as the simulation moves.
+// (/etc/hostname, /etc/hosts, /etc/resolv.conf) and the node-wide files at the top of /proc
+// (kernel/procfs.ts mounts them with the per-process ones). Each is a function, evaluated when
+// read, so /proc follows the node's load as the simulation moves.
 
 import { bytes, milliCpu } from "../../util/quantity.js";
 import { R } from "../api/resources.js";
@@ -95,10 +96,27 @@ function cpuinfo(ctx: SimContext, pod: Pod): string {
   ).join("\n");
 }
 
+/** What /proc/uptime counts from (cluster ms). */
+export function bootAt(ctx: SimContext, pod: Pod): number {
+  return parseStamp(ctx.clock, pod.status?.startTime ?? pod.metadata.creationTimestamp) || ctx.clock.now();
+}
+
+/** The node's files at the top of /proc, by name. */
+export function procTopFiles(ctx: SimContext, pod: Pod, container: Container): Record<string, () => string> {
+  const started = bootAt(ctx, pod);
+  return {
+    meminfo: () => meminfo(ctx, pod, container),
+    loadavg: () => loadavg(ctx, pod),
+    cpuinfo: () => cpuinfo(ctx, pod),
+    uptime: () => {
+      const s = Math.max(0, (ctx.clock.now() - started) / 1000);
+      return `${s.toFixed(2)} ${(s * 3.7).toFixed(2)}\n`;
+    },
+  };
+}
+
 /** Generated files by absolute path. */
-export function systemFiles(ctx: SimContext, pod: Pod, container: Container): Record<string, () => string> {
-  const started =
-    parseStamp(ctx.clock, pod.status?.startTime ?? pod.metadata.creationTimestamp) || ctx.clock.now();
+export function systemFiles(_ctx: SimContext, pod: Pod, _container: Container): Record<string, () => string> {
   return {
     "/etc/hostname": () => `${pod.spec?.hostname ?? pod.metadata.name}\n`,
     "/etc/hosts": () => hosts(pod),
@@ -108,13 +126,6 @@ export function systemFiles(ctx: SimContext, pod: Pod, container: Container): Re
     "/etc/group": () => "root:x:0:\nnogroup:x:65534:\n",
     "/etc/os-release": () =>
       'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n',
-    "/proc/meminfo": () => meminfo(ctx, pod, container),
-    "/proc/loadavg": () => loadavg(ctx, pod),
-    "/proc/cpuinfo": () => cpuinfo(ctx, pod),
-    "/proc/uptime": () => {
-      const s = Math.max(0, (ctx.clock.now() - started) / 1000);
-      return `${s.toFixed(2)} ${(s * 3.7).toFixed(2)}\n`;
-    },
     "/dev/null": () => "",
   };
 }

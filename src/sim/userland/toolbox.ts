@@ -183,20 +183,16 @@ const CORE = [
   "tail",
   "wc",
   "sort",
+  "tr",
   "test",
   "[",
   "which",
 ];
 /** BusyBox (and so Alpine) puts these applets in /usr/bin; the rest in /bin. */
 const BUSYBOX_USR = new Set(
-  ["env", "printenv", "id", "whoami", "seq", "head", "tail", "wc", "sort", "test", "[", "which"].concat([
-    "wget",
-    "nslookup",
-    "top",
-    "pkill",
-    "getent",
-    "curl",
-  ]),
+  ["env", "printenv", "id", "whoami", "seq", "head", "tail", "wc", "sort", "tr", "test", "[", "which"].concat(
+    ["wget", "nslookup", "top", "pkill", "getent", "curl"],
+  ),
 );
 
 /**
