@@ -30,6 +30,14 @@ const STDERR = 2;
 const ERROR = 3;
 const CLOSE = 255;
 
+/**
+ * Wall ms between the upgrade and the command's start, as runc's exec takes on a node. kubectl's
+ * WebSocket client creates its streams after it starts reading, and drops frames for a stream it
+ * has not created yet ("Unknown stream id 1, discarding message"): a command that answered within
+ * a millisecond could lose its output and its exit status.
+ */
+const EXEC_START_MS = 40;
+
 /** An error the kubelet reports as plain text (the API server passes it through unchanged). */
 class KubeletError extends Error {}
 
@@ -99,6 +107,17 @@ function session(ws: WebSocket, t: Target, exec: ExecHandler) {
     gone();
   });
   ws.on("error", () => ws.terminate());
+  setTimeout(() => run(ws, t, exec, { stdin, aborted, send, structured }), EXEC_START_MS);
+}
+
+interface Session {
+  stdin: Pipe | undefined;
+  aborted: Promise<void>;
+  send: (channel: number, data: string | Buffer) => void;
+  structured: boolean;
+}
+
+function run(ws: WebSocket, t: Target, exec: ExecHandler, { stdin, aborted, send, structured }: Session) {
   exec
     .exec(
       { pod: t.pod, container: t.container, command: t.command, tty: t.tty },
