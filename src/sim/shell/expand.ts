@@ -106,7 +106,7 @@ async function expansion(sh: ShellState, part: Expansion, io: Stdio): Promise<st
 function param(sh: ShellState, name: string): string | undefined {
   const { args, arg0 } = sh.opts;
   if (name === "?") return String(sh.status);
-  if (name === "$") return "1"; // the shell is the container's first process here
+  if (name === "$") return String(sh.p.pid); // the shell's PID in the container's namespace
   if (name === "!") return "";
   if (name === "#") return String(args.length);
   if (name === "@" || name === "*") return args.join(" ");
