@@ -2,7 +2,7 @@
 // net/core/net-procfs.c columns) with eth0's counters grown by the traffic the applications'
 // model says crosses it (requests in, answers out, calls to dependencies, the kubelet's probes),
 // and /proc/net/tcp and tcp6 (net/ipv4/tcp_ipv4.c, net/ipv6/tcp_ipv6.c) from the pod's sockets,
-// which is what BusyBox's and net-tools' netstat read.
+// with udp and udp6 beside them: what BusyBox's and net-tools' netstat read.
 
 import { hashString } from "../../../util/rng.js";
 import { R } from "../../api/resources.js";
@@ -86,6 +86,12 @@ export function renderTcp(pod: Pod, socks: SocketView[]): string {
   });
   return `${lines.join("\n")}\n`;
 }
+
+/** /proc/net/udp and udp6: the applications here hold no UDP socket (DNS lookups close theirs). */
+export const UDP_HEADER =
+  "   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n";
+export const UDP6_HEADER =
+  "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n";
 
 /** /proc/net/tcp6: the dual-stack listeners (Java, Go, Node, ...). */
 export function renderTcp6(pod: Pod, socks: SocketView[]): string {

@@ -10,7 +10,15 @@ import type { Container, Pod } from "../../core/objects.js";
 import { containerEnv, uidOf } from "../env.js";
 import { type ContainerFs, FsError, type PseudoFs, type PseudoNode } from "../fs.js";
 import { type MountEntry, renderMountinfo, renderMounts } from "./mounts.js";
-import { netMeterKey, netRates, renderNetDev, renderTcp, renderTcp6 } from "./netdev.js";
+import {
+  netMeterKey,
+  netRates,
+  renderNetDev,
+  renderTcp,
+  renderTcp6,
+  UDP_HEADER,
+  UDP6_HEADER,
+} from "./netdev.js";
 import type { KernelState } from "./state.js";
 import { renderStat, renderStatus } from "./status.js";
 import type { TaskView } from "./view.js";
@@ -31,7 +39,7 @@ export interface ProcInput {
 }
 
 const PID_FILES = ["cgroup", "cmdline", "comm", "environ", "mountinfo", "mounts", "net", "stat", "status"];
-const NET_FILES = ["dev", "tcp", "tcp6"];
+const NET_FILES = ["dev", "tcp", "tcp6", "udp", "udp6"];
 
 const file = (read: () => string): PseudoNode => ({ kind: "file", read });
 const dir = (entries: () => string[]): PseudoNode => ({ kind: "dir", entries });
@@ -59,6 +67,8 @@ export function procFs(p: ProcInput): PseudoFs {
     dev: () => renderNetDev(eth0()),
     tcp: () => renderTcp(pod, p.kernel.view.sockets(pod)),
     tcp6: () => renderTcp6(pod, p.kernel.view.sockets(pod)),
+    udp: () => UDP_HEADER,
+    udp6: () => UDP6_HEADER,
   };
   const pidFile = (t: TaskView, name: string, path: string): PseudoNode | undefined => {
     const own = t.owner === "container";
