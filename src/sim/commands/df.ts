@@ -8,7 +8,7 @@ import { bytes } from "../../util/quantity.js";
 import { R } from "../api/resources.js";
 import type { Node } from "../core/objects.js";
 import type { Mount } from "../userland/fs.js";
-import { NODE_DISK, podTmpfsBytes } from "../userland/kernel/mounts.js";
+import { NODE_DISK, podTmpfsBytes } from "../userland/kernel/binds.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { parseArgs } from "./args.js";
 import { human } from "./files.js";

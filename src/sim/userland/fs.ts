@@ -6,27 +6,11 @@
 // (/proc, /sys/fs/cgroup) answer lookups as they are made, with symlinks (/proc/self) resolved
 // for the process that reads (each process has its own view: `forPid`).
 
-export type FsCode = "ENOENT" | "EISDIR" | "ENOTDIR" | "EEXIST" | "EROFS" | "ENOTEMPTY" | "EINVAL" | "EACCES";
+import { type FileInfo, FsError } from "./fs-base.js";
+import { type PseudoFs, PseudoView } from "./pseudo.js";
 
-const MESSAGES: Record<FsCode, string> = {
-  ENOENT: "No such file or directory",
-  EISDIR: "Is a directory",
-  ENOTDIR: "Not a directory",
-  EEXIST: "File exists",
-  EROFS: "Read-only file system",
-  ENOTEMPTY: "Directory not empty",
-  EINVAL: "Invalid argument",
-  EACCES: "Permission denied",
-};
-
-export class FsError extends Error {
-  constructor(
-    readonly code: FsCode,
-    readonly path: string,
-  ) {
-    super(MESSAGES[code]);
-  }
-}
+export { type FileInfo, type FsCode, FsError, resolvePath } from "./fs-base.js";
+export type { PseudoFs, PseudoNode } from "./pseudo.js";
 
 interface Node {
   dir: boolean;
@@ -73,41 +57,6 @@ export interface Mount {
   sizeLimit?: number;
 }
 
-/** A node of a pseudo filesystem: read when asked, as the kernel generates it. */
-export type PseudoNode =
-  | { kind: "file"; read: () => string }
-  | { kind: "dir"; entries: () => string[] }
-  | { kind: "link"; target: string };
-
-/** A filesystem the kernel generates (procfs, cgroupfs), mounted at `root`. */
-export interface PseudoFs {
-  readonly root: string;
-  /** What is at `rel` ("" for the root), for the process `self` that looks. */
-  lookup(rel: string, self: number): PseudoNode | undefined;
-}
-
-export interface FileInfo {
-  path: string;
-  name: string;
-  dir: boolean;
-  size: number;
-  mtime: number;
-  readOnly: boolean;
-  /** A symlink's target (lstat of a pseudo filesystem's link). */
-  link?: string;
-}
-
-/** Normalize a path against a working directory: resolves ".", ".." and repeated slashes. */
-export function resolvePath(cwd: string, p: string): string {
-  const parts: string[] = [];
-  for (const s of `${p.startsWith("/") ? "" : cwd}/${p}`.split("/")) {
-    if (!s || s === ".") continue;
-    if (s === "..") parts.pop();
-    else parts.push(s);
-  }
-  return `/${parts.join("/")}`;
-}
-
 const join = (dir: string, name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
 const parentOf = (rel: string) => (rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "");
 
@@ -120,56 +69,20 @@ export class ContainerFs {
     /** Generated files by absolute path (the root's /etc/hostname, /etc/resolv.conf, ...). */
     private readonly generated: Partial<Record<string, () => string>>,
     private readonly now: () => number,
-    readonly pseudo: PseudoFs[] = [],
+    pseudo: PseudoFs[] = [],
     /** The PID of the process this view belongs to (what /proc/self points at). */
     readonly self = 1,
   ) {
     this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
+    this.pseudo = new PseudoView(pseudo, self, now);
   }
+
+  /** The kernel's pseudo filesystems, as this process sees them. */
+  readonly pseudo: PseudoView;
 
   /** The same filesystem as another process of the container sees it. */
   forPid(pid: number): ContainerFs {
-    return new ContainerFs(this.mounts, this.generated, this.now, this.pseudo, pid);
-  }
-
-  /** The pseudo filesystem holding an absolute path, and the path inside it. */
-  private pseudoAt(path: string): { fs: PseudoFs; rel: string } | undefined {
-    for (const fs of this.pseudo)
-      if (path === fs.root || path.startsWith(`${fs.root}/`))
-        return { fs, rel: path === fs.root ? "" : path.slice(fs.root.length + 1) };
-    return undefined;
-  }
-
-  private node(path: string): PseudoNode | undefined {
-    const at = this.pseudoAt(path);
-    return at?.fs.lookup(at.rel, this.self);
-  }
-
-  /** A path with the pseudo filesystems' symlinks resolved (/proc/self/status -> /proc/42/status). */
-  canonical(path: string): string {
-    let p = path;
-    for (let hops = 0; hops < 8; hops++) {
-      const parts = p.split("/").filter(Boolean);
-      let changed = false;
-      for (let i = 1; i <= parts.length && !changed; i++) {
-        const prefix = `/${parts.slice(0, i).join("/")}`;
-        const n = this.pseudoAt(prefix) ? this.node(prefix) : undefined;
-        if (n?.kind !== "link") continue;
-        const base = n.target.startsWith("/")
-          ? n.target
-          : resolvePath(prefix.slice(0, prefix.lastIndexOf("/")) || "/", n.target);
-        p = resolvePath(base, parts.slice(i).join("/") || ".");
-        changed = true;
-      }
-      if (!changed) return p;
-    }
-    return p;
-  }
-
-  private pseudoInfo(path: string, name: string, n: PseudoNode): FileInfo {
-    const base = { path, name, size: 0, mtime: this.now(), readOnly: true };
-    if (n.kind === "link") return { ...base, dir: false, link: n.target };
-    return { ...base, dir: n.kind === "dir" };
+    return new ContainerFs(this.mounts, this.generated, this.now, this.pseudo.filesystems, pid);
   }
 
   /** The mount holding an absolute path, and the path inside it. */
@@ -184,20 +97,15 @@ export class ContainerFs {
 
   /** Like stat, but a symlink at the end of the path is described rather than followed. */
   lstat(path: string): FileInfo | undefined {
-    if (path === "/") return this.stat(path);
-    const i = path.lastIndexOf("/");
-    const parent = this.canonical(path.slice(0, i) || "/");
-    const real = parent === "/" ? `/${path.slice(i + 1)}` : `${parent}/${path.slice(i + 1)}`;
-    const n = this.pseudoAt(real) ? this.node(real) : undefined;
-    return n?.kind === "link" ? this.pseudoInfo(path, path.slice(i + 1), n) : this.stat(path);
+    return (path !== "/" && this.pseudo.link(path)) || this.stat(path);
   }
 
   stat(path0: string): FileInfo | undefined {
     const name = path0 === "/" ? "/" : path0.slice(path0.lastIndexOf("/") + 1);
-    const path = this.canonical(path0);
-    if (this.pseudoAt(path)) {
-      const n = this.node(path);
-      return n && this.pseudoInfo(path0, name, n);
+    const path = this.pseudo.canonical(path0);
+    if (this.pseudo.owns(path)) {
+      const n = this.pseudo.node(path);
+      return n && this.pseudo.info(path0, name, n);
     }
     if (this.mounts.some((m) => m.path === path && m.path !== "/"))
       return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: false };
@@ -239,19 +147,15 @@ export class ContainerFs {
         return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: true };
     }
     // Directories that lead to a mount point exist (e.g. /var/log for /var/log/mysql).
-    if (
-      [...this.mounts.map((m) => m.path), ...this.pseudo.map((f) => f.root)].some((m) =>
-        m.startsWith(`${path}/`),
-      )
-    )
+    if ([...this.mounts.map((m) => m.path), ...this.pseudo.roots].some((m) => m.startsWith(`${path}/`)))
       return { path, name, dir: true, size: 4096, mtime: this.now(), readOnly: false };
     return undefined;
   }
 
   read(path0: string): Buffer {
-    const path = this.canonical(path0);
-    if (this.pseudoAt(path)) {
-      const n = this.node(path);
+    const path = this.pseudo.canonical(path0);
+    if (this.pseudo.owns(path)) {
+      const n = this.pseudo.node(path);
       if (!n) throw new FsError("ENOENT", path0);
       if (n.kind === "dir") throw new FsError("EISDIR", path0);
       if (n.kind === "link") throw new FsError("ENOENT", path0);
@@ -269,7 +173,7 @@ export class ContainerFs {
   }
 
   write(path: string, data: string | Buffer, append = false): void {
-    if (this.pseudoAt(this.canonical(path))) throw new FsError("EROFS", path);
+    if (this.pseudo.owns(this.pseudo.canonical(path))) throw new FsError("EROFS", path);
     const { mount, rel } = this.mountOf(path);
     if (!mount.layer || mount.readOnly) throw new FsError("EROFS", path);
     if (rel === "") throw new FsError("EISDIR", path);
@@ -287,7 +191,7 @@ export class ContainerFs {
   }
 
   mkdir(path: string, parents = false): void {
-    if (this.pseudoAt(this.canonical(path))) {
+    if (this.pseudo.owns(this.pseudo.canonical(path))) {
       if (parents && this.stat(path)?.dir) return;
       throw new FsError(this.stat(path) ? "EEXIST" : "EROFS", path);
     }
@@ -307,7 +211,8 @@ export class ContainerFs {
   }
 
   remove(path: string, recursive = false): void {
-    if (this.pseudoAt(this.canonical(path))) throw new FsError(this.stat(path) ? "EROFS" : "ENOENT", path);
+    if (this.pseudo.owns(this.pseudo.canonical(path)))
+      throw new FsError(this.stat(path) ? "EROFS" : "ENOENT", path);
     const { mount, rel } = this.mountOf(path);
     const node = mount.layer?.nodes.get(rel);
     if (!node || rel === "") {
@@ -327,17 +232,8 @@ export class ContainerFs {
     const st = this.stat(path0);
     if (!st) throw new FsError("ENOENT", path0);
     if (!st.dir) throw new FsError("ENOTDIR", path0);
-    const path = this.canonical(path0);
-    if (this.pseudoAt(path)) {
-      const n = this.node(path);
-      const names = n?.kind === "dir" ? [...new Set(n.entries())].sort() : [];
-      return names
-        .map((e) => {
-          const c = this.node(join(path, e));
-          return c && this.pseudoInfo(join(path, e), e, c);
-        })
-        .filter((x): x is FileInfo => !!x);
-    }
+    const path = this.pseudo.canonical(path0);
+    if (this.pseudo.owns(path)) return this.pseudo.list(path);
     const names = new Set<string>();
     const { mount, rel } = this.mountOf(path);
     const prefix = rel === "" ? "" : `${rel}/`;
@@ -348,7 +244,7 @@ export class ContainerFs {
     for (const g of Object.keys(this.generated))
       if (g.startsWith(join(path, "")) && !g.slice(join(path, "").length).includes("/"))
         names.add(g.slice(g.lastIndexOf("/") + 1));
-    for (const m of [...this.mounts.map((x) => x.path), ...this.pseudo.map((f) => f.root)])
+    for (const m of [...this.mounts.map((x) => x.path), ...this.pseudo.roots])
       if (m !== path && m.startsWith(join(path, ""))) names.add(m.slice(join(path, "").length).split("/")[0]);
     return [...names]
       .sort()

@@ -7,20 +7,17 @@
 // over the volume (the volume's own mount moved aside to __chaosfs__<name>__).
 
 import { bytes } from "../../util/quantity.js";
-import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
-import type { Container, KeyToPath, Node, Pod, Volume, VolumeProjection } from "../core/objects.js";
+import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { sourceData } from "./env.js";
-import { ContainerFs, Layer, type Mount } from "./fs.js";
-import { cgroupFs, nodeCpus } from "./kernel/cgroup.js";
-import { mountTable } from "./kernel/mounts.js";
-import { procFs } from "./kernel/procfs.js";
+import { type ContainerFs, Layer, type Mount } from "./fs.js";
+import { injectToda, kernelFs } from "./kernel/container.js";
 import { type KernelState, kernelOf } from "./kernel/state.js";
-import { type KernelView, NO_VIEW, type TaskView } from "./kernel/view.js";
-import { forgetPidSpaces, pidSpace } from "./pids.js";
-import { bootAt, procTopFiles, systemFiles } from "./system-files.js";
-import { imageBinaries, imageTools } from "./toolbox.js";
+import { type KernelView, NO_VIEW } from "./kernel/view.js";
+import { forgetPidSpaces } from "./pids.js";
+import { systemFiles } from "./system-files.js";
+import { imageBinaries } from "./toolbox.js";
 
 /** Directories of a typical Debian-based image. */
 const IMAGE_DIRS = [
@@ -56,14 +53,6 @@ const IMAGE_DIRS = [
 ];
 
 const SA_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
-
-/** How many layers an image's root overlay stacks (lowerdir entries). */
-function layersOf(image: string): number {
-  const set = imageTools(image).toolset;
-  if (set === "busybox" || set === "none" || set.startsWith("alpine"))
-    return 1 + (set === "alpine-nettools" ? 3 : 0);
-  return set === "debian-slim" ? 5 : 8;
-}
 
 export class FsStore {
   private readonly layers = new Map<string, Layer>();
@@ -206,71 +195,7 @@ export class FsStore {
         }),
       });
     }
-    this.injectToda(pod, container, mounts);
-    return this.withKernel(pod, container, restartCount, mounts, generated);
-  }
-
-  /** An IOChaos on one of the container's volumes: toda's FUSE mount over it, the volume moved aside. */
-  private injectToda(pod: Pod, container: Container, mounts: Mount[]): void {
-    for (const f of this.ctx.faults.of(pod.metadata.uid, "io")) {
-      if (f.containers && !f.containers.includes(container.name)) continue;
-      const path = f.volumePath.replace(/\/+$/, "");
-      const vol = mounts.find((m) => m.path === path);
-      if (!vol || mounts.some((m) => m.kind === "fuse" && m.path === path)) continue;
-      const i = path.lastIndexOf("/");
-      mounts.push({ ...vol, kind: "fuse", readOnly: false });
-      vol.path = `${path.slice(0, i)}/__chaosfs__${path.slice(i + 1)}__`;
-    }
-  }
-
-  /** The filesystem with the kernel's /proc and /sys/fs/cgroup for this container instance. */
-  private withKernel(
-    pod: Pod,
-    container: Container,
-    restartCount: number,
-    mounts: Mount[],
-    generated: Record<string, () => string>,
-  ): ContainerFs {
-    const { ctx, kernel } = this;
-    const pids = pidSpace(ctx, pod, container.name, restartCount);
-    let memo: { key: string; tasks: TaskView[] } | undefined;
-    // one process list per instant and set of running commands (a directory listing asks often)
-    const tasks = () => {
-      const key = `${ctx.clock.now()}|${pids
-        .live()
-        .map((t) => t.pid)
-        .join(",")}`;
-      if (memo?.key !== key) memo = { key, tasks: kernel.view.tasks(pod, container, restartCount) };
-      return memo.tasks;
-    };
-    const node = ctx.registry.tryGet(R("Node"), undefined, pod.spec?.nodeName ?? "") as Node | undefined;
-    const nodeMemory = bytes(node?.status?.capacity?.memory) || 128 * 1024 ** 3;
-    const image = String(container.image ?? "");
-    let fs: ContainerFs | undefined;
-    const table = () =>
-      mountTable({
-        pod,
-        container,
-        restartCount,
-        fs: fs!,
-        varRunIsDir: imageTools(image).toolset === "busybox",
-        layers: layersOf(image),
-        nodeMemory,
-      });
-    const proc = procFs({
-      ctx,
-      kernel,
-      pod,
-      container,
-      tasks,
-      mounts: table,
-      files: procTopFiles(ctx, pod, container),
-      bootAt: bootAt(ctx, pod),
-      cpus: nodeCpus(ctx, pod),
-      fs: () => fs!,
-    });
-    const cgroup = cgroupFs({ ctx, meters: kernel.meters, pod, container, restartCount, tasks });
-    fs = new ContainerFs(mounts, generated, () => ctx.clock.now(), [proc, cgroup]);
-    return fs;
+    injectToda(this.ctx, pod, container, mounts);
+    return kernelFs(this.kernel, pod, container, restartCount, mounts, generated);
   }
 }

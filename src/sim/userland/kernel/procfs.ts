@@ -8,7 +8,7 @@
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
 import { containerEnv, uidOf } from "../env.js";
-import { type ContainerFs, FsError, type PseudoFs, type PseudoNode } from "../fs.js";
+import { FsError, type PseudoFs, type PseudoNode } from "../fs.js";
 import { type MountEntry, renderMountinfo, renderMounts } from "./mounts.js";
 import {
   netMeterKey,
@@ -35,7 +35,6 @@ export interface ProcInput {
   /** Cluster ms the boot clock counts from (what /proc/uptime says). */
   bootAt: number;
   cpus: number;
-  fs: () => ContainerFs;
 }
 
 const PID_FILES = ["cgroup", "cmdline", "comm", "environ", "mountinfo", "mounts", "net", "stat", "status"];
