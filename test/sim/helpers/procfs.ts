@@ -36,25 +36,22 @@ export function flatKeyed(text: string): Record<string, number> {
 }
 
 /**
- * cpu.stat read twice, `seconds` of cluster time apart, in one exec; each read stamped with the
- * container's clock (date +%s%N), so the rate is over the time that really passed between them.
+ * cpu.stat read twice, `seconds` of cluster time apart, in one exec; each read with /proc/uptime
+ * by the same cat (one instant), so the rate is over the time that really passed between them.
  */
 export async function cpuStatOver(kn: Kn, pod: string, container: string, seconds: number, extra = "") {
-  const read = "date +%s%N; cat /sys/fs/cgroup/cpu.stat";
+  const read = "cat /proc/uptime /sys/fs/cgroup/cpu.stat";
   const out = await sh(kn, pod, container, ["sh", "-c", `${read}; sleep ${seconds}; ${read}${extra}`]);
-  const [a, b] = out.split(/^(?=\d{19}$)/m).map((x) => ({
-    ns: Number(x.slice(0, 19)),
-    stat: flatKeyed(x.slice(20).split("\n").slice(0, 8).join("\n")),
-    rest: x,
-  }));
-  const ms = (b.ns - a.ns) / 1e6;
-  return {
-    a: a.stat,
-    b: b.stat,
-    ms,
-    milli: (b.stat.usage_usec - a.stat.usage_usec) / ms,
-    tail: b.rest.split("\n").slice(9),
-  };
+  const [a, b] = out
+    .split(/^(?=[\d.]+ [\d.]+$)/m)
+    .map((x) => x.split("\n"))
+    .map((l) => ({
+      up: Number(l[0].split(" ")[0]),
+      stat: flatKeyed(l.slice(1, 9).join("\n")),
+      rest: l.slice(9),
+    }));
+  const ms = (b.up - a.up) * 1000;
+  return { a: a.stat, b: b.stat, ms, milli: (b.stat.usage_usec - a.stat.usage_usec) / ms, tail: b.rest };
 }
 
 /** The numeric entries of `ls /proc` (one per line without a terminal). */
