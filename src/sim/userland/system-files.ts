@@ -108,6 +108,8 @@ export function procTopFiles(ctx: SimContext, pod: Pod, container: Container): R
     meminfo: () => meminfo(ctx, pod, container),
     loadavg: () => loadavg(ctx, pod),
     cpuinfo: () => cpuinfo(ctx, pod),
+    // the kernel uname -r and -v report
+    version: () => "Linux version 6.1.0-microremed (gcc (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT_DYNAMIC\n",
     uptime: () => {
       const s = Math.max(0, (ctx.clock.now() - started) / 1000);
       return `${s.toFixed(2)} ${(s * 3.7).toFixed(2)}\n`;
@@ -127,5 +129,7 @@ export function systemFiles(_ctx: SimContext, pod: Pod, _container: Container): 
     "/etc/os-release": () =>
       'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n',
     "/dev/null": () => "",
+    // the kubelet's file for the termination message, empty until the container writes one
+    "/dev/termination-log": () => "",
   };
 }

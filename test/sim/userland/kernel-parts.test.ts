@@ -117,6 +117,24 @@ describe("/proc and the cgroup under Chaos Mesh", () => {
 });
 
 describe("files an engineer reads with the simple tools", () => {
+  it("every mount point /proc/mounts lists exists in the container's tree", async () => {
+    for (const [pod, c] of [
+      [time, "time-service"],
+      [time, "sidecar-busybox"],
+      [centos, "debug"],
+    ] as const) {
+      const points = (await sim.exec(pod, ["cat", "/proc/mounts"], c)).out
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" ")[1])
+        // /var/run links to /run in Debian and CentOS; the token is mounted at the path the pod gives
+        .map((m) => (m.startsWith("/run/secrets/") ? `/var${m}` : m));
+      const r = await sim.exec(pod, ["ls", "-d", ...points], c);
+      expect(r.err, c).toBe("");
+      expect(r.out.trim().split("\n")).toEqual(points);
+    }
+  });
+
   it("/proc/net/tcp6: a dual-stack listener (:::port) as the kernel prints it", async () => {
     const java = sim.addPod("javaapp", [
       { name: "app", image: "codewisdom/ts-route-service:0.2.0", ports: [{ containerPort: 11178 }] },

@@ -37,6 +37,13 @@ export interface ProcInput {
   cpus: number;
 }
 
+/**
+ * What runc covers at the top of /proc (its readonly and masked paths, which the mount table
+ * lists): directories read-only or emptied, files that read empty (bound from /dev/null).
+ */
+const COVERED_DIRS = ["acpi", "bus", "fs", "irq", "scsi", "sys"];
+const COVERED_FILES = ["kcore", "keys", "sysrq-trigger", "timer_list"];
+
 const PID_FILES = ["cgroup", "cmdline", "comm", "environ", "mountinfo", "mounts", "net", "stat", "status"];
 const NET_FILES = ["dev", "tcp", "tcp6", "udp", "udp6"];
 
@@ -105,6 +112,8 @@ export function procFs(p: ProcInput): PseudoFs {
       if (!parts.length)
         return dir(() => [
           ...Object.keys(p.files),
+          ...COVERED_DIRS,
+          ...COVERED_FILES,
           "mounts",
           "net",
           "self",
@@ -115,6 +124,8 @@ export function procFs(p: ProcInput): PseudoFs {
       if (top === "mounts" && !rest.length) return { kind: "link", target: "self/mounts" };
       if (top === "net" && !rest.length) return { kind: "link", target: "self/net" };
       if (top in p.files) return rest.length ? undefined : file(p.files[top]);
+      if (COVERED_DIRS.includes(top)) return rest.length ? undefined : dir(() => []);
+      if (COVERED_FILES.includes(top)) return rest.length ? undefined : file(() => "");
       if (!/^\d+$/.test(top)) return undefined;
       const t = p.tasks().find((x) => String(x.pid) === top);
       if (!t) return undefined;
