@@ -37,7 +37,8 @@ export function flatKeyed(text: string): Record<string, number> {
 
 /**
  * cpu.stat read twice, `seconds` of cluster time apart, in one exec; each read with /proc/uptime
- * by the same cat (one instant), so the rate is over the time that really passed between them.
+ * by the same cat (within a few cluster ms of each other at speed 60), so the rate is over the
+ * time that really passed between them.
  */
 export async function cpuStatOver(kn: Kn, pod: string, container: string, seconds: number, extra = "") {
   const read = "cat /proc/uptime /sys/fs/cgroup/cpu.stat";
