@@ -166,9 +166,9 @@ const TABLES: [string, string, string, string | RegExp][] = [
   ],
   [
     "volumeattachment",
-    "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va-1}\nspec: {attacher: hostpath.csi.k8s.io, nodeName: microremed-server, source: {persistentVolumeName: pv-1}}\n",
+    "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va-1}\nspec: {attacher: hostpath.csi.k8s.io, nodeName: k3s-server, source: {persistentVolumeName: pv-1}}\n",
     "NAME ATTACHER PV NODE ATTACHED AGE",
-    "va-1 hostpath.csi.k8s.io pv-1 microremed-server false AGE",
+    "va-1 hostpath.csi.k8s.io pv-1 k3s-server false AGE",
   ],
   [
     "podtemplate",
@@ -316,7 +316,7 @@ status: {used: {pods: "9"}}
     expect(slice.ports).toEqual([{ name: "", port: 80, protocol: "TCP" }]);
     expect(slice.endpoints[0]).toMatchObject({
       conditions: { ready: true, serving: true, terminating: false },
-      nodeName: "microremed-server",
+      nodeName: "k3s-server",
       targetRef: { kind: "Pod", namespace: "res" },
     });
     // a Service without pods keeps one empty slice
@@ -391,7 +391,7 @@ spec:
 });
 
 describe("the agent's RBAC", () => {
-  it("lets the on-call Role read NetworkPolicies and EndpointSlices of its namespace", async () => {
+  it("lets the on-call Role read NetworkPolicies and EndpointSlices of its namespace, and write NetworkPolicies only", async () => {
     await k("create", "namespace", "oncall");
     await k("-n", "oncall", "create", "serviceaccount", "agent");
     await apply(
@@ -421,9 +421,13 @@ describe("the agent's RBAC", () => {
     expect(netpol.exitCode).toBe(0);
     expect(netpol.stderr.trim()).toBe("No resources found in oncall namespace.");
     expect((await agent("get", "endpointslices")).exitCode).toBe(0);
-    // writes on networking.k8s.io are not the on-call Role's (yet): the lead decides
+    // the Role may write NetworkPolicies (netpol-deny is undone by deleting one): a missing one is NotFound, not Forbidden
     expect((await agent("delete", "networkpolicy", "x")).stderr).toContain(
-      'cannot delete resource "networkpolicies" in API group "networking.k8s.io" in the namespace "oncall"',
+      'networkpolicies.networking.k8s.io "x" not found',
+    );
+    // while the other networking kinds stay read-only
+    expect((await agent("delete", "ingress", "x")).stderr).toContain(
+      'cannot delete resource "ingresses" in API group "networking.k8s.io" in the namespace "oncall"',
     );
   });
 });
