@@ -52,6 +52,8 @@ def main():
         listener.bind(("127.0.0.1", int(port)))
         listener.listen(64)
         threading.Thread(target=serve, args=(listener, sock_path), daemon=True).start()
+    # where to write the CPU time (relative to the working directory), kept from the command
+    usage_file = os.environ.pop("RUSAGE_FILE", None)
     try:
         child = subprocess.Popen(command)
     except FileNotFoundError:
@@ -60,7 +62,6 @@ def main():
     status = child.wait()
     # the CPU time of the command and every process it waited for: the runner counts it as the
     # playbook's own time (what it spends computing, not waiting on the cluster)
-    usage_file = os.environ.get("MICROREMED_RUSAGE_FILE")
     if usage_file:
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)
         # not through a link or into a FIFO the command may have left at that path

@@ -1,13 +1,22 @@
 // One sandbox for one case's tool runs: the API proxy outside (with its audit log), a kubeconfig
 // that points at the proxy and holds no credential, and the command line that starts a tool
 // inside bubblewrap (mode bwrap) or directly with the allowlisted environment (mode none).
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { stringify } from "yaml";
+import { basename, join, resolve } from "node:path";
+import { parse, stringify } from "yaml";
 import { packageRoot } from "../util/paths.js";
 import { type ApiProxy, startApiProxy } from "./api-proxy.js";
-import { bwrapArgs, INSIDE } from "./bwrap.js";
+import { ARGS_FD, bwrapArgs, INSIDE } from "./bwrap.js";
 import { readCaseFile, sanitizeCaseDir, writeCaseFile } from "./case-files.js";
 import { sandboxEnv } from "./env.js";
 import type { SandboxMode } from "./support.js";
@@ -23,8 +32,11 @@ export interface SandboxOptions {
   kubeconfig: string;
   /** File for one JSON line per API request (default: api-audit.jsonl in workDir). */
   auditLog?: string;
-  /** Host paths the tools may read (an inventory, a tool installed outside /usr). */
+  /** Host paths the tools may read (a tool installed outside /usr, an agent's own script). */
   readOnly?: string[];
+  /** Host files copied into the sandbox's private folder (an inventory): inside, their host path
+   * becomes that copy's, so no path of the package or the run shows. */
+  copies?: string[];
   /** Told when the tools start and stop waiting on the cluster (ApiProxyOptions.onWaiting). */
   onWaiting?: (waiting: boolean) => void;
 }
@@ -33,6 +45,8 @@ export interface SandboxCommand {
   file: string;
   args: string[];
   env: Record<string, string>;
+  /** A file whose NUL-separated words bwrap reads as options (--args ARGS_FD). */
+  argsFile?: string;
 }
 
 export interface Sandbox {
@@ -52,7 +66,20 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-function kubeconfigFor(server: string): string {
+/** The namespace of the identity's current context, which the tools' kubeconfig keeps. */
+function contextNamespace(kubeconfig: string): string | undefined {
+  try {
+    const doc = parse(readFileSync(kubeconfig, "utf8")) as {
+      "current-context"?: string;
+      contexts?: { name: string; context?: { namespace?: string } }[];
+    };
+    return doc.contexts?.find((c) => c.name === doc["current-context"])?.context?.namespace;
+  } catch {
+    return undefined;
+  }
+}
+
+function kubeconfigFor(server: string, namespace?: string): string {
   const name = "cluster";
   return stringify({
     apiVersion: "v1",
@@ -60,7 +87,7 @@ function kubeconfigFor(server: string): string {
     clusters: [{ name, cluster: { server } }],
     // no credential: the proxy outside authenticates every request as the case's identity
     users: [{ name, user: {} }],
-    contexts: [{ name, context: { cluster: name, user: name } }],
+    contexts: [{ name, context: { cluster: name, user: name, ...(namespace ? { namespace } : {}) } }],
     "current-context": name,
   });
 }
@@ -90,17 +117,39 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
     warning = `no cluster for the playbook: the kubeconfig ${o.kubeconfig} could not be used (${(e as Error).message.split("\n")[0]})`;
   }
   if (o.mode === "bwrap")
-    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`), {
-      mode: 0o600,
-    });
+    writeFileSync(
+      join(io, "kubeconfig"),
+      kubeconfigFor(`http://127.0.0.1:${INSIDE_PORT}`, contextNamespace(o.kubeconfig)),
+      {
+        mode: 0o600,
+      },
+    );
   else {
-    writeFileSync(join(io, "kubeconfig"), kubeconfigFor(proxy?.url ?? "http://127.0.0.1:1"), {
-      mode: 0o600,
-    });
+    writeFileSync(
+      join(io, "kubeconfig"),
+      kubeconfigFor(proxy?.url ?? "http://127.0.0.1:1", contextNamespace(o.kubeconfig)),
+      {
+        mode: 0o600,
+      },
+    );
     for (const d of ["home", "tmp"]) mkdirSync(join(io, d));
   }
   const readOnly = o.readOnly ?? [];
   const bwrap = o.mode === "bwrap";
+  // the case's folder and the copies as the tools see them: host paths in words and values become
+  // the inside ones (a playbook's path, the task log's, the inventory's)
+  const renames: [string, string][] = [];
+  if (bwrap) {
+    for (const f of o.copies ?? []) {
+      const copy = join(io, basename(f));
+      copyFileSync(f, copy);
+      renames.push([resolve(f), join(INSIDE.io, basename(f))]);
+    }
+    renames.push([o.workDir, INSIDE.work]);
+  }
+  const inside = (word: string) => renames.reduce((w, [host, there]) => w.split(host).join(there), word);
+  let commands = 0;
+  const argsFiles: string[] = [];
   const home = bwrap ? INSIDE.home : join(io, "home");
   const tmp = bwrap ? INSIDE.tmp : join(io, "tmp");
   return {
@@ -116,7 +165,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
         tmp,
         kubeconfig: join(bwrap ? INSIDE.io : io, "kubeconfig"),
         pathFirst,
-        extra: env,
+        extra: bwrap ? Object.fromEntries(Object.entries(env).map(([k, v]) => [k, inside(v)])) : env,
       });
       if (!bwrap) return { file: bin, args, env: base };
       const launch = [
@@ -126,22 +175,25 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
         String(INSIDE_PORT),
         "--",
         bin,
-        ...args,
+        ...args.map(inside),
       ];
-      return {
-        file: "bwrap",
-        args: bwrapArgs({
-          workDir: o.workDir,
-          info: true,
-          mounts: [
-            [io, INSIDE.io],
-            [libDir, INSIDE.lib],
-          ],
-          readOnly: [...readOnly, ...pathFirst],
-          command: launch,
-        }),
-        env: base,
-      };
+      const words = bwrapArgs({
+        workDir: o.workDir,
+        info: true,
+        mounts: [
+          [io, INSIDE.io],
+          [libDir, INSIDE.lib],
+        ],
+        readOnly: [...readOnly, ...pathFirst],
+        command: launch,
+      });
+      // bwrap's options (host paths among them) go through a file beside the private folder, not
+      // in it; its command line, PID 1's inside, keeps only the neutral launch line
+      const options = words.slice(0, words.length - launch.length - 1);
+      const argsFile = `${io}.args-${++commands}`;
+      writeFileSync(argsFile, `${options.join("\0")}\0`, { mode: 0o600 });
+      argsFiles.push(argsFile);
+      return { file: "bwrap", args: ["--args", String(ARGS_FD), "--", ...launch], env: base, argsFile };
     },
     waitedMs: () => proxy?.waitedMs() ?? 0,
     async close() {
@@ -152,6 +204,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
       // file of the host) goes, before the runner writes its records there
       sanitizeCaseDir(o.workDir);
       rmSync(io, { recursive: true, force: true });
+      for (const f of argsFiles) rmSync(f, { force: true });
     },
   };
 }
