@@ -2,7 +2,7 @@
 // sandbox (environment, working folder, processes), its kubeconfig, every object and event of
 // the namespace, the node, and inside every container its processes, mounts, disk use, the
 // usual scratch folders and its log. The fingerprint tests read it for any trace of the harness.
-import { chmodSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { cli, readCases, tmp, write } from "../cli/cli-helpers.js";
@@ -69,9 +69,11 @@ export async function look(env: string, experiment: string, extra: string[] = []
   expect(r.exitCode, r.stderr).toBe(0);
   const runDir = join(saveDir, "look");
   const cases = readCases(runDir);
-  const seen = cases.map((_, i) =>
-    readFileSync(join(runDir, `case-${String(i + 1).padStart(3, "0")}`, "agent.stderr"), "utf8"),
-  );
+  // a case whose fault did not show never reached the agent
+  const seen = cases
+    .map((_, i) => join(runDir, `case-${String(i + 1).padStart(3, "0")}`, "agent.stderr"))
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, "utf8"));
   return { seen, saveDir };
 }
 
