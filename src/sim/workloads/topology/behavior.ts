@@ -17,11 +17,12 @@
 
 import { bytes, milliCpu } from "../../../util/quantity.js";
 import { hashString, Rng } from "../../../util/rng.js";
-import type { Behavior, ContainerRef, Usage } from "../../context/behavior.js";
+import type { Behavior, ContainerRef, ProbeReach, Usage } from "../../context/behavior.js";
 import type { Runtime, ServiceModel, SidecarModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
-import type { Pod } from "../../core/objects.js";
+import type { Pod, Probe } from "../../core/objects.js";
 import { baseVars, render, sample } from "./logs.js";
+import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
 import { type Traffic, trafficOf } from "./traffic.js";
 
@@ -87,6 +88,12 @@ export class TopologyBehavior implements Behavior {
   probeTimedOut(ref: ContainerRef, now: number): boolean {
     if (!this.modelOf(ref)) return this.fallback.probeTimedOut?.(ref, now) ?? false;
     return this.cpuStarved(ref);
+  }
+
+  /** A service's probes connect to whoever listens on the port in its pod (probe.ts). */
+  probeReach(ref: ContainerRef, probe: Probe, now: number): ProbeReach | undefined {
+    if (this.modelOf(ref)?.kind !== "service") return this.fallback.probeReach?.(ref, probe, now);
+    return probeReach(this.ctx, ref, probe, now);
   }
 
   /** The probe's answer takes longer than its timeout at the container's CPU limit. */
@@ -160,11 +167,12 @@ export class TopologyBehavior implements Behavior {
         if (!started || st.ready) return [];
         st.ready = true;
         return render(logs.ready, vars);
-      case "stop":
+      case "stop": {
         this.logState.delete(key);
         return limit > 0 && this.ctx.behavior.usage(ref, now).memoryBytes > limit
           ? render(logs.oom, vars)
           : [];
+      }
       case "tick": {
         const out: string[] = [];
         if (!st.ready) {

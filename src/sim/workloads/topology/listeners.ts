@@ -4,6 +4,7 @@
 // a sidecar on nothing, any other container on its declared containerPorts. The pod's network
 // namespace is shared, so every container of the pod sees all of them.
 
+import type { ContainerRef } from "../../context/behavior.js";
 import type { ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
@@ -26,12 +27,16 @@ export interface Listener {
 const V6 = new Set(["java", "go", "node", "dotnet", "erlang", "mysqld"]);
 const PROTOCOL_BY_RUNTIME: Record<string, string> = { mysqld: "mysql", redis: "redis", erlang: "amqp" };
 
-export function listeners(ctx: SimContext, pod: Pod, now: number): Listener[] {
+/**
+ * Who listens in the pod now. `self` is a container instance as its kubelet knows it (exact start,
+ * restart count), which the pod's status may not show yet; the others are read from the status.
+ */
+export function listeners(ctx: SimContext, pod: Pod, now: number, self?: ContainerRef): Listener[] {
   const cat = ctx.catalog;
   const out: Listener[] = [];
   for (const spec of pod.spec?.containers ?? []) {
     if (isPause(spec) || cat.sidecars.has(spec.name)) continue;
-    const ref = containerRef(pod, spec.name, ctx.clock);
+    const ref = self?.container.name === spec.name ? self : containerRef(pod, spec.name, ctx.clock);
     if (!ref || now - ref.startedAt < ctx.behavior.startupMs(ref)) continue;
     const app = pod.metadata.labels?.app;
     const m = app && cat.byApp.get(app)?.container === spec.name ? cat.byApp.get(app) : undefined;
