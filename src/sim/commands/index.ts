@@ -13,6 +13,7 @@ import { registerFiles } from "./files.js";
 import { registerHttp } from "./http.js";
 import { registerKill } from "./kill.js";
 import { registerMount } from "./mount.js";
+import { registerNc } from "./nc.js";
 import { registerNet } from "./net.js";
 import { registerPing } from "./ping.js";
 import { registerPs } from "./ps.js";
@@ -48,5 +49,6 @@ export function defaultCommands(): CommandRegistry {
   registerTime(r);
   registerMount(r);
   registerTc(r);
+  registerNc(r);
   return r;
 }

@@ -21,6 +21,7 @@ import type { Behavior, ContainerRef, ProbeReach, Usage } from "../../context/be
 import type { Runtime, ServiceModel, SidecarModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod, Probe } from "../../core/objects.js";
+import { bindFailure } from "./bind-failure.js";
 import { baseVars, render, sample } from "./logs.js";
 import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
@@ -134,8 +135,12 @@ export class TopologyBehavior implements Behavior {
   exitCode(ref: ContainerRef, now: number): number | undefined {
     const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
     if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
+    const md = this.modelOf(ref);
+    // its port was taken when it opened it: it exits as its runtime does (bind-failure.ts)
+    const bound = md?.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
+    if (bound && now >= bound.at) return bound.exitCode;
     // a modelled container exits only as the model says; any other runs its own command
-    return this.modelOf(ref) ? undefined : this.fallback.exitCode?.(ref, now);
+    return md ? undefined : this.fallback.exitCode?.(ref, now);
   }
 
   logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[] {
@@ -169,6 +174,8 @@ export class TopologyBehavior implements Behavior {
         return render(logs.ready, vars);
       case "stop": {
         this.logState.delete(key);
+        const bound = md.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
+        if (bound && now >= bound.at) return render(bound.lines, { ...vars, port: bound.port });
         return limit > 0 && this.ctx.behavior.usage(ref, now).memoryBytes > limit
           ? render(logs.oom, vars)
           : [];
