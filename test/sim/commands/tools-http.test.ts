@@ -127,7 +127,11 @@ describe("names and sockets", () => {
     expect(dotted.out).toBe(
       "Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\n** server can't find hello-service.web: NXDOMAIN\n\n** server can't find hello-service.web: NXDOMAIN\n\n",
     );
-    const fqdn = await sim.exec(hello, ["nslookup", "hello-service.web.svc.cluster.local"], "sidecar-busybox");
+    const fqdn = await sim.exec(
+      hello,
+      ["nslookup", "hello-service.web.svc.cluster.local"],
+      "sidecar-busybox",
+    );
     expect(fqdn.out).toBe(
       `Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\nName:\thello-service.web.svc.cluster.local\nAddress: ${ip}\n\n\n`,
     );
