@@ -17,6 +17,7 @@ import { registerNc } from "./nc.js";
 import { registerNet } from "./net.js";
 import { registerPing } from "./ping.js";
 import { registerPs } from "./ps.js";
+import { registerRedisCli } from "./redis-cli.js";
 import { registerShells } from "./sh.js";
 import { registerTc } from "./tc.js";
 import { registerTest } from "./test.js";
@@ -50,5 +51,6 @@ export function defaultCommands(): CommandRegistry {
   registerMount(r);
   registerTc(r);
   registerNc(r);
+  registerRedisCli(r);
   return r;
 }

@@ -13,12 +13,15 @@ import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
 import { egress, oneWay } from "./impairments.js";
 import type { SvcState } from "./service-state.js";
+import { deniedShare } from "./store-auth.js";
 
 export interface EdgeView {
   /** Probabilities per call. */
   refused: number;
   timeout: number;
   error: number;
+  /** Of all calls, those a store answers with an error for want of the right password (store-auth.ts). */
+  denied: number;
   /** Duration of a call that succeeds. */
   latencyMs: number;
   /** Mean time the caller spends on the call, failures included. */
@@ -74,7 +77,15 @@ export function edgeView(
 ): EdgeView {
   const wait = timeoutMs(caller, e);
   const c = services.get(e.to);
-  const refusedView = { refused: 1, timeout: 0, error: 0, latencyMs: 1, expectedMs: 1, timeoutMs: wait };
+  const refusedView = {
+    refused: 1,
+    timeout: 0,
+    error: 0,
+    denied: 0,
+    latencyMs: 1,
+    expectedMs: 1,
+    timeoutMs: wait,
+  };
   if (!c?.endpoints.length || !c.serving.length) return refusedView;
   const refused = 1 - c.serving.length / c.endpoints.length;
   // the network between the caller and the serving pods kube-proxy spreads calls over
@@ -102,12 +113,15 @@ export function edgeView(
     latency = base + pLoss * rto;
   }
   timeout *= 1 - refused;
-  const error = Math.max(0, 1 - refused - timeout) * c.failRate;
+  const answered = Math.max(0, 1 - refused - timeout);
+  const denied = answered * deniedShare(ctx, callerPod, caller, e, c.serving, c.model);
+  const error = denied + (answered - denied) * c.failRate;
   const okShare = Math.max(0, 1 - refused - timeout - error);
   return {
     refused,
     timeout,
     error,
+    denied,
     latencyMs: latency,
     expectedMs: refused * 1 + timeout * wait + (error + okShare) * latency,
     timeoutMs: wait,

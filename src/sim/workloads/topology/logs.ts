@@ -11,6 +11,7 @@ import type { SimContext } from "../../context/context.js";
 import type { Pod, Service } from "../../core/objects.js";
 import { type EdgeView, edgeView } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
+import { authLines } from "./store-auth.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS = /\{(time|epochMs|pod|podIp|port|dep|depPort|ms|seconds|id)\}/g;
@@ -78,6 +79,20 @@ function failureLines(m: ServiceModel, e: Edge, o: Outcome): string[] | undefine
   return o === "timeout" ? m.logs.dependencyTimeout : m.logs.dependencyError;
 }
 
+/** The lines of a failed call: a store's refusal for want of its password has its own (store-auth.ts). */
+function linesOf(
+  ctx: SimContext,
+  m: ServiceModel,
+  e: Edge,
+  o: Outcome,
+  v: EdgeView,
+  rnd: () => number,
+): string[] | undefined {
+  const auth = o === "error" && e.store && v.denied > 0 && rnd() * v.error < v.denied;
+  if (auth) return authLines(ctx, m, e) ?? failureLines(m, e, "refused");
+  return failureLines(m, e, o === "error" ? "refused" : o);
+}
+
 export interface SampleOpts {
   /** Requests per second this pod handles or sends. */
   rate: number;
@@ -112,12 +127,7 @@ export function sample(
     const v = view(e);
     const res = outcome(v, rnd);
     if (res !== "ok")
-      out.push(
-        ...render(
-          failureLines(m, e, res === "error" ? "refused" : res),
-          depVars(e, res === "timeout" ? v.timeoutMs : 1),
-        ),
-      );
+      out.push(...render(linesOf(ctx, m, e, res, v, rnd), depVars(e, res === "timeout" ? v.timeoutMs : 1)));
   }
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   for (const f of spec ? ioFaultsOnMounts(ctx.faults, pod, spec) : [])
@@ -136,7 +146,7 @@ export function sample(
       continue;
     }
     const ms = res === "timeout" ? v.timeoutMs : res === "error" ? v.latencyMs : 1;
-    const lines = failureLines(m, e, res === "error" ? "refused" : res);
+    const lines = linesOf(ctx, m, e, res, v, rnd);
     if (lines?.length) return [...out, ...render(lines, depVars(e, spent + ms))];
     // no template for it: the request still went badly, shown by its duration
     spent += ms;
