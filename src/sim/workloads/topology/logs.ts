@@ -11,6 +11,7 @@ import type { SimContext } from "../../context/context.js";
 import type { Pod, Service } from "../../core/objects.js";
 import { type EdgeView, edgeView } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
+import { ownMs } from "./own-time.js";
 import { authLines } from "./store-auth.js";
 import type { Traffic } from "./traffic.js";
 
@@ -136,7 +137,7 @@ export function sample(
   // one request, if one came in this period
   const expected = o.rate * (o.periodMs / 1000);
   if (expected <= 0 || (expected < 1 && rnd() >= expected)) return out;
-  let spent = m.runtime.cpuPerRps + 1;
+  let spent = ownMs(ctx, m, pod, traffic.podRps(pod, m));
   for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
     if (rnd() >= e.perReq) continue;
     const v = view(e);
