@@ -19,6 +19,9 @@ export interface ContainerRef {
 export interface Usage {
   cpuMilli: number;
   memoryBytes: number;
+  /** CPU ms one unit of work (a request) takes, and how many come per second: the bursts a CFS quota throttles. */
+  burstMs?: number;
+  burstsPerSec?: number;
 }
 
 /** What a probe's connection to the pod reaches (httpGet, tcpSocket and grpc handlers). */

@@ -4,8 +4,9 @@
 // route slow down, since the kubelet's cpu.max gives the container limit x 100 ms of CPU per
 // 100 ms period (pkg/kubelet/cm/helpers_linux.go MilliCPUToQuota) and a request that needs more
 // than what is left of it waits for the next period (kernel/sched/fair.c throttle_cfs_rq;
-// workloads/topology/own-time.ts). `kubectl top` shows the usage within the limit. rollout undo
-// brings the old limit and the old request time back. The limits are Simple-Micro's env.yaml
+// workloads/topology/own-time.ts), counted in cpu.stat's nr_throttled (a period in which the
+// quota ran out, Documentation/scheduler/sched-bwc.rst) even while `kubectl top` shows the usage
+// within the limit. rollout undo brings the old limit and the old request time back. The limits are Simple-Micro's env.yaml
 // values (20m) and Online-Boutique's from cpu-throttle-limits.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
@@ -103,6 +104,14 @@ describe.each(cases)("$system: $target limited to $cpu", (c) => {
     const cpu = await topCpu(kn, pod.metadata.name, c.container);
     expect(cpu).toBeGreaterThan(0);
     expect(cpu).toBeLessThanOrEqual(Number.parseInt(c.cpu, 10));
+    // the container's cgroup: the kubelet's quota, and periods throttled while usage stays under it
+    const cat = (file: string) =>
+      kn(["exec", pod.metadata.name, "-c", c.container, "--", "cat", `/sys/fs/cgroup/${file}`]);
+    expect((await cat("cpu.max")).stdout.trim()).toBe(`${Number.parseInt(c.cpu, 10) * 100} 100000`);
+    const throttled = async () => Number((await cat("cpu.stat")).stdout.match(/^nr_throttled (\d+)$/m)?.[1]);
+    const first = await throttled();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await throttled()).toBeGreaterThan(first);
     await undo(kn, c.target);
     const back = await timed(kn, curl, c.url);
     expect(back.median).toBeLessThan(slow.median / 3);

@@ -123,6 +123,7 @@ export class TopologyBehavior implements Behavior {
     return {
       cpuMilli: Math.max(0, Math.round(cpu * (1 + 0.08 * n))),
       memoryBytes: Math.round(mem * (1 + 0.02 * n)),
+      ...(rps > 0 ? { burstMs: md.rt.cpuPerRps, burstsPerSec: rps } : {}),
     };
   }
 

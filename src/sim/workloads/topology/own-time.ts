@@ -15,13 +15,11 @@ import { milliCpu } from "../../../util/quantity.js";
 import type { ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
+import { PERIOD_US, periodsWaited, quotaShareMs } from "../../userland/kernel/cgroup.js";
 import { ioFaultsOnMounts, stressOf } from "./impairments.js";
 
 /** cpu.cfs_period_us as the kubelet leaves it (100 ms). */
-export const CFS_PERIOD_MS = 100;
-
-/** The least share of a period's quota one request gets while the rest of the load runs too. */
-const MIN_SHARE = 0.5;
+export const CFS_PERIOD_MS = PERIOD_US / 1000;
 
 /** Time not spent on the CPU per request (framing, syscalls, the socket): not throttled. */
 const OFF_CPU_MS = 1;
@@ -33,15 +31,10 @@ const OFF_CPU_MS = 1;
  */
 export function throttledMs(cpuMs: number, limit: number, demand: number): number {
   if (limit <= 0 || cpuMs <= 0) return cpuMs;
-  const quota = (limit * CFS_PERIOD_MS) / 1000;
-  const use = demand / limit;
-  // what a request finds of a period's quota: what the rest of the load leaves, but at least
-  // its share of the CPU time the scheduler slices between the busy threads
-  const per = quota * Math.max(MIN_SHARE, 1 - use);
-  const periods = Math.ceil(cpuMs / per - 1e-9) - 1;
-  const wall = periods <= 0 ? cpuMs : periods * CFS_PERIOD_MS + (cpuMs - periods * per);
+  const periods = periodsWaited(cpuMs, limit, demand);
+  const wall = periods ? periods * CFS_PERIOD_MS + (cpuMs - periods * quotaShareMs(limit, demand)) : cpuMs;
   // past the limit the work queues: each request waits for the ones before it
-  return wall * Math.max(1, use);
+  return wall * Math.max(1, demand / limit);
 }
 
 /** The service's main container in the pod. */
