@@ -429,5 +429,8 @@ describe("the agent's RBAC", () => {
     expect((await agent("delete", "ingress", "x")).stderr).toContain(
       'cannot delete resource "ingresses" in API group "networking.k8s.io" in the namespace "oncall"',
     );
+    expect((await agent("delete", "endpointslice", "x")).stderr).toContain(
+      'cannot delete resource "endpointslices" in API group "discovery.k8s.io" in the namespace "oncall"',
+    );
   });
 });
