@@ -39,6 +39,11 @@ export interface SandboxOptions {
   copies?: string[];
   /** Told when the tools start and stop waiting on the cluster (ApiProxyOptions.onWaiting). */
   onWaiting?: (waiting: boolean) => void;
+  /**
+   * More unix sockets of the runner the tools may reach, each on a loopback port inside (bwrap);
+   * an MCP server for an agent. Without bwrap the tools reach the runner's own loopback address.
+   */
+  relays?: { socket: string; port: number }[];
 }
 
 export interface SandboxCommand {
@@ -92,12 +97,35 @@ function kubeconfigFor(server: string, namespace?: string): string {
   });
 }
 
+/**
+ * The audit logs of the sandboxes open now, as the runner knows them: a sandbox that opens while
+ * another of the same case is open (an agent's, and a playbook it asked for through MCP) starts
+ * from the runner's copy, and each appends its lines to it when it closes, so neither drops the
+ * other's lines, and what the tools wrote into the file meanwhile is still dropped.
+ */
+const openLogs = new Map<string, { text: string; open: number }>();
+
+function takeLog(path: string): void {
+  const known = openLogs.get(path);
+  if (known) known.open++;
+  else openLogs.set(path, { text: readCaseFile(path), open: 1 });
+}
+
+function appendLog(path: string, lines: string): void {
+  const log = openLogs.get(path);
+  if (!log) return;
+  log.text += lines;
+  log.open--;
+  if (log.text) writeCaseFile(path, log.text);
+  if (log.open === 0) openLogs.delete(path);
+}
+
 export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
   const o = { ...given, workDir: resolve(given.workDir) };
   const auditLog = o.auditLog ?? join(o.workDir, "api-audit.jsonl");
   // the proxy logs to the runner's private folder while the tools run, and the case's log gets
   // those lines when the sandbox closes: what a playbook writes into the log meanwhile is dropped
-  const before = readCaseFile(auditLog);
+  takeLog(auditLog);
   // private to the runner: the socket and the kubeconfig the tools read
   const io = mkdtempSync(join(tmpdir(), "sandbox-"));
   chmodSync(io, 0o700);
@@ -147,6 +175,9 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
     }
     renames.push([o.workDir, INSIDE.work]);
   }
+  const relays = o.relays ?? [];
+  // the runner's other sockets (an MCP server), bound under neutral names
+  const relaySocket = (i: number) => join(INSIDE.io, "..", `relay-${i}.sock`);
   const inside = (word: string) => renames.reduce((w, [host, there]) => w.split(host).join(there), word);
   let commands = 0;
   const argsFiles: string[] = [];
@@ -173,6 +204,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
         join(INSIDE.lib, "sandbox", "launch.py"),
         join(INSIDE.io, "api.sock"),
         String(INSIDE_PORT),
+        ...relays.flatMap((r, i) => [relaySocket(i), String(r.port)]),
         "--",
         bin,
         ...args.map(inside),
@@ -183,6 +215,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
         mounts: [
           [io, INSIDE.io],
           [libDir, INSIDE.lib],
+          ...relays.map((r, i): [string, string] => [r.socket, relaySocket(i)]),
         ],
         readOnly: [...readOnly, ...pathFirst],
         command: launch,
@@ -199,7 +232,7 @@ export async function openSandbox(given: SandboxOptions): Promise<Sandbox> {
     async close() {
       await proxy?.close();
       const lines = existsSync(privateLog) ? readFileSync(privateLog, "utf8") : "";
-      if (before || lines) writeCaseFile(auditLog, before + lines);
+      appendLog(auditLog, lines);
       // what the tools left in the case folder that is not a file or a folder (a symlink to a
       // file of the host) goes, before the runner writes its records there
       sanitizeCaseDir(o.workDir);
