@@ -43,11 +43,15 @@ async function runMcp(command: string) {
   return {
     cases: readCases(join(dir, "mcp")),
     caseDir,
-    conv: readJson<ConversationJson>(join(caseDir, "conversation.json")),
+    conv: readJson<Conversation>(join(caseDir, "conversation.json")),
   };
 }
 
-const toolNames = (conv: ConversationJson) =>
+interface Conversation {
+  conversation: ChatMessage[];
+}
+
+const toolNames = (conv: Conversation) =>
   conv.conversation.flatMap((m) => (m.toolCalls ?? []).map((c) => c.name));
 
 describe("mcp: agents", () => {
