@@ -6,16 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type ConversationJson,
-  checkBuilt,
-  cli,
-  ROOT,
-  readCases,
-  readJson,
-  tmp,
-  write,
-} from "../cli/cli-helpers.js";
+import type { ChatMessage } from "../../src/models/types.js";
+import { checkBuilt, cli, ROOT, readCases, readJson, tmp, write } from "../cli/cli-helpers.js";
 
 beforeAll(checkBuilt);
 
