@@ -17,6 +17,9 @@ export interface McpCall {
 export class CallLog {
   readonly calls: McpCall[] = [];
 
+  /** `onCall`: told of each call as it is recorded (`microremed mcp` appends it to its file). */
+  constructor(private readonly onCall?: (c: McpCall) => void) {}
+
   async record(
     tool: string,
     args: Record<string, unknown>,
@@ -32,14 +35,16 @@ export class CallLog {
       text = `the tool failed: ${(e as Error).message}`;
       error = true;
     }
-    this.calls.push({
+    const call: McpCall = {
       at,
       tool,
       arguments: args,
       result: text,
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
-    });
+    };
+    this.calls.push(call);
+    this.onCall?.(call);
     return { text, error };
   }
 

@@ -41,6 +41,55 @@ function sdkModules(): string[] {
   }
 }
 
+/** The roles the tools act through, all as the case's identity. */
+export type McpRoles = Pick<MethodContext, "report" | "executor" | "caseDir" | "signal"> &
+  Required<Pick<MethodContext, "launcher" | "prober">>;
+
+/** The case as the MCP tools reach it, through the roles; the attempt records what they did. */
+export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase & { submitted?: Submission } {
+  const namespace = ctx.report.namespace;
+  let playbooks = 0;
+  const c: McpCase & { submitted?: Submission } = {
+    report: renderReport(ctx.report),
+    namespace,
+    probe: async (command) => {
+      attempt.probeRounds++;
+      return ctx.prober.probe(command);
+    },
+    kubectl: async (argv) => {
+      const full = ["kubectl", ...(argv.some((a) => NS_FLAGS.test(a)) ? [] : ["-n", namespace]), ...argv];
+      const shown = full.map(shellQuote).join(" ");
+      const run = await ctx.launcher.launch(shown, "", ctx.signal, undefined, { verbatim: true });
+      const body = cut([run.stdout.trimEnd(), run.stderr.trim()].filter(Boolean).join("\n"), WRITE_OUTPUT);
+      const note = run.timedOut
+        ? "[timed out and was stopped]"
+        : run.exitCode
+          ? `[exit code ${run.exitCode}]`
+          : "";
+      return `$ ${shown}\n${[body, note].filter(Boolean).join("\n") || "(no output)"}\n`;
+    },
+    runPlaybook: async (playbook) => {
+      playbooks++;
+      const execution = await ctx.executor.run(playbook, {
+        caseDir: ctx.caseDir,
+        name: `playbook-${playbooks}`,
+        namespace,
+        signal: ctx.signal,
+      });
+      // the attempt keeps the last playbook: the one the agent left the system with
+      attempt.playbook = playbook;
+      attempt.execution = execution;
+      return execution;
+    },
+    submit: (s) => {
+      if (c.submitted) return false;
+      c.submitted = s;
+      return true;
+    },
+  };
+  return c;
+}
+
 export class McpAgent implements Method {
   readonly name: string;
   readonly maxAttempts = 1;
@@ -62,48 +111,8 @@ export class McpAgent implements Method {
       };
       return result;
     }
-    const namespace = ctx.report.namespace;
     const log = new CallLog();
-    let submitted: Submission | undefined;
-    let playbooks = 0;
-    const mcpCase: McpCase = {
-      report: renderReport(ctx.report),
-      namespace,
-      probe: async (command) => {
-        attempt.probeRounds++;
-        return prober.probe(command);
-      },
-      kubectl: async (argv) => {
-        const full = ["kubectl", ...(argv.some((a) => NS_FLAGS.test(a)) ? [] : ["-n", namespace]), ...argv];
-        const shown = full.map(shellQuote).join(" ");
-        const run = await launcher.launch(shown, "", ctx.signal, undefined, { verbatim: true });
-        const body = cut([run.stdout.trimEnd(), run.stderr.trim()].filter(Boolean).join("\n"), WRITE_OUTPUT);
-        const note = run.timedOut
-          ? "[timed out and was stopped]"
-          : run.exitCode
-            ? `[exit code ${run.exitCode}]`
-            : "";
-        return `$ ${shown}\n${[body, note].filter(Boolean).join("\n") || "(no output)"}\n`;
-      },
-      runPlaybook: async (playbook) => {
-        playbooks++;
-        const execution = await ctx.executor.run(playbook, {
-          caseDir: ctx.caseDir,
-          name: `playbook-${playbooks}`,
-          namespace,
-          signal: ctx.signal,
-        });
-        // the attempt keeps the last playbook: the one the agent left the system with
-        attempt.playbook = playbook;
-        attempt.execution = execution;
-        return execution;
-      },
-      submit: (s) => {
-        if (submitted) return false;
-        submitted = s;
-        return true;
-      },
-    };
+    const mcpCase = caseTools({ ...ctx, launcher, prober }, attempt);
     const make = () => createMcpServer(mcpCase, log, VERSION);
     const io = mkdtempSync(join(tmpdir(), "mcp-"));
     const listeners: McpListener[] = [];
@@ -138,8 +147,11 @@ export class McpAgent implements Method {
       writeFileSync(join(ctx.caseDir, "agent.stderr"), stderr);
       result.conversation.push(...log.messages());
       if (stdout.trim()) result.conversation.push({ role: "assistant", content: stdout });
-      if (submitted)
-        writeFileSync(join(ctx.caseDir, "submission.json"), `${JSON.stringify(submitted, null, 2)}\n`);
+      if (mcpCase.submitted)
+        writeFileSync(
+          join(ctx.caseDir, "submission.json"),
+          `${JSON.stringify(mcpCase.submitted, null, 2)}\n`,
+        );
       const broken = agentError(run.cause, stderr);
       if (broken) {
         result.error = broken;
@@ -153,7 +165,7 @@ export class McpAgent implements Method {
         attempt.problems.push(
           `the agent exited with code ${run.exitCode}${stderr.trim() ? `: ${stderr.trim().slice(-300)}` : ""}`,
         );
-      if (!submitted) attempt.problems.push("the agent never called submit");
+      if (!mcpCase.submitted) attempt.problems.push("the agent never called submit");
       if (attempt.execution) attempt.problems.push(...attempt.execution.problems);
       return result;
     } finally {
