@@ -1,169 +1,105 @@
-# The oracle's repair for a fault of the expert tier, whose report names only the category and the
-# service. It runs inside the oracle's playbook as the case's identity, so it knows only what any
-# agent can read: the namespace's objects through kubectl (the configuration each one was
-# deployed with, kept in kubectl's last-applied-configuration annotation; the pods' labels and
-# ports; the callers' environment; the NetworkPolicies). Its success on every case proves the
-# case solvable by an agent; it never reads anything the harness holds.
+# The oracle's repair for a fault whose report does not name the type: the expert tier's (category
+# and service), and every fault at the service and symptom levels (--report). It runs inside the
+# oracle's playbook as the case's identity, so it knows only what any agent can read: the
+# namespace's objects through kubectl (the configuration each one was deployed with, kept in
+# kubectl's last-applied-configuration annotation; the pods' labels and ports; the callers'
+# environment; the NetworkPolicies). Where the report names no service (the symptom level), the
+# faulty ones are found first from what the namespace shows (localize.py). Its success on every
+# case proves the case solvable by an agent; it never reads anything the harness holds.
 #
-# Usage: python3 expert-fix.py <namespace> <service>
+# Usage: python3 expert-fix.py <namespace> <service|?>   (cluster.py and localize.py beside it)
 import json
 import re
-import subprocess
 import sys
 
-NS, SVC = sys.argv[1], sys.argv[2]
-LAST = "kubectl.kubernetes.io/last-applied-configuration"
-RESTARTED = "kubectl.kubernetes.io/restartedAt"
+from cluster import LAST, NS, applied_of, deployment_view, get, kubectl
+from localize import find_services
 
 
-def kubectl(*args, stdin=None, check=True):
-    r = subprocess.run(["kubectl", "-n", NS, *args], input=stdin, capture_output=True, text=True)
-    if check and r.returncode != 0:
-        sys.exit(f"kubectl {' '.join(args)}: {r.stderr.strip()}")
-    return r
+def repair(SVC):
+    """Diagnose one service from what the namespace shows, repair what is found; returns what was done."""
+    actions = []
 
+    # 1. The Deployment: what it was deployed with, against what it is now (image, command, env,
+    #    probes, init containers, resources, node selector, sidecars, replicas, strategy).
+    dep = get("deployment", SVC)
+    if dep:
+        applied = applied_of(dep)
+        if applied and deployment_view(applied) != deployment_view(dep):
+            want = dict(applied)
+            want.setdefault("metadata", {})
+            # keep the deployed configuration's record on the object
+            want["metadata"].setdefault("annotations", {})[LAST] = dep["metadata"]["annotations"][LAST]
+            kubectl("replace", "-f", "-", stdin=json.dumps(want))
+            actions.append(f"deployment/{SVC} put back to the configuration it was deployed with")
 
-def get(kind, name=None):
-    r = kubectl("get", kind, *([name] if name else []), "-o", "json", check=False)
-    if r.returncode != 0:
-        if "NotFound" in r.stderr or "not found" in r.stderr:
-            return None
-        sys.exit(f"kubectl get {kind} {name or ''}: {r.stderr.strip()}")
-    return json.loads(r.stdout)
-
-
-def applied_of(obj):
-    text = (obj.get("metadata", {}).get("annotations") or {}).get(LAST)
-    return json.loads(text) if text else None
-
-
-def handler(probe):
-    """A probe's handler and where it looks, without what the API fills in (timings, scheme)."""
-    if not probe:
-        return None
-    if "httpGet" in probe:
-        return ("httpGet", probe["httpGet"].get("path"), str(probe["httpGet"].get("port")))
-    if "tcpSocket" in probe:
-        return ("tcpSocket", str(probe["tcpSocket"].get("port")))
-    if "grpc" in probe:
-        return ("grpc", str(probe["grpc"].get("port")))
-    return ("exec", (probe.get("exec") or {}).get("command"))
-
-
-def source(value_from):
-    """Where a variable's value comes from, without what the API fills in (fieldRef's apiVersion)."""
-    if not value_from:
-        return None
-    for k in ("fieldRef", "resourceFieldRef", "secretKeyRef", "configMapKeyRef"):
-        if k in value_from:
-            ref = value_from[k]
-            return (k, ref.get("fieldPath") or ref.get("resource"), ref.get("name"), ref.get("key"))
-    return None
-
-
-def container_view(c):
-    return {
-        "name": c.get("name"),
-        "image": c.get("image"),
-        "command": c.get("command"),
-        "args": c.get("args"),
-        "env": [(e.get("name"), e.get("value"), source(e.get("valueFrom"))) for e in c.get("env") or []],
-        "envFrom": json.dumps(c.get("envFrom") or [], sort_keys=True),
-        "ports": sorted((p.get("containerPort"), p.get("name")) for p in c.get("ports") or []),
-        "resources": json.dumps(c.get("resources") or {}, sort_keys=True),
-        "readiness": handler(c.get("readinessProbe")),
-        "liveness": handler(c.get("livenessProbe")),
-        "startup": handler(c.get("startupProbe")),
-    }
-
-
-def deployment_view(d):
-    spec = d.get("spec", {})
-    pod = spec.get("template", {}).get("spec", {})
-    return {
-        "replicas": spec.get("replicas", 1),
-        "strategy": (spec.get("strategy") or {}).get("type", "RollingUpdate"),
-        "containers": [container_view(c) for c in pod.get("containers") or []],
-        "init": [container_view(c) for c in pod.get("initContainers") or []],
-        "nodeSelector": pod.get("nodeSelector") or {},
-        "volumes": sorted(v.get("name") for v in pod.get("volumes") or []),
-    }
-
-
-actions = []
-
-# 1. The Deployment: what it was deployed with, against what it is now (image, command, env,
-#    probes, init containers, resources, node selector, sidecars, replicas, strategy).
-dep = get("deployment", SVC)
-if dep:
-    applied = applied_of(dep)
-    if applied and deployment_view(applied) != deployment_view(dep):
-        want = dict(applied)
-        want.setdefault("metadata", {})
-        # keep the deployed configuration's record on the object
-        want["metadata"].setdefault("annotations", {})[LAST] = dep["metadata"]["annotations"][LAST]
-        kubectl("replace", "-f", "-", stdin=json.dumps(want))
-        actions.append(f"deployment/{SVC} put back to the configuration it was deployed with")
-
-# 2. The Service named after it: missing, or changed since it was deployed.
-svc = get("service", SVC)
-if dep and svc is None:
-    labels = dep["spec"]["template"]["metadata"].get("labels") or {"app": SVC}
-    containers = dep["spec"]["template"]["spec"]["containers"]
-    cports = [p for c in containers for p in c.get("ports") or []]
-    # the port callers dial, from their environment (FOO_ADDR=svc:port, http://svc:port/...)
-    dialed = set()
-    for d in (get("deployment") or {}).get("items", []):
-        for c in d["spec"]["template"]["spec"].get("containers") or []:
-            for e in c.get("env") or []:
-                for m in re.finditer(rf"(?:^|[/@,\s]){re.escape(SVC)}(?:\.{re.escape(NS)})?(?:\.svc[\w.]*)?:(\d+)", str(e.get("value") or "")):
-                    dialed.add(int(m.group(1)))
-    ports = []
-    for i, cp in enumerate(cports):
-        port = sorted(dialed)[i] if i < len(dialed) else cp["containerPort"]
-        ports.append({"name": cp.get("name") or f"p{port}", "port": port, "targetPort": cp["containerPort"], "protocol": "TCP"})
-    svc_obj = {
-        "apiVersion": "v1",
-        "kind": "Service",
-        "metadata": {"name": SVC, "labels": {"app": labels.get("app", SVC)}},
-        "spec": {"selector": {"app": labels.get("app", SVC)}, "ports": ports},
-    }
-    kubectl("create", "-f", "-", stdin=json.dumps(svc_obj))
-    actions.append(f"service/{SVC} created for ports {[p['port'] for p in ports]}")
-elif svc is not None:
-    applied = applied_of(svc)
-    if applied:
-        want_sel = applied.get("spec", {}).get("selector")
-        want_ports = applied.get("spec", {}).get("ports")
-        have = svc.get("spec", {})
-        same_ports = [(p.get("port"), str(p.get("targetPort", p.get("port")))) for p in have.get("ports") or []] == [
-            (p.get("port"), str(p.get("targetPort", p.get("port")))) for p in want_ports or []
-        ]
-        if have.get("selector") != want_sel or not same_ports:
-            ops = [
-                {"op": "replace", "path": "/spec/selector", "value": want_sel},
-                {"op": "replace", "path": "/spec/ports", "value": want_ports},
+    # 2. The Service named after it: missing, or changed since it was deployed.
+    svc = get("service", SVC)
+    if dep and svc is None:
+        labels = dep["spec"]["template"]["metadata"].get("labels") or {"app": SVC}
+        containers = dep["spec"]["template"]["spec"]["containers"]
+        cports = [p for c in containers for p in c.get("ports") or []]
+        # the port callers dial, from their environment (FOO_ADDR=svc:port, http://svc:port/...)
+        dialed = set()
+        for d in (get("deployment") or {}).get("items", []):
+            for c in d["spec"]["template"]["spec"].get("containers") or []:
+                for e in c.get("env") or []:
+                    for m in re.finditer(rf"(?:^|[/@,\s]){re.escape(SVC)}(?:\.{re.escape(NS)})?(?:\.svc[\w.]*)?:(\d+)", str(e.get("value") or "")):
+                        dialed.add(int(m.group(1)))
+        ports = []
+        for i, cp in enumerate(cports):
+            port = sorted(dialed)[i] if i < len(dialed) else cp["containerPort"]
+            ports.append({"name": cp.get("name") or f"p{port}", "port": port, "targetPort": cp["containerPort"], "protocol": "TCP"})
+        svc_obj = {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {"name": SVC, "labels": {"app": labels.get("app", SVC)}},
+            "spec": {"selector": {"app": labels.get("app", SVC)}, "ports": ports},
+        }
+        kubectl("create", "-f", "-", stdin=json.dumps(svc_obj))
+        actions.append(f"service/{SVC} created for ports {[p['port'] for p in ports]}")
+    elif svc is not None:
+        applied = applied_of(svc)
+        if applied:
+            want_sel = applied.get("spec", {}).get("selector")
+            want_ports = applied.get("spec", {}).get("ports")
+            have = svc.get("spec", {})
+            same_ports = [(p.get("port"), str(p.get("targetPort", p.get("port")))) for p in have.get("ports") or []] == [
+                (p.get("port"), str(p.get("targetPort", p.get("port")))) for p in want_ports or []
             ]
-            kubectl("patch", "service", SVC, "--type", "json", "-p", json.dumps(ops))
-            actions.append(f"service/{SVC} put back to the selector and ports it was deployed with")
+            if have.get("selector") != want_sel or not same_ports:
+                ops = [
+                    {"op": "replace", "path": "/spec/selector", "value": want_sel},
+                    {"op": "replace", "path": "/spec/ports", "value": want_ports},
+                ]
+                kubectl("patch", "service", SVC, "--type", "json", "-p", json.dumps(ops))
+                actions.append(f"service/{SVC} put back to the selector and ports it was deployed with")
 
-# 3. NetworkPolicies that select its pods and admit nothing.
-if dep:
-    labels = dep["spec"]["template"]["metadata"].get("labels") or {}
-    for p in (get("networkpolicy") or {}).get("items", []):
-        sel = (p["spec"].get("podSelector") or {}).get("matchLabels") or {}
-        selects = all(labels.get(k) == v for k, v in sel.items())
-        types = p["spec"].get("policyTypes") or ["Ingress"]
-        if selects and "Ingress" in types and not p["spec"].get("ingress"):
-            kubectl("delete", "networkpolicy", p["metadata"]["name"])
-            actions.append(f"networkpolicy/{p['metadata']['name']} deleted (it admitted nothing to {SVC})")
+    # 3. NetworkPolicies that select its pods and admit nothing.
+    if dep:
+        labels = dep["spec"]["template"]["metadata"].get("labels") or {}
+        for p in (get("networkpolicy") or {}).get("items", []):
+            sel = (p["spec"].get("podSelector") or {}).get("matchLabels") or {}
+            selects = all(labels.get(k) == v for k, v in sel.items())
+            types = p["spec"].get("policyTypes") or ["Ingress"]
+            if selects and "Ingress" in types and not p["spec"].get("ingress"):
+                kubectl("delete", "networkpolicy", p["metadata"]["name"])
+                actions.append(f"networkpolicy/{p['metadata']['name']} deleted (it admitted nothing to {SVC})")
 
-# 4. Nothing in the objects: the fault is in the pod itself (a chaos experiment selected it):
-#    a new pod is not selected.
-if dep and not actions:
-    kubectl("rollout", "restart", f"deployment/{SVC}")
-    actions.append(f"deployment/{SVC} restarted (its objects are as deployed: the running pod is at fault)")
+    # 4. Nothing in the objects: the fault is in the pod itself (a chaos experiment selected it):
+    #    a new pod is not selected.
+    if dep and not actions:
+        kubectl("rollout", "restart", f"deployment/{SVC}")
+        actions.append(f"deployment/{SVC} restarted (its objects are as deployed: the running pod is at fault)")
 
-if dep:
-    kubectl("rollout", "status", f"deployment/{SVC}", "--timeout=600s")
-print("; ".join(actions) or "nothing to repair")
+    if dep:
+        kubectl("rollout", "status", f"deployment/{SVC}", "--timeout=600s")
+    return "; ".join(actions) or "nothing to repair"
+
+
+services = find_services() if sys.argv[2] == "?" else [sys.argv[2]]
+if not services:
+    sys.exit("nothing in the namespace shows a fault")
+print(f"faulty: {', '.join(services)}")
+for s in services:
+    print(f"{s}: {repair(s)}")

@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import type { FailureSpec } from "../chaos/catalog.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { Deployment, Pod } from "../cluster/objects.js";
+import type { ReportLevel } from "./levels.js";
 import type { DiagnosisReport } from "./report.js";
+import { alertText, type SymptomMeasurement } from "./symptom.js";
 
 function age(ts: string | undefined, now: number): string {
   if (!ts) return "<unknown>";
@@ -73,40 +75,65 @@ export async function runtimeContext(
   return parts.join("\n");
 }
 
+/** What the report is built from besides the faults: its level, and the symptom level's measurement. */
+export interface DiagnosisInput {
+  level?: ReportLevel;
+  /** The symptom level's measurement (its runtime context is read here, as for every level). */
+  symptom?: SymptomMeasurement;
+}
+
+/**
+ * The report at its level without its runtime context, and the services whose containers that
+ * context details (the full level's, of the reference's tiers). Pure: the tests check every
+ * failure type of every system through it.
+ */
+export function reportAt(
+  common: { env: string; namespace: string; inventory: string },
+  faults: { failure: FailureSpec; service: string }[],
+  input: DiagnosisInput = {},
+): { report: Omit<DiagnosisReport, "runtimeContext">; detail: string[] } {
+  const first = faults[0];
+  const level = input.level ?? "full";
+  // the symptom level: an alert written from the measurement, and the namespace as anyone sees it
+  if (level === "symptom")
+    return {
+      report: {
+        level,
+        ...common,
+        alert: input.symptom ? alertText(input.symptom) : "- Alert: the namespace's monitoring fired",
+      },
+      detail: [],
+    };
+  const base = { level, ...common, service: faults.map((f) => f.service).join(", ") };
+  // the service level: no category; the targets' images and resources would say what changed
+  if (level === "service") return { report: base, detail: [] };
+  // the expert tier: the category and the service, and the namespace as anyone sees it; the
+  // target's image and resources would say what changed
+  if (faults.some((f) => f.failure.tier === "expert"))
+    return { report: { ...base, category: faults.map((f) => f.failure.category).join(", ") }, detail: [] };
+  return {
+    report: {
+      ...base,
+      failure: faults.map((f) => f.failure.id).join(", "),
+      category: [...new Set(faults.map((f) => f.failure.category))].join(", "),
+      title:
+        faults.length === 1
+          ? first.failure.title
+          : faults.map((f) => `${f.failure.title} in ${f.service}`).join("; "),
+    },
+    detail: faults.map((f) => f.service),
+  };
+}
+
 export async function buildDiagnosis(
   client: KubeClient,
   env: string,
   namespace: string,
   faults: { failure: FailureSpec; service: string }[],
   inventoryPath: string,
+  input: DiagnosisInput = {},
 ): Promise<DiagnosisReport> {
-  const first = faults[0];
-  const base = {
-    env,
-    namespace,
-    service: faults.map((f) => f.service).join(", "),
-    inventory: readFileSync(inventoryPath, "utf8"),
-  };
-  // the expert tier: the category and the service, and the namespace as anyone sees it; the
-  // target's image and resources would say what changed
-  if (faults.some((f) => f.failure.tier === "expert"))
-    return {
-      ...base,
-      category: faults.map((f) => f.failure.category).join(", "),
-      runtimeContext: await runtimeContext(client, namespace, []),
-    };
-  return {
-    ...base,
-    failure: faults.map((f) => f.failure.id).join(", "),
-    category: [...new Set(faults.map((f) => f.failure.category))].join(", "),
-    title:
-      faults.length === 1
-        ? first.failure.title
-        : faults.map((f) => `${f.failure.title} in ${f.service}`).join("; "),
-    runtimeContext: await runtimeContext(
-      client,
-      namespace,
-      faults.map((f) => f.service),
-    ),
-  };
+  const common = { env, namespace, inventory: readFileSync(inventoryPath, "utf8") };
+  const { report, detail } = reportAt(common, faults, input);
+  return { ...report, runtimeContext: await runtimeContext(client, namespace, detail) };
 }

@@ -1,6 +1,7 @@
 // SoloGen: one prompt, one playbook. The model gets the diagnosis report and must call
 // print_playbook; the playbook is executed once.
 
+import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import { addUsage, type ChatMessage, emptyUsage } from "../models/types.js";
 import { readPlaybook } from "./answer.js";
@@ -17,6 +18,7 @@ export class SoloGen implements Method {
   async remediate(ctx: MethodContext): Promise<MethodResult> {
     const vars = {
       report: renderReport(ctx.report),
+      reportScope: REPORT_SCOPE[ctx.report.level ?? "full"],
       namespace: ctx.report.namespace,
       identity: ctx.identity,
     };

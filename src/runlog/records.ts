@@ -1,6 +1,9 @@
 // A case's record, one line of cases.jsonl: its type, built in one place from what the case's
 // pipeline learned (caseRecord), and read back in today's shape from any version's line
 // (upgradeRecord).
+import type { Tier } from "../chaos/catalog.js";
+import type { ReportLevel } from "../diagnosis/levels.js";
+import type { Localization } from "../localization/score.js";
 import type { MethodResult } from "../methods/types.js";
 import { addUsage, emptyUsage, type Usage } from "../models/types.js";
 import type { CaseStatus, ErrorReason, Reason } from "../outcome.js";
@@ -74,6 +77,12 @@ export interface CaseRecord {
   model: string;
   startedAt: string;
   finishedAt: string;
+  /** The report level the method was handed (--report); absent in records before levels: full. */
+  report?: ReportLevel;
+  /** The faults' tier: expert when one of them is (chaos/catalog.yaml), else reference. */
+  tier?: Tier;
+  /** What the agent changed against what the faults changed or targeted (src/localization). */
+  localization?: Localization;
 }
 
 /** An injection verdict as versions before faultShown wrote it: `pass` meant "the fault showed". */
@@ -109,6 +118,11 @@ export interface CaseFacts {
   phases: Phases;
   /** What went wrong, in order: the method's failure, the harness's error, the cleanup's. */
   errors: string[];
+  /** The report level (--report). */
+  report?: ReportLevel;
+  tier?: Tier;
+  /** Scored once the method ran. */
+  localization?: Localization;
   status: CaseStatus;
   /** The cause of an error of the run, where the pipeline knows it. */
   errorCause?: ErrorReason;
@@ -161,6 +175,9 @@ export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()):
     model: f.model,
     startedAt: f.startedAt,
     finishedAt,
+    ...(f.report ? { report: f.report } : {}),
+    ...(f.tier ? { tier: f.tier } : {}),
+    ...(f.localization ? { localization: f.localization } : {}),
     ...(f.remediation
       ? {
           remediation: f.remediation,

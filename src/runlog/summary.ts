@@ -3,6 +3,7 @@
 // with --trials k the reliability over the trials (pass@1, pass@k, pass^k).
 import { addUsage, emptyUsage, type Usage } from "../models/types.js";
 import { isEvaluated } from "../outcome.js";
+import { formatLocalization, type LocalizationRow, localizationRows } from "./localization.js";
 import { type PassK, passK } from "./passk.js";
 import type { CaseRecord } from "./records.js";
 import { trialKey } from "./records.js";
@@ -60,6 +61,8 @@ export interface RunSummary {
   reasons: Record<string, number>;
   /** The same per failure type. */
   reasonsPerFailure: Record<string, Record<string, number>>;
+  /** Per report level and tier: success, localized and their crossings (localization.ts). */
+  localization?: LocalizationRow[];
 }
 
 /** Counts of reason codes over the cases that did not succeed, most frequent first. */
@@ -182,6 +185,7 @@ export function summarize(
     perFailure,
     reasons: countReasons(recs),
     reasonsPerFailure,
+    localization: localizationRows(recs),
   };
 }
 
@@ -248,6 +252,7 @@ export function formatSummary(s: RunSummary): string {
     for (const [f, c] of Object.entries(s.reasonsPerFailure ?? {}))
       lines.push(`    ${f.padEnd(18)} ${counts(c)}`);
   }
+  lines.push(...formatLocalization(s.localization ?? []));
   if (errorCases.length) {
     lines.push("  Errors of the run (the provider, the tools or the cluster; `run` again re-runs them):");
     for (const e of errorCases)

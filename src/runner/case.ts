@@ -14,6 +14,8 @@ import type { Injection } from "../chaos/inject.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import { errorLine, isMicroRemedError, reasonOf } from "../errors.js";
 import type { AgentIdentity } from "../identity/agent.js";
+import { changesIn } from "../localization/audit.js";
+import { scoreLocalization } from "../localization/score.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";
 import type { CaseContext, CaseRoles, Fault } from "./context.js";
@@ -60,6 +62,8 @@ export async function runCase(planned: PlannedCase, ctx: CaseContext, trial?: nu
       method: ctx.method.name,
       model: ctx.model.id,
       maxAttempts: ctx.maxAttempts,
+      report: ctx.cfg.report,
+      tier: faults.some((f) => f.spec.tier === "expert") ? "expert" : "reference",
       startedAt: new Date().toISOString(),
       phases: {},
       errors: [],
@@ -91,15 +95,19 @@ async function measure(c: Running): Promise<void> {
     facts.status = "injection-failure";
     return;
   }
+  // when the fault was seen: the symptom level's alert fires from then
+  const sinceMs = await ctx.time.clusterNow();
 
   ctx.onPhase("method");
   const identity = await step("identity", () => roles.identity.issue(ctx));
   c.identity = identity;
-  const report = await roles.diagnoser.diagnose(ctx, faults);
+  const report = await roles.diagnoser.diagnose(ctx, faults, { baseline, sinceMs });
   const scorer = roles.scorer.scorer(ctx, { faults, baseline, injections: c.injections });
   const times = emptyTimes();
   const solved = await step("method", () => solve(ctx, report, scorer, identity, times));
   facts.solved = solved;
+  // what the agent changed, from the API proxy's log of its requests, against the faults' objects
+  facts.localization = scoreLocalization(changesIn(join(ctx.caseDir, "api-audit.jsonl")), c.injections);
   writeConversation(ctx.caseDir, report, solved);
   const failed = runFailure(solved);
   if (failed) {

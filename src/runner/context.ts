@@ -81,9 +81,15 @@ export interface IdentityIssuer {
   issue(ctx: CaseContext): Promise<AgentIdentity>;
 }
 
-/** The diagnosis report the method is handed. */
+/** What the case saw of its faults before the report: the baseline, and when the fault showed (cluster ms). */
+export interface Seen {
+  baseline: Baseline;
+  sinceMs: number;
+}
+
+/** The diagnosis report the method is handed, at the run's level (--report). */
 export interface Diagnoser {
-  diagnose(ctx: CaseContext, faults: Fault[]): Promise<DiagnosisReport>;
+  diagnose(ctx: CaseContext, faults: Fault[], seen: Seen): Promise<DiagnosisReport>;
 }
 
 /** What the case is scored on, once it is known what was injected. */

@@ -3,6 +3,7 @@
 // (what a resume must match) or among its free options. config.ts computes RunConfig from this
 // table; cli/run-options.ts makes commander's flags of it.
 
+import { parseReportLevel } from "../diagnosis/levels.js";
 import { usageError } from "../errors.js";
 import type { AgentAccess } from "../identity/agent.js";
 import { parseSandboxMode } from "../sandbox/support.js";
@@ -236,6 +237,13 @@ export const RUN_OPTIONS = {
     parse: parseSandboxMode,
     default: "bwrap",
     record: "options",
+  },
+  report: {
+    flags: "--report <level>",
+    help: "what the method is told (src/diagnosis/levels.ts): full (the reference's report; the expert tier's category and service), service (namespace and root-cause service only) or symptom (a user-facing alert: no service, no category)",
+    parse: parseReportLevel,
+    default: "full",
+    record: "identity",
   },
   baseUrl: {
     flags: "--base-url <url>",

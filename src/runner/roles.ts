@@ -5,6 +5,7 @@
 import { type Injection, inject, removeAllChaos, removeChaos } from "../chaos/inject.js";
 import type { Clock } from "../cluster/time.js";
 import { buildDiagnosis } from "../diagnosis/build.js";
+import type { SymptomMeasurement } from "../diagnosis/symptom.js";
 import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
 import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
@@ -14,7 +15,16 @@ import { VERIFIERS } from "../verify/registry.js";
 import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js";
 import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
 import { judgeUser, measureUser, type UserReading, userFacing } from "../verify/user.js";
-import type { CaseContext, CaseRoles, Confirmer, Fault, Injector, Preparer, Restorer } from "./context.js";
+import type {
+  CaseContext,
+  CaseRoles,
+  Confirmer,
+  Fault,
+  Injector,
+  Preparer,
+  Restorer,
+  Seen,
+} from "./context.js";
 
 /** How long the expert tier's fixes must hold, unless --hold says otherwise (cluster seconds). */
 export const EXPERT_HOLD_SECONDS = 60;
@@ -61,7 +71,8 @@ export const healthyNamespace: Preparer = {
       health = await untilHealthy(ctx);
     }
     const check = ctx.env.userCheck;
-    if (!check || !judgedByUsers(faults)) return { health };
+    // what users see is measured for a case judged by it, and for the symptom level's alert
+    if (!check || !(judgedByUsers(faults) || ctx.cfg.report === "symptom")) return { health };
     const user = await measureUser(
       ctx,
       check,
@@ -87,6 +98,27 @@ export const healthyNamespace: Preparer = {
     return { health, user };
   },
 };
+
+/**
+ * The symptom level's measurement: what users see now against the baseline (from a pod the
+ * faults leave alone, as the checks request), and the namespace's health.
+ */
+async function symptomNow(ctx: CaseContext, faults: Fault[], seen: Seen): Promise<SymptomMeasurement> {
+  const check = ctx.env.userCheck;
+  const now = check
+    ? await measureUser(
+        ctx,
+        check,
+        faults.map((f) => f.service),
+      )
+    : undefined;
+  return {
+    ...(check ? { check, now } : {}),
+    ...(seen.baseline.user ? { baseline: seen.baseline.user } : {}),
+    health: await snapshot(ctx.client, ctx.namespace),
+    sinceMs: seen.sinceMs,
+  };
+}
 
 /** The injection, with the cluster time at which its chaos ends by its own duration (counted from
  * just before the create, so never later than Chaos Mesh's own count). */
@@ -221,13 +253,17 @@ export const DEFAULT_ROLES: CaseRoles = {
   confirmer: faultConfirmer,
   identity: { issue: (ctx) => createAgentIdentity(ctx.client, ctx.namespace, ctx.cfg.agentAccess) },
   diagnoser: {
-    diagnose: (ctx, faults) =>
+    diagnose: async (ctx, faults, seen) =>
       buildDiagnosis(
         ctx.client,
         ctx.env.name,
         ctx.namespace,
         faults.map((f) => ({ failure: f.spec, service: f.service })),
         ctx.cfg.inventory,
+        {
+          level: ctx.cfg.report,
+          ...(ctx.cfg.report === "symptom" ? { symptom: await symptomNow(ctx, faults, seen) } : {}),
+        },
       ),
   },
   scorer: {

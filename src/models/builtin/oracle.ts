@@ -1,6 +1,7 @@
 // The oracle: writes the canonical remediation for the failure category, using only what an
 // agent may use (kubectl in the target namespace); for a report that names only the category
-// (the expert tier), a playbook that diagnoses the service first. It proves each case solvable; it does not
+// (the expert tier) or not even that (the service and symptom levels), a playbook that diagnoses
+// first, finding the faulty services from the namespace where the report names none. It proves each case solvable; it does not
 // touch chaos objects, which a real system would not have.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,19 +26,29 @@ function fixTasks(failure: string, namespace: string, service: string) {
   ];
 }
 
+/** The oracle's scripts (models/oracle): the repair, and what it reads the namespace with. */
+const SCRIPTS = ["cluster.py", "localize.py", "expert-fix.py"];
+
 /**
- * A fault the report names only by category and service (the expert tier): the oracle diagnoses
- * the service from what the namespace shows, as the case's identity, and repairs what it finds
- * (models/oracle/expert-fix.py), so its success proves the case solvable by an agent.
+ * A fault the report does not name the type of (the expert tier; the service level), or whose
+ * service it does not name either (the symptom level: service "?"): the oracle diagnoses from
+ * what the namespace shows, as the case's identity, finding the faulty services first where the
+ * report names none, and repairs what it finds (models/oracle/expert-fix.py), so its success
+ * proves the case solvable by an agent.
  */
 function diagnoseTasks(namespace: string, service: string) {
-  const script = readFileSync(join(packageRoot(), "models", "oracle", "expert-fix.py"), "utf8");
+  const dir = join(packageRoot(), "models", "oracle");
+  // each script written to a folder of its own in the sandbox's /tmp, then the repair run
+  const files = SCRIPTS.map(
+    (f) => `cat > "$d/${f}" <<'PY'\n{% raw %}${readFileSync(join(dir, f), "utf8")}{% endraw %}\nPY\n`,
+  ).join("");
+  const what = service === "?" ? "Find the faulty services" : `Diagnose ${service}`;
   return [
     {
-      name: `Diagnose ${service} from what the namespace shows, and repair it`,
+      name: `${what} from what the namespace shows, and repair them`,
       // cmd: as one string (not split into key=value arguments); raw: not a Jinja template
       "ansible.builtin.shell": {
-        cmd: `python3 - ${namespace} ${service} <<'PY'\n{% raw %}${script}{% endraw %}\nPY\n`,
+        cmd: `set -e\nd=$(mktemp -d)\n${files}python3 "$d/expert-fix.py" ${namespace} '${service}'\n`,
         executable: "/bin/bash",
       },
     },
@@ -48,10 +59,15 @@ export function oraclePlaybook(
   faults: { failure?: string; category?: string; service: string }[],
   namespace: string,
 ): string {
-  const tasks = faults.flatMap((f): Record<string, unknown>[] =>
-    f.failure ? fixTasks(f.failure, namespace, f.service) : diagnoseTasks(namespace, f.service),
-  );
-  const what = faults.map((f) => `${f.failure ?? f.category} in ${f.service}`).join(", ");
+  // an alert names no service: one task finds and repairs every faulty one
+  const tasks = faults.length
+    ? faults.flatMap((f): Record<string, unknown>[] =>
+        f.failure ? fixTasks(f.failure, namespace, f.service) : diagnoseTasks(namespace, f.service),
+      )
+    : diagnoseTasks(namespace, "?");
+  const what = faults.length
+    ? faults.map((f) => `${f.failure ?? f.category ?? "the fault"} in ${f.service}`).join(", ")
+    : "what the alert reports";
   return stringify([{ name: `Remediate ${what}`, hosts: "localhost", gather_facts: false, tasks }]);
 }
 
