@@ -74,7 +74,8 @@ export function registerRunAll(program: Command) {
           savePath: logDir,
           remediateMethod: method,
           experimentPath: resolveData(`experiments/${tier}.txt`),
-          runName: `${method}_${tier}`,
+          // a level below full is a run of its own: the same log folder holds the levels side by side
+          runName: `${method}_${tier}${opts.report && opts.report !== "full" ? `_${opts.report}` : ""}`,
         }),
       );
       const summaries = await runWithSignals(cfgs, (s) => process.stdout.write(formatSummary(s)));
@@ -85,7 +86,7 @@ export function registerRunAll(program: Command) {
       writeFileSync(
         join(logDir, "summary.json"),
         `${JSON.stringify(
-          rows.map((r) => ({ ...r.s, method: r.method, tier: r.tier })),
+          rows.map((r) => ({ ...r.s, method: r.method, tier: r.tier, report: cfgs[0].report })),
           null,
           2,
         )}\n`,

@@ -17,6 +17,9 @@ export interface RunOutcome {
   target: string;
   status: CaseRecord["status"];
   reason?: string;
+  /** The report level (issue 23) and whether the agent localized the fault. */
+  report?: string;
+  localized?: boolean;
 }
 
 const outcomeOf = (c: CaseRecord): RunOutcome => ({
@@ -26,6 +29,8 @@ const outcomeOf = (c: CaseRecord): RunOutcome => ({
   target: c.target,
   status: c.status,
   ...(c.reason ? { reason: c.reason.code } : {}),
+  ...(c.report ? { report: c.report } : {}),
+  ...(c.localization ? { localized: c.localization.localized } : {}),
 });
 
 export interface FailureCell {

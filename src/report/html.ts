@@ -2,6 +2,7 @@
 // so it can be mailed, attached to a CI run or opened from disk and look the same everywhere.
 import type { Report } from "./aggregate.js";
 import { costSuccessChart, successByTierChart } from "./charts.js";
+import { successByLevelChart } from "./levels-chart.js";
 import { reasonsChart } from "./reasons-chart.js";
 import { reliabilityChart } from "./reliability-chart.js";
 import { esc } from "./svg.js";
@@ -95,7 +96,7 @@ export function renderHtml(r: Report, traces: RunTraces[] = []): string {
 <section id="charts">
 <h2>Charts</h2>
 <figure>${successByTierChart(r)}<figcaption>Success rate per tier for each model and method; hover a bar for its counts.</figcaption></figure>
-<figure>${costSuccessChart(r)}<figcaption>Up and to the left is better: more repairs for less.</figcaption></figure>
+${successByLevelChart(r) ? `<figure>${successByLevelChart(r)}<figcaption>Success by how much the method was told (--report), and how often it found the fault's objects.</figcaption></figure>\n` : ""}<figure>${costSuccessChart(r)}<figcaption>Up and to the left is better: more repairs for less.</figcaption></figure>
 ${r.reliability ? `<figure>${reliabilityChart(r)}<figcaption>How reliably each model and method repairs a case it met k times: pass@k counts a case when any trial succeeded, pass^k only when all did; hover a bar for its interval.</figcaption></figure>\n` : ""}<figure>${reasonsChart(r)}<figcaption>Why the cases that did not succeed ended as they did; hover a segment for its count and the code's meaning.</figcaption></figure>
 </section>
 ${reportTables(r).map(htmlTable).join("\n")}

@@ -1,7 +1,9 @@
 // A case's trace as terminal text (`microremed show`), and the small pieces the HTML trace shares:
 // the phases in order, the verdicts, the tokens per role, the one-line outcome.
+
 import type { CaseRecord, Phases } from "../runlog/records.js";
 import type { CaseTrace, TraceMessage } from "./trace.js";
+import { levelLines } from "./trace-levels.js";
 
 export const PHASES: string[] = ["inject", "confirm", "method", "execute", "settle", "verify", "restore"];
 
@@ -112,7 +114,7 @@ export function formatTrace(t: CaseTrace, opts: { full?: boolean } = {}): string
   }
   if (!t.attempts.some((a) => a.playbook))
     for (const p of t.playbooks) out.push(`== ${p.name}`, indent(p.text), "");
-  out.push("== Verdicts");
+  out.push(...levelLines(r), "== Verdicts");
   for (const v of verdictRows(r))
     out.push(
       `${v.check}: ${v.found}: ${v.reason}${Object.keys(v.measurements).length ? `\n    measurements: ${JSON.stringify(v.measurements)}` : ""}`,

@@ -4,8 +4,10 @@
 import type { Tier } from "../chaos/catalog.js";
 import type { ReportLevel } from "../diagnosis/levels.js";
 import type { Localization } from "../localization/score.js";
+import type { StatedDiagnosis } from "../methods/diagnosis.js";
 import type { MethodResult } from "../methods/types.js";
 import { addUsage, emptyUsage, type Usage } from "../models/types.js";
+import type { NoiseEvent } from "../noise/plan.js";
 import type { CaseStatus, ErrorReason, Reason } from "../outcome.js";
 import type { InjectionVerdict, Score, Verdict } from "../verify/types.js";
 import { deriveReasons } from "./reasons.js";
@@ -36,6 +38,8 @@ export interface Phases {
   restore?: number;
   /** Creating and removing the agent's identity (ServiceAccount, Role, token). */
   identity?: number;
+  /** Making the background noise (--noise) and waiting for the namespace to be Ready again. */
+  noise?: number;
 }
 
 export interface CaseRecord {
@@ -83,6 +87,10 @@ export interface CaseRecord {
   tier?: Tier;
   /** What the agent changed against what the faults changed or targeted (src/localization). */
   localization?: Localization;
+  /** The diagnosis the agent stated (submit_diagnosis), scored by the service it named. */
+  diagnosis?: StatedDiagnosis;
+  /** The background events made before the report (--noise), none of them the fault. */
+  noise?: NoiseEvent[];
 }
 
 /** An injection verdict as versions before faultShown wrote it: `pass` meant "the fault showed". */
@@ -123,6 +131,8 @@ export interface CaseFacts {
   tier?: Tier;
   /** Scored once the method ran. */
   localization?: Localization;
+  diagnosis?: StatedDiagnosis;
+  noise?: NoiseEvent[];
   status: CaseStatus;
   /** The cause of an error of the run, where the pipeline knows it. */
   errorCause?: ErrorReason;
@@ -178,6 +188,8 @@ export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()):
     ...(f.report ? { report: f.report } : {}),
     ...(f.tier ? { tier: f.tier } : {}),
     ...(f.localization ? { localization: f.localization } : {}),
+    ...(f.diagnosis ? { diagnosis: f.diagnosis } : {}),
+    ...(f.noise ? { noise: f.noise } : {}),
     ...(f.remediation
       ? {
           remediation: f.remediation,

@@ -16,10 +16,12 @@ import { errorLine, isMicroRemedError, reasonOf } from "../errors.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import { changesIn } from "../localization/audit.js";
 import { scoreLocalization } from "../localization/score.js";
+import { statedDiagnosis } from "../methods/diagnosis.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";
 import type { CaseContext, CaseRoles, Fault } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
+import { caseNoise } from "./noise.js";
 import { DEFAULT_ROLES } from "./roles.js";
 import { runFailure, solve } from "./solve.js";
 import { emptyTimes } from "./timing.js";
@@ -97,6 +99,8 @@ async function measure(c: Running): Promise<void> {
   }
   // when the fault was seen: the symptom level's alert fires from then
   const sinceMs = await ctx.time.clusterNow();
+  if (ctx.cfg.noise)
+    facts.noise = await step("noise", () => caseNoise(ctx, faults, facts.index, facts.trial));
 
   ctx.onPhase("method");
   const identity = await step("identity", () => roles.identity.issue(ctx));
@@ -106,6 +110,11 @@ async function measure(c: Running): Promise<void> {
   const times = emptyTimes();
   const solved = await step("method", () => solve(ctx, report, scorer, identity, times));
   facts.solved = solved;
+  // the diagnosis the agent stated, if it did, scored by the service it named
+  facts.diagnosis = statedDiagnosis(
+    solved.conversation,
+    faults.map((f) => f.service),
+  );
   // what the agent changed, from the API proxy's log of its requests, against the faults' objects
   facts.localization = scoreLocalization(changesIn(join(ctx.caseDir, "api-audit.jsonl")), c.injections);
   writeConversation(ctx.caseDir, report, solved);

@@ -245,6 +245,12 @@ export const RUN_OPTIONS = {
     default: "full",
     record: "identity",
   },
+  noise: {
+    flags: "--noise",
+    help: "make seeded background events that are not the fault (an unrelated pod restarted, a warning event, a ConfigMap edited, a CPU burst elsewhere) before the report; recorded per case, never part of the verdict",
+    default: false,
+    record: "identity",
+  },
   baseUrl: {
     flags: "--base-url <url>",
     help: "the model provider's API URL, for any provider model (e.g. a local vLLM or Ollama: --model openai-compatible:<model> --base-url http://127.0.0.1:8000/v1)",

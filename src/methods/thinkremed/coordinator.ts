@@ -4,6 +4,7 @@
 // second plain-text answer after one reminder, the attempt ends without a playbook.
 import { addUsage, type ChatMessage, type ToolSchema, type Usage } from "../../models/types.js";
 import { playbookArgument, playbookFromText } from "../answer.js";
+import { diagnosisArgument, SUBMIT_DIAGNOSIS } from "../diagnosis.js";
 import { methodError } from "../errors.js";
 import type { Attempt, MethodContext, MethodError } from "../types.js";
 import { answer, type Call, callsOf, commandArg } from "./calls.js";
@@ -45,6 +46,11 @@ async function handle(
     if ("problem" in arg) return { observation: arg.problem };
     if (!ctx.prober) return { observation: cfg.prompt("probeUnavailable") };
     return { observation: await ctx.prober.probe(arg.command) };
+  }
+  if (call.name === SUBMIT_DIAGNOSIS) {
+    // recorded from the conversation once the method ends (methods/diagnosis.ts)
+    const arg = diagnosisArgument(call.arguments);
+    return { observation: "problem" in arg ? arg.problem : "Diagnosis recorded." };
   }
   attempt.probeRounds++;
   return {

@@ -88,11 +88,25 @@ export class OracleModel implements Model {
     }
     const playbook = oraclePlaybook(f.faults, f.namespace);
     const args = JSON.stringify({ playbook });
+    // where the report names the service, the oracle states it (an alert's is found by the playbook)
+    const stated = f.faults[0] && req.tools.some((t) => t.name === "submit_diagnosis");
+    const diagnosis = stated
+      ? [
+          {
+            id: "oracle-2",
+            name: "submit_diagnosis",
+            arguments: JSON.stringify({
+              service: f.faults[0].service,
+              cause: f.faults[0].failure ?? f.faults[0].category ?? "found from what the namespace shows",
+            }),
+          },
+        ]
+      : [];
     return {
       message: {
         role: "assistant",
         content: "",
-        toolCalls: [{ id: "oracle-1", name: "print_playbook", arguments: args }],
+        toolCalls: [{ id: "oracle-1", name: "print_playbook", arguments: args }, ...diagnosis],
       },
       usage: { inputTokens: input, outputTokens: estimateTokens(args) },
     };

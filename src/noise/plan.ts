@@ -1,0 +1,57 @@
+// Background noise (--noise, issue 23): events that are not the fault, as a busy namespace shows
+// them, planned from the run's seed, the case and its trial alone, so the same seed gives the same
+// events. Each is aimed at a workload the case's faults leave alone and never affects the verdict
+// (apply.ts waits for the namespace to be Ready again). What a plan names is a workload, not a
+// pod: pods' names are random, the plan is not.
+import { Rng } from "../util/rng.js";
+
+export type NoiseKind = "pod-restart" | "warning-event" | "configmap-edit" | "cpu-burst";
+
+export interface NoiseEvent {
+  kind: NoiseKind;
+  /** The workload (Deployment) or ConfigMap it is aimed at. */
+  target: string;
+  /** What was done, in a line (the warning's reason and message, the annotation set). */
+  detail: string;
+}
+
+/** Warnings a busy namespace shows now and then, of no consequence. */
+const WARNINGS = [
+  [
+    "Unhealthy",
+    'Readiness probe failed: Get "http://{ip}/": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+  ],
+  ["BackOff", "Back-off pulling image; retrying"],
+  ["FailedMount", 'MountVolume.SetUp failed for volume "kube-api-access": object not registered'],
+  ["DNSConfigForming", "Search Line limits were exceeded, some search paths have been omitted"],
+] as const;
+
+/** Two to three events, among the workloads and ConfigMaps the faults leave alone. */
+export function planNoise(
+  seed: number,
+  caseKey: string,
+  workloads: string[],
+  configMaps: string[],
+): NoiseEvent[] {
+  const rng = new Rng(`${seed}:${caseKey}:noise`);
+  if (!workloads.length) return [];
+  const kinds: NoiseKind[] = ["pod-restart", "warning-event", "cpu-burst"];
+  if (configMaps.length) kinds.push("configmap-edit");
+  const n = 2 + rng.int(2);
+  const out: NoiseEvent[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = rng.pick(kinds);
+    if (kind === "configmap-edit") {
+      const target = rng.pick([...configMaps].sort());
+      out.push({ kind, target, detail: `annotation reviewed-at=${rng.chars(8, "0123456789")}` });
+      continue;
+    }
+    const target = rng.pick([...workloads].sort());
+    if (kind === "warning-event") {
+      const [reason, message] = rng.pick(WARNINGS);
+      out.push({ kind, target, detail: `${reason}: ${message}` });
+    } else if (kind === "cpu-burst") out.push({ kind, target, detail: `${2 + rng.int(4)} s of CPU work` });
+    else out.push({ kind, target, detail: "one pod deleted; its Deployment replaces it" });
+  }
+  return out;
+}

@@ -1,0 +1,198 @@
+// Issue 23 through the CLI on Simple-Micro: the oracle repairs every case at every report level
+// (at the symptom level it finds the faulty service itself) and noop none; the symptom report
+// names neither the service nor the failure; a resume with another --report is refused; a cmd:
+// agent that fixes the right object is localized, one that restarts every Deployment repairs
+// without localizing.
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import type { RunSummary } from "../../src/runlog/summary.js";
+import {
+  type ConversationJson,
+  checkBuilt,
+  cli,
+  type RunJson,
+  readCases,
+  readJson,
+  tmp,
+  write,
+} from "./cli-helpers.js";
+
+beforeAll(checkBuilt);
+
+const SEVEN = [
+  ["cpu-stress", "time-service"],
+  ["memory-stress", "hello-service"],
+  ["disk-io", "time-service"],
+  ["network-loss", "hello-service"],
+  ["network-delay", "time-service"],
+  ["pod-fail", "hello-service"],
+  ["pod-config-error", "time-service"],
+  ["svc-deleted", "hello-service"],
+  ["image-bad-tag", "time-service"],
+];
+const exp = (cases: string[][]) =>
+  stringify({
+    cases: cases.map(([failure, target]) => ({ failure, target })),
+  });
+
+async function run(
+  level: string,
+  model: string,
+  cases: string[][],
+  extra: string[] = [],
+  dir = tmp("mr-levels-"),
+) {
+  const file = write(dir, "exp.yaml", exp(cases));
+  const args = [
+    ...["run", "--env", "simple-micro", "--model", model, "--remediate-method", "SoloGen"],
+    ...["--experiment-path", file, "--save-path", dir, "--run-name", "lv", "--speed", "600", "--settle", "5"],
+    ...["--report", level, ...extra],
+  ];
+  const r = await cli(args, { timeout: 900_000 });
+  const runDir = join(dir, "lv");
+  return { r, dir, runDir, args };
+}
+
+const summaryOf = (runDir: string) => readJson(join(runDir, "summary.json")) as unknown as RunSummary;
+
+describe("report levels", () => {
+  it("symptom: the oracle finds and repairs every fault, localized, from an alert that names neither service nor failure", async () => {
+    const { r, runDir } = await run("symptom", "oracle", SEVEN);
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+    expect((readJson(join(runDir, "run.json")) as unknown as RunJson).config).toMatchObject({
+      report: "symptom",
+    });
+    const cases = readCases(runDir);
+    expect(cases.map((c) => [c.status, c.report, c.localization?.localized])).toEqual(
+      SEVEN.map(() => ["success", "symptom", true]),
+    );
+    for (const [i, c] of cases.entries()) {
+      const conv = readJson(
+        join(runDir, `case-${String(i + 1).padStart(3, "0")}`, "conversation.json"),
+      ) as ConversationJson;
+      const text = String((conv.conversation as { content: string }[])[1].content);
+      const alert = text.slice(0, text.indexOf("## Runtime context"));
+      expect(alert).toMatch(/^## Alert\n/);
+      for (const word of [c.target, c.failure, "Root-cause", "Failure category"])
+        expect(alert).not.toContain(word);
+      expect(alert).toMatch(/Entry path GET \/hello \(hello\): \d+% of 3 requests failed/);
+    }
+    expect(summaryOf(runDir).localization).toEqual([
+      expect.objectContaining({ level: "symptom", tier: "expert", evaluated: 2 }),
+      expect.objectContaining({ level: "symptom", tier: "reference", evaluated: 7 }),
+    ]);
+  }, 900_000);
+
+  it("service and full: the oracle repairs; a resume with another --report is refused", async () => {
+    const service = await run("service", "oracle", [
+      ["pod-config-error", "hello-service"],
+      ["network-delay", "hello-service"],
+    ]);
+    expect(service.r.exitCode, service.r.stderr.slice(-2000)).toBe(0);
+    expect(readCases(service.runDir).map((c) => [c.status, c.report])).toEqual([
+      ["success", "service"],
+      ["success", "service"],
+    ]);
+    const conv = readJson(join(service.runDir, "case-001", "conversation.json")) as ConversationJson;
+    expect(conv.report).toMatchObject({ level: "service", service: "hello-service" });
+    expect(conv.report.category).toBeUndefined();
+    const again = await cli(service.args.map((a) => (a === "service" ? "symptom" : a)));
+    expect(again.exitCode).not.toBe(0);
+    expect(again.stderr).toMatch(/E_RESUME_MISMATCH.*report: "service" → "symptom"/s);
+    const full = await run("full", "oracle", [["cpu-stress", "time-service"]], []);
+    expect(full.r.exitCode, full.r.stderr.slice(-2000)).toBe(0);
+    expect(readCases(full.runDir).map((c) => [c.status, c.report, c.localization?.localized])).toEqual([
+      ["success", "full", true],
+    ]);
+  }, 900_000);
+
+  it("noop repairs nothing at any level", async () => {
+    for (const level of ["full", "service", "symptom"]) {
+      const { r, runDir } = await run(level, "noop", [["pod-fail", "time-service"]]);
+      expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+      expect(summaryOf(runDir)).toMatchObject({ evaluated: 1, successes: 0 });
+      expect(readCases(runDir)[0].localization).toMatchObject({ localized: false, changed: [] });
+    }
+  }, 900_000);
+});
+
+describe("localization through the CLI", () => {
+  const agent = (dir: string, name: string, body: string) =>
+    write(
+      dir,
+      name,
+      `#!/bin/sh\nset -eu\nreport=$(cat)\nns=$(printf '%s' "$report" | python3 -c "import json,sys; print(json.load(sys.stdin)['namespace'])")\n${body}\n`,
+    );
+
+  it("an agent that fixes the right object is localized; one that restarts every Deployment repairs without localizing", async () => {
+    const dir = tmp("mr-loc-");
+    const right = agent(
+      dir,
+      "right.sh",
+      `svc=$(printf '%s' "$report" | python3 -c "import json,sys; print(json.load(sys.stdin)['service'])")\nkubectl -n "$ns" rollout restart "deployment/$svc" >&2\nkubectl -n "$ns" rollout status "deployment/$svc" --timeout=600s >&2`,
+    );
+    const broad = agent(
+      dir,
+      "broad.sh",
+      `kubectl -n "$ns" rollout restart deployment >&2\nfor d in $(kubectl -n "$ns" get deploy -o name); do kubectl -n "$ns" rollout status "$d" --timeout=600s >&2; done`,
+    );
+    for (const [script, localized] of [
+      [right, true],
+      [broad, false],
+    ] as const) {
+      const d = tmp("mr-loc-");
+      const file = write(d, "exp.yaml", exp([["pod-fail", "time-service"]]));
+      const res = await cli(
+        [
+          ...["run", "--env", "simple-micro", "--model", "noop", "--remediate-method", `cmd:sh ${script}`],
+          ...[
+            "--experiment-path",
+            file,
+            "--save-path",
+            d,
+            "--run-name",
+            "lv",
+            "--speed",
+            "600",
+            "--settle",
+            "5",
+          ],
+        ],
+        { timeout: 600_000 },
+      );
+      expect(res.exitCode, res.stderr.slice(-2000)).toBe(0);
+      const [c] = readCases(join(d, "lv"));
+      expect(c.status).toBe("success");
+      expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(localized);
+      if (!localized) expect(c.localization?.collateral).toContain("patch deployments/hello-service");
+      const row = summaryOf(join(d, "lv")).localization?.[0];
+      expect(row?.repairedWithoutLocalizing.count).toBe(localized ? 0 : 1);
+    }
+  }, 900_000);
+});
+
+describe("noise", () => {
+  it("the same seed makes the same background events; they never decide the verdict, and show lists them", async () => {
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      const { r, runDir } = await run(
+        "symptom",
+        "oracle",
+        [["pod-fail", "time-service"]],
+        ["--noise", "--seed", "7"],
+      );
+      expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+      runs.push({ runDir, cases: readCases(runDir) });
+    }
+    const [a, b] = runs.map((x) => x.cases[0]);
+    expect(a.noise?.length).toBeGreaterThanOrEqual(2);
+    expect(a.noise?.every((e) => e.target !== "time-service")).toBe(true);
+    expect(b.noise).toEqual(a.noise);
+    expect([a.status, a.localization?.localized, b.status]).toEqual(["success", true, "success"]);
+    const shown = await cli(["show", runs[0].runDir, "1"]);
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`noise: ${a.noise?.[0].kind} on ${a.noise?.[0].target}`);
+    expect(shown.stdout).toMatch(/report level: symptom\nlocalization: localized/);
+  }, 900_000);
+});
