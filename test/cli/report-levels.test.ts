@@ -97,6 +97,8 @@ describe("report levels", () => {
     const conv = readJson(join(service.runDir, "case-001", "conversation.json")) as ConversationJson;
     expect(conv.report).toMatchObject({ level: "service", service: "hello-service" });
     expect(conv.report.category).toBeUndefined();
+    // the oracle states the service the report names: recorded, scored by fact
+    expect(readCases(service.runDir)[0].diagnosis).toMatchObject({ service: "hello-service", correct: true });
     const again = await cli(service.args.map((a) => (a === "service" ? "symptom" : a)));
     expect(again.exitCode).not.toBe(0);
     expect(again.stderr).toMatch(/E_RESUME_MISMATCH.*report: "service" → "symptom"/s);
