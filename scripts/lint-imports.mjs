@@ -51,7 +51,8 @@ export const LAYERINGS = [
       ["cluster", "sandbox", "sim"], // the one Kubernetes client; bubblewrap and the API proxy; the embedded cluster
       ["envs", "identity", "probe", "ansible"], // systems; the agent's identity; the probe; the executor
       ["chaos"], // the failure catalog, injecting and removing faults
-      ["verify", "diagnosis"], // the checks and the scorer; the diagnosis report
+      ["verify", "localization", "noise"], // the checks and the scorer; what the agent changed against the fault; background noise
+      ["diagnosis"], // the diagnosis report (its symptom level is written from the user-facing check)
       ["models"], // LLM providers and the built-in models
       ["mcp"], // the MCP server over one case: its tools act through the roles a method is handed
       ["methods"], // SoloGen, ThinkRemed, modules, external agents

@@ -109,7 +109,7 @@ describe("ThinkRemed", () => {
     expect(answers[1]).toContain('probe_system: "command" must be a non-empty string');
     expect(answers[2]).toContain('print_playbook: "playbook" must be the playbook\'s YAML text');
     expect(answers[3]).toContain(
-      'There is no tool named "restart_everything"; use probe_system or print_playbook.',
+      'There is no tool named "restart_everything"; use probe_system or print_playbook or submit_diagnosis.',
     );
   });
 

@@ -87,6 +87,8 @@ describe("the run's configuration", () => {
         "trials",
         "shard",
         "hold",
+        "report",
+        "noise",
       ].sort(),
     );
     expect(identity(c)).toMatchObject({
