@@ -15,8 +15,10 @@ export interface ChatMessage {
   /** For role "tool": which call this answers. */
   toolCallId?: string;
   name?: string;
-  /** When it was said (ISO 8601), where the method recorded it (an MCP agent's calls). */
+  /** When it was said (ISO 8601), where recorded: a model's turn (when asked), an MCP agent's call. */
   at?: string;
+  /** A model's turn: the tokens and cost of the call that wrote it (stamped by the runner). */
+  usage?: Usage;
 }
 
 export interface ToolSchema {

@@ -19,6 +19,7 @@ import { scoreLocalization } from "../localization/score.js";
 import { statedDiagnosis } from "../methods/diagnosis.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";
+import { writeTrajectory } from "../trajectory/index.js";
 import type { CaseContext, CaseRoles, Fault } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
 import { caseNoise } from "./noise.js";
@@ -79,7 +80,9 @@ export async function runCase(planned: PlannedCase, ctx: CaseContext, trial?: nu
     ended(c.facts, e, ctx.signal);
   }
   await cleanUp(c);
-  return caseRecord(c.facts);
+  const rec = caseRecord(c.facts);
+  writeTrajectory(ctx.caseDir, rec);
+  return rec;
 }
 
 /** From a healthy namespace to the case's score; each fact goes into the record's facts as it is learned. */

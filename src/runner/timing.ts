@@ -33,7 +33,9 @@ export function timedModel(m: Model, t: MethodTimes): Model {
     async generate(req) {
       const start = Date.now();
       try {
-        return await m.generate(req);
+        const res = await m.generate(req);
+        // the turn keeps when it was asked for and what it cost: the case's trajectory (ATIF) reads them
+        return { ...res, message: { ...res.message, at: new Date(start).toISOString(), usage: res.usage } };
       } finally {
         t.modelMs += Date.now() - start;
       }
