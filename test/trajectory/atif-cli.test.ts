@@ -66,5 +66,5 @@ describe("trajectories through the CLI", () => {
     const bad = await cli(["show", run]);
     expect(bad.exitCode).not.toBe(0);
     expect(bad.stderr).toContain("--format atif for every case");
-  });
+  }, 420_000);
 });
