@@ -5,6 +5,7 @@ import { isEvaluated } from "../outcome.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { countReasons } from "../runlog/summary.js";
 import { type DiffReport, diffSeries } from "./diff.js";
+import { type LeaderboardRow, leaderboard } from "./leaderboard.js";
 import { orderCodes } from "./reason-table.js";
 import { type Reliability, reliability } from "./reliability.js";
 import type { LoadedRun, Series } from "./runs.js";
@@ -76,6 +77,8 @@ export interface Report {
   reliability?: Reliability;
   /** Exactly two series: their cases paired by index, per tier and system. */
   diff?: DiffReport;
+  /** Model × method × tier × report level, best success first (leaderboard.ts). */
+  leaderboard: LeaderboardRow[];
 }
 
 const TIER_ORDER = ["easy", "medium", "hard"];
@@ -186,5 +189,6 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
     reasonsPerFailure,
     ...(rel ? { reliability: rel } : {}),
     ...(series.length === 2 ? { diff: diffSeries(runs, series[0], series[1]) } : {}),
+    leaderboard: leaderboard(runs),
   };
 }

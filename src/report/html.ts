@@ -1,7 +1,9 @@
-// --format html: one self-contained page (inline CSS and SVG, no script, no external request),
+// --format html: one self-contained page (inline CSS, SVG and the leaderboard's small sorting
+// script; no external script, no external request),
 // so it can be mailed, attached to a CI run or opened from disk and look the same everywhere.
 import type { Report } from "./aggregate.js";
 import { costSuccessChart, successByTierChart } from "./charts.js";
+import { LEADERBOARD_CSS, leaderboardHtml } from "./leaderboard-html.js";
 import { successByLevelChart } from "./levels-chart.js";
 import { reasonsChart } from "./reasons-chart.js";
 import { reliabilityChart } from "./reliability-chart.js";
@@ -87,12 +89,13 @@ export function renderHtml(r: Report, traces: RunTraces[] = []): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>MicroRemed report</title>
-<style>${CSS}${TRACE_CSS}</style>
+<style>${CSS}${TRACE_CSS}${LEADERBOARD_CSS}</style>
 </head>
 <body>
 <main>
 <h1>MicroRemed report</h1>
 <p class="lead">${esc(lead)}</p>
+${leaderboardHtml(r.leaderboard)}
 <section id="charts">
 <h2>Charts</h2>
 <figure>${successByTierChart(r)}<figcaption>Success rate per tier for each model and method; hover a bar for its counts.</figcaption></figure>

@@ -165,8 +165,19 @@ describe("rendering", () => {
       "reasonCodes",
       "reasons",
       "reasonsPerFailure",
+      "leaderboard",
     ]);
     expect(json.byTier).toHaveLength(8);
+    // best first: ThinkRemed repaired all four easy cases; runs without a report level told everything
+    expect(json.leaderboard).toHaveLength(8);
+    expect(json.leaderboard[0]).toMatchObject({
+      model: MODEL_A,
+      method: "ThinkRemed",
+      tier: "easy",
+      level: "full",
+      successRate: 1,
+      passK: null,
+    });
     expect(json.byTier[0]).toMatchObject({
       model: MODEL_A,
       method: "SoloGen",
