@@ -57,6 +57,7 @@ export const LAYERINGS = [
       ["mcp"], // the MCP server over one case: its tools act through the roles a method is handed
       ["methods"], // SoloGen, ThinkRemed, modules, external agents
       ["runlog"], // a run's records, summary, reasons, pass@k
+      ["trajectory"], // a case as an ATIF trajectory, from its record and conversation
       ["runner", "report"], // the experiment loop and the case pipeline; tables and charts
       ["cli"], // the commands
     ],
