@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // whole tiers run in their own lane (vitest.tiers.config.ts, npm run test:tiers)
-    exclude: ["test/tiers/**", "**/node_modules/**"],
+    // whole tiers run in their own lane (vitest.tiers.config.ts, npm run test:tiers) and the
+    // sweep by hand (vitest.sweep.config.ts, npm run test:sweep)
+    exclude: ["test/tiers/**", "test/sweep/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -2,7 +2,7 @@
 // symptom levels (`run-all ... --report <level>`): the oracle repairs every case, finding the
 // faulty service itself at the symptom level, and localizes it; noop repairs none.
 import { describe, expect, it } from "vitest";
-import { runAll } from "./run-all.js";
+import { runAll } from "../tiers/run-all.js";
 
 const TIERS = ["easy", "medium", "hard", "expert"];
 
