@@ -37,6 +37,7 @@ export const LOGS_SCHEMA = {
     ioStall: lines,
     dependencyRefused: lines,
     dependencyDns: lines,
+    dependencyDnsTimeout: lines,
     dependencyReset: lines,
     missingEnv: lines,
   },
@@ -230,6 +231,7 @@ interface TopologyLogs {
   ioStall?: string[];
   dependencyRefused?: string[];
   dependencyDns?: string[];
+  dependencyDnsTimeout?: string[];
   dependencyReset?: string[];
   missingEnv?: string[];
 }

@@ -199,6 +199,7 @@ const OPTIONAL_SITUATIONS = [
   "ioStall",
   "dependencyRefused",
   "dependencyDns",
+  "dependencyDnsTimeout",
   "dependencyReset",
   "missingEnv",
 ];

@@ -28,8 +28,10 @@ export interface Logs {
   ioStall?: string[];
   /** A dependency refused the connection (nothing listens, no endpoint, a policy rejects it). */
   dependencyRefused?: string[];
-  /** The dependency's name did not resolve. */
+  /** The dependency's name did not resolve (NXDOMAIN). */
   dependencyDns?: string[];
+  /** The lookup got no answer (lost or rejected queries: EAI_AGAIN); else dependencyDns. */
+  dependencyDnsTimeout?: string[];
   /** The dependency closed the connection without an answer (reset, HTTPChaos abort). */
   dependencyReset?: string[];
   /** A variable the application reads at start is unset ({var}). */

@@ -42,6 +42,8 @@ export interface EdgeView {
   depIp: string;
   /** The application makes no such calls (an optional dependency it has no address for). */
   none?: boolean;
+  /** The lookups get no answer (rejected or lost: EAI_AGAIN), rather than NXDOMAIN. */
+  dnsAgain?: boolean;
 }
 
 /** How long callers wait, when their log templates do not say it (PT5S, 5000ms...). */
@@ -103,6 +105,8 @@ interface Spot {
   landing?: Landing;
   /** A failure before any pod is reached (the lookup, kube-proxy, nothing routes the IP). */
   failed?: "dns" | "refused" | "timeout";
+  /** The lookup got no answer (rather than NXDOMAIN). */
+  dnsAgain?: boolean;
   established?: boolean;
   openedAt: number;
   ip: string;
@@ -175,7 +179,8 @@ function spotsOf(
         dep,
         depPort,
       };
-    if (pl.kind === "dns") return { spots: [{ share: 1, failed: "dns", openedAt: now, ip }], dep, depPort };
+    if (pl.kind === "dns")
+      return { spots: [{ share: 1, failed: "dns", dnsAgain: pl.timeout, openedAt: now, ip }], dep, depPort };
     if (pl.kind === "refused")
       return { spots: [{ share: 1, failed: "refused", openedAt: now, ip }], dep, depPort };
     if (pl.kind !== "pods")
@@ -313,6 +318,7 @@ export function edgeView(
     dep: sp.dep,
     depPort: sp.depPort,
     depIp: sp.spots[0]?.ip || sp.dep,
+    dnsAgain: sp.spots.some((s) => s.dnsAgain),
   };
   if (sp.none) {
     p.ok = 1;

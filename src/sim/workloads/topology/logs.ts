@@ -69,7 +69,7 @@ function uuid(rnd: () => number): string {
 }
 
 /** The lines of a failed call: the store's, or the call's for that kind of failure. */
-export function failureLines(m: ServiceModel, e: Edge, o: CallOutcome): string[] | undefined {
+export function failureLines(m: ServiceModel, e: Edge, o: CallOutcome, v?: EdgeView): string[] | undefined {
   if (e.store) return (o === "timeout" ? m.logs.storeTimeout : m.logs.storeError)?.[e.store];
   const l = m.logs;
   switch (o) {
@@ -78,7 +78,7 @@ export function failureLines(m: ServiceModel, e: Edge, o: CallOutcome): string[]
     case "refused":
       return l.dependencyRefused ?? l.dependencyError;
     case "dns":
-      return l.dependencyDns ?? l.dependencyError;
+      return (v?.dnsAgain ? l.dependencyDnsTimeout : undefined) ?? l.dependencyDns ?? l.dependencyError;
     case "reset":
       return l.dependencyReset ?? l.dependencyError;
     default:
@@ -126,7 +126,8 @@ export function sample(
     const v = view(e);
     if (v.none) continue;
     const res = drawOutcome(v, rnd);
-    if (res !== "ok") out.push(...render(failureLines(m, e, res), callVars(vars, e, v, outcomeMs(v, res))));
+    if (res !== "ok")
+      out.push(...render(failureLines(m, e, res, v), callVars(vars, e, v, outcomeMs(v, res))));
   }
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   for (const f of spec ? ioFaultsOnMounts(ctx.faults, pod, spec) : [])
@@ -146,7 +147,7 @@ export function sample(
       spent += ms;
       continue;
     }
-    const lines = failureLines(m, e, res);
+    const lines = failureLines(m, e, res, v);
     if (lines?.length) return [...out, ...render(lines, callVars(vars, e, v, spent + ms))];
     // no template for it: the request still went badly, shown by its duration
     spent += ms;

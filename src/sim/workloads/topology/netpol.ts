@@ -179,6 +179,32 @@ export function blockedBy(ctx: SimContext, f: Flow): "egress" | "ingress" | unde
   return undefined;
 }
 
+/** CoreDNS as a policy sees it: k3s runs it in kube-system with the label k8s-app=kube-dns. */
+const COREDNS: Pod = {
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "coredns", namespace: "kube-system", uid: "coredns", labels: { "k8s-app": "kube-dns" } },
+  spec: {
+    containers: [
+      {
+        name: "coredns",
+        image: "rancher/mirrored-coredns-coredns",
+        ports: [{ name: "dns", containerPort: 53, protocol: "UDP" }],
+      },
+    ],
+  },
+  status: { podIP: "10.42.0.2" },
+};
+
+/**
+ * Whether the pod's egress policies keep its DNS queries from CoreDNS (UDP 53 rejected: the
+ * resolver fails at once, "Temporary failure in name resolution").
+ */
+export function dnsBlocked(ctx: SimContext, pod: Pod): boolean {
+  if (!policiesFor(ctx, pod, "Egress").length) return false;
+  return blockedBy(ctx, { from: { pod }, to: { pod: COREDNS }, port: 53, protocol: "UDP" }) !== undefined;
+}
+
 /** Whether any policy exists in a namespace (a cheap test before resolving flows). */
 export function anyPolicy(ctx: SimContext, ns: string | undefined): boolean {
   return ctx.store.list(NETWORK_POLICY, ns).length > 0;

@@ -7,7 +7,8 @@
 // late, or past the caller's timeouts.
 import { type Answer, answer, exchangeMs, handshakeMs, reasonOf } from "./http.js";
 import { type Caller, lookup, whoHas } from "./names.js";
-import { httpFaults, open, placeIp } from "./resolve.js";
+import { dnsBlocked } from "./netpol.js";
+import { httpFaults, needsDns, open, placeIp } from "./resolve.js";
 
 export type Outcome =
   /** connectMs: when the TCP handshake completed (curl's time_connect). */
@@ -50,6 +51,8 @@ export async function request(p: Caller, req: Request): Promise<Outcome> {
   const elapsed = () => planned;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  // an egress policy that leaves out CoreDNS: the query is rejected, the lookup fails at once
+  if (needsDns(p, host) && dnsBlocked(p.ctx, p.pod)) return { kind: "dns", timeout: true };
   const r = await lookup(p, host);
   if ("error" in r) return { kind: "dns", timeout: r.error === "timeout" };
   const ip = r.ips[0];

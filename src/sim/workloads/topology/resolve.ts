@@ -18,7 +18,7 @@ import type { Endpoints, Pod, Service, ServicePort } from "../../core/objects.js
 import { type Impairment, oneWay } from "./impairments.js";
 import { type Listener, listeners } from "./listeners.js";
 import { type Asker, type Holder, resolveNow, whoHas } from "./names.js";
-import { blockedBy, type Endpoint } from "./netpol.js";
+import { blockedBy, dnsBlocked, type Endpoint } from "./netpol.js";
 
 export interface Landing {
   pod: Pod;
@@ -35,10 +35,17 @@ export type Placement =
 
 /** Where host:port leads from the caller's pod (no time passes: the lookup's cost is lookup()'s). */
 export function place(p: Asker, host: string, port: number): Placement {
+  if (needsDns(p, host) && dnsBlocked(p.ctx, p.pod)) return { kind: "dns", timeout: true };
   const r = resolveNow(p, host);
   if ("error" in r) return { kind: "dns", timeout: r.error === "timeout" };
   const ip = r.ips[0];
   return placeIp(p.ctx, p.pod, whoHas(p, ip), ip, port);
+}
+
+/** Whether resolving the name asks CoreDNS (not an address, localhost or the pod's own name). */
+export function needsDns(p: Asker, host: string): boolean {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host === "localhost") return false;
+  return host !== (p.pod.spec?.hostname ?? p.pod.metadata.name);
 }
 
 /** The Endpoints' ready addresses for one Service port, each with the port it forwards to. */
