@@ -115,8 +115,9 @@ export function answer(
   let type = page.type ?? "text/plain";
   let serverMs = (st?.latencyMs ?? 1) * (0.85 + rnd() * 0.3);
   if (!routed) {
-    // no route: the page as the service's health has it
-    const fail = page.failStatus !== undefined && rnd() < (st?.failRate ?? 0);
+    // no route: the page as the service's health has it (a service with routes calls nobody
+    // for a path none of them matches)
+    const fail = page.failStatus !== undefined && !m?.routes.length && rnd() < (st?.failRate ?? 0);
     status = fail ? page.failStatus! : (page.status ?? 200);
     body = fail ? (page.failBody ?? "") : page.body;
   } else if (routed.kind === "upstream") {
