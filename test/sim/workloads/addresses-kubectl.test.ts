@@ -111,6 +111,40 @@ describe("the address comes from the caller's environment", () => {
     await rolledOut("hello-service");
     await pageUntil(kn, debug, HELLO, ok);
   }, 150_000);
+  it("$(VAR) expands from entries before it; a reference to a later one stays as written", async () => {
+    const since = nowStamp();
+    const env = (list: { name: string; value: string }[]) =>
+      JSON.stringify([{ op: "replace", path: "/spec/template/spec/containers/0/env", value: list }]);
+    const port = { name: "PORT", value: "5000" };
+    const host = { name: "TIME_HOST", value: "time-service" };
+    const addr = { name: "TIME_SERVICE_ADDR", value: "$(TIME_HOST):5001" };
+    expect(
+      (await kn(["patch", "deployment/hello-service", "--type=json", "-p", env([port, host, addr])]))
+        .exitCode,
+    ).toBe(0);
+    await rolledOut("hello-service");
+    await pageUntil(kn, debug, HELLO, ok);
+    expect(
+      (await kn(["patch", "deployment/hello-service", "--type=json", "-p", env([port, addr, host])]))
+        .exitCode,
+    ).toBe(0);
+    await rolledOut("hello-service");
+    const pod = await readyPod(kn, "hello-service");
+    const printed = await kn(["exec", pod, "-c", "hello-service", "--", "printenv", "TIME_SERVICE_ADDR"]);
+    expect(printed.stdout.trim()).toBe("$(TIME_HOST):5001");
+    await pageUntil(kn, debug, HELLO, unavailable);
+    await logsShow(
+      kn,
+      "hello-service",
+      "hello-service",
+      since,
+      failed("\\$\\(TIME_HOST\\):5001", "<urlopen error \\[Errno -2\\] Name or service not known>"),
+    );
+    const original = env([port, { name: "TIME_SERVICE_ADDR", value: "time-service:5001" }]);
+    expect((await kn(["patch", "deployment/hello-service", "--type=json", "-p", original])).exitCode).toBe(0);
+    await rolledOut("hello-service");
+    await pageUntil(kn, debug, HELLO, ok);
+  }, 180_000);
 });
 
 describe("the Service decides where the address leads", () => {
