@@ -147,12 +147,12 @@ export function createContainerEnv(
   pod: KObject,
   container: Container,
   restartCount: number,
-): Map<string, string> {
+): ReadonlyMap<string, string> {
   const env = composeEnv(ctx, pod, container);
   const book = snapshotsOf(ctx);
   if (book.size >= MAX_SNAPSHOTS) book.delete(book.keys().next().value!);
   book.set(instance(pod, container.name, restartCount), env);
-  return new Map(env);
+  return env;
 }
 
 /** The restart count of the container's current instance, from the pod's status. */
@@ -171,10 +171,20 @@ export function containerEnv(
   container: Container,
   restartCount?: number,
 ): Map<string, string> {
+  return new Map(keptEnv(ctx, obj, container, restartCount));
+}
+
+/** The same environment, read only and not copied (for readers that look up a few variables). */
+export function keptEnv(
+  ctx: SimContext,
+  obj: KObject,
+  container: Container,
+  restartCount?: number,
+): ReadonlyMap<string, string> {
   const kept = snapshotsOf(ctx).get(
     instance(obj, container.name, restartCount ?? currentRestart(obj as Pod, container.name)),
   );
-  return new Map(kept ?? composeEnv(ctx, obj, container));
+  return kept ?? composeEnv(ctx, obj, container);
 }
 
 /** The environment as the kubelet composes it now, in a stable order. */

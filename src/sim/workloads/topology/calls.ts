@@ -118,7 +118,8 @@ function defaultPort(ctx: SimContext, ns: string, host: string, callee: ServiceM
   return Number(svc?.spec?.ports?.[0]?.port ?? callee?.port ?? 80);
 }
 
-interface Spots {
+/** Where calls along an edge from one pod go now (computed once, read by several views). */
+export interface Spots {
   spots: Spot[];
   dep: string;
   depPort: number | string;
@@ -126,7 +127,7 @@ interface Spots {
 }
 
 /** Where calls along the edge go from this pod now. */
-function spotsOf(
+export function spotsOf(
   ctx: SimContext,
   services: Map<string, SvcState>,
   m: ServiceModel,
@@ -301,10 +302,11 @@ export function edgeView(
   pod: Pod,
   e: Edge,
   req: { method: string; path?: string } = { method: "GET", path: e.dial.path },
+  where?: Spots,
 ): EdgeView {
   const wait = timeoutMs(m, e);
   const connectWait = connectTimeoutMs(m, e);
-  const sp = spotsOf(ctx, services, m, pod, e);
+  const sp = where ?? spotsOf(ctx, services, m, pod, e);
   const p = zero();
   const lands = new Map<string, number>();
   const view: EdgeView = {

@@ -9,7 +9,7 @@
 import type { Dial, Edge, ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
-import { containerEnv } from "../../userland/env.js";
+import { keptEnv } from "../../userland/env.js";
 
 export type Address =
   /** A host and port (no port: the Service's first port, as a bare Service name is dialled). */
@@ -44,7 +44,7 @@ export function addressOf(ctx: SimContext, pod: Pod, m: ServiceModel, e: Edge): 
   if (d.via === "registry") return { kind: "registry" };
   if (d.via === "fixed") return parseAddress(d.address ?? e.dep);
   const spec = mainSpec(pod, m);
-  const env = spec ? containerEnv(ctx, pod, spec) : new Map<string, string>();
+  const env: ReadonlyMap<string, string> = spec ? keptEnv(ctx, pod, spec) : new Map<string, string>();
   const unset = (): Address =>
     d.default ? parseAddress(d.default) : d.unset === "fail" ? { kind: "bad", raw: "" } : { kind: "none" };
   if (d.var) {
@@ -72,7 +72,7 @@ export function missingAtStart(
 ): string[] {
   const spec = mainSpec(pod, m);
   if (!spec) return [];
-  const env = containerEnv(ctx, pod, spec, restartCount);
+  const env = keptEnv(ctx, pod, spec, restartCount);
   const out: string[] = [];
   for (const e of edges) {
     const d = e.dial;
@@ -92,7 +92,7 @@ export function skippedAtStart(
 ): string[] {
   const spec = mainSpec(pod, m);
   if (!spec) return [];
-  const env = containerEnv(ctx, pod, spec, restartCount);
+  const env = keptEnv(ctx, pod, spec, restartCount);
   return edges
     .filter((e) => e.dial.via === "env" && !e.dial.default && e.dial.unset === "skip")
     .flatMap((e) => varsOf(e.dial))

@@ -38,14 +38,15 @@ export type Holder =
 export function whoHas(p: Asker, ip: string): Holder {
   if (ip.startsWith("127.") || ip === p.pod.status?.podIP)
     return ip.startsWith("127.") ? { kind: "loopback" } : { kind: "pod", pod: p.pod };
-  const { registry } = p.ctx;
-  const pod = (registry.list(R("Pod"), undefined) as Pod[]).find(
+  // the store's own lists (an address is held by one object at most: no order to keep)
+  const { store } = p.ctx;
+  const pod = (store.list(R("Pod")) as Pod[]).find(
     (x) => x.status?.podIP === ip && !["Succeeded", "Failed"].includes(x.status?.phase ?? ""),
   );
   if (pod) return { kind: "pod", pod };
-  const svc = (registry.list(R("Service"), undefined) as Service[]).find((s) => s.spec?.clusterIP === ip);
+  const svc = (store.list(R("Service")) as Service[]).find((s) => s.spec?.clusterIP === ip);
   if (svc || ip === KUBERNETES_SERVICE_IP || ip === CLUSTER_DNS) return { kind: "service", svc };
-  const node = (registry.list(R("Node"), undefined) as Node[]).find((n) => internalIP(n) === ip);
+  const node = (store.list(R("Node")) as Node[]).find((n) => internalIP(n) === ip);
   if (node) return { kind: "node", node };
   return /^10\.4[23]\./.test(ip) ? { kind: "unassigned" } : { kind: "external" };
 }

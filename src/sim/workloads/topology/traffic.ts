@@ -14,7 +14,7 @@ import type { Pod } from "../../core/objects.js";
 import type { KObject } from "../../core/types.js";
 import { containerRef } from "../../metrics/usage.js";
 import { isPause } from "../../userland/toolbox.js";
-import { edgeView } from "./calls.js";
+import { edgeView, type Spots, spotsOf } from "./calls.js";
 import { ioFaultsOnMounts, podFailed, stressOf } from "./impairments.js";
 import type { SvcState } from "./service-state.js";
 
@@ -74,10 +74,12 @@ export class Traffic {
       byApp.set(app, [...(byApp.get(app) ?? []), p]);
     }
     const services = new Map<string, SvcState>();
+    // where each pod's calls go is worked out once per computation, for the load and the health
+    const memo = new Map<string, Spots>();
     for (const sys of cat.systems) {
       if (![...sys.services.keys()].some((k) => byApp.has(k))) continue;
-      this.flow(sys, byApp, services);
-      this.health(sys, services);
+      this.flow(sys, byApp, services, memo);
+      this.health(sys, services, memo);
     }
     return { services, expiresAt: this.nextOpening(ns) };
   }
@@ -103,7 +105,22 @@ export class Traffic {
   }
 
   /** Entry load, then callers before callees. */
-  private flow(sys: SystemModel, byApp: Map<string, Pod[]>, out: Map<string, SvcState>) {
+  private view(out: Map<string, SvcState>, memo: Map<string, Spots>, m: ServiceModel, pod: Pod, e: Edge) {
+    const key = `${pod.metadata.uid}|${e.to}|${e.store ?? ""}`;
+    let where = memo.get(key);
+    if (!where) {
+      where = spotsOf(this.ctx, out, m, pod, e);
+      memo.set(key, where);
+    }
+    return edgeView(this.ctx, out, m, pod, e, undefined, where);
+  }
+
+  private flow(
+    sys: SystemModel,
+    byApp: Map<string, Pod[]>,
+    out: Map<string, SvcState>,
+    memo: Map<string, Spots>,
+  ) {
     for (const m of sys.services.values()) {
       const pods = byApp.get(m.key) ?? [];
       const endpoints = pods.filter((p) => podReady(p) && p.status?.podIP);
@@ -144,7 +161,7 @@ export class Traffic {
       for (const e of sys.edges.get(k) ?? []) {
         if (e.back || e.perReq <= 0) continue;
         for (const pod of callers)
-          for (const [to, share] of edgeView(this.ctx, out, s.model, pod, e).lands) {
+          for (const [to, share] of this.view(out, memo, s.model, pod, e).lands) {
             const t = out.get(to);
             if (t) t.rps += (out$ * e.perReq * share) / callers.length;
           }
@@ -153,7 +170,7 @@ export class Traffic {
   }
 
   /** Callees before callers: own work (throttled CPU, stalled disk) plus what the calls cost. */
-  private health(sys: SystemModel, out: Map<string, SvcState>) {
+  private health(sys: SystemModel, out: Map<string, SvcState>, memo: Map<string, Spots>) {
     for (const k of sys.order) {
       const s = out.get(k)!;
       const callers = this.callers(s);
@@ -164,7 +181,7 @@ export class Traffic {
         let spent = 0;
         let fail = 0;
         for (const pod of callers) {
-          const v = edgeView(this.ctx, out, s.model, pod, e);
+          const v = this.view(out, memo, s.model, pod, e);
           spent += v.expectedMs;
           fail += 1 - v.p.ok;
         }
