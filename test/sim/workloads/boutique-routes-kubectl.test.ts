@@ -198,6 +198,20 @@ describe("the environment at start", () => {
     expect((await kn(["rollout", "undo", "deployment/checkoutservice"])).exitCode).toBe(0);
     await healthy();
   }, 150_000);
+  it("cartservice without REDIS_ADDR keeps carts in memory (Startup.cs: AddDistributedMemoryCache), says so, and serves; redis-cart then does not matter", async () => {
+    expect((await kn(["set", "env", "deployment/cartservice", "REDIS_ADDR-"])).exitCode).toBe(0);
+    expect((await kn(["rollout", "status", "deployment/cartservice", "--timeout=90s"])).exitCode).toBe(0);
+    const pod = await readyPod(kn, "cartservice");
+    const logs = await kn(["logs", pod, "-c", "server"]);
+    expect(logs.stdout).toContain(
+      "Redis cache host(hostname+port) was not specified. Starting a cart service using in memory store",
+    );
+    await scaled("redis-cart", 0);
+    expect(await pages()).toEqual(HEALTHY);
+    await scaled("redis-cart", 1);
+    expect((await kn(["rollout", "undo", "deployment/cartservice"])).exitCode).toBe(0);
+    await healthy();
+  }, 150_000);
 });
 
 describe("pooled and per-call connections under a policy added later", () => {
