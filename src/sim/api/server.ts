@@ -403,6 +403,7 @@ export class ApiServer {
       container,
       tailLines: tail === null ? undefined : Number(tail),
       sinceSeconds: q.get("sinceSeconds") ? Number(q.get("sinceSeconds")) : undefined,
+      sinceTime: q.get("sinceTime") ?? undefined,
       previous: q.get("previous") === "true",
       timestamps: q.get("timestamps") === "true",
     });

@@ -85,7 +85,7 @@ describe("HTTPChaos", () => {
   }, 90_000);
 
   it("abort on the callee: hello-service's new connection per call meets it, logs urllib's RemoteDisconnected and answers 503", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     await applied(
       "httpchaos",
       "abort-time",
@@ -143,7 +143,7 @@ describe("HTTPChaos", () => {
 
 describe("NetworkChaos partition between hello-service and time-service", () => {
   it("their connections time out both ways, everyone else reaches time-service; deleted: healthy", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     await applied(
       "networkchaos",
       "cut",

@@ -2,6 +2,7 @@
 // (kubectl exec into a container of the namespace, curl or BusyBox wget), the logs of a caller
 // since a moment, and a debug pod with curl (centos:7) to make requests from.
 import { expect } from "vitest";
+import type { TestCluster } from "../../helpers/cluster.js";
 import { eventually, isReady, type Kn, podsOf } from "./failures.js";
 
 export interface Page {
@@ -122,5 +123,9 @@ export async function pageUntil(
   }
 }
 
-/** The cluster's wall-clock now, for --since-time. */
-export const nowStamp = () => new Date().toISOString();
+/**
+ * The cluster's now as the time its log lines carry, for --since-time: a cluster faster than wall
+ * time stamps its lines ahead of the host's clock.
+ */
+export const nowStamp = (t: TestCluster) =>
+  new Date(t.cluster.ctx.clock.toWall(t.cluster.ctx.clock.now())).toISOString();

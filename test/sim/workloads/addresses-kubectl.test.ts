@@ -51,7 +51,7 @@ describe("the address comes from the caller's environment", () => {
   }, 60_000);
 
   it("a port the Service lacks: the connect times out (no kube-proxy rule), urlopen gives up after 3 s, 503; undone: healthy", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     const r = await kn(["set", "env", "deployment/hello-service", "TIME_SERVICE_ADDR=time-service:5002"]);
     expect(r.exitCode, r.stderr).toBe(0);
     await rolledOut("hello-service");
@@ -78,7 +78,7 @@ describe("the address comes from the caller's environment", () => {
   }, 150_000);
 
   it("a duplicate, later entry wins: the first looks right, the name dialled does not resolve, 503; undone: healthy", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     const patch = JSON.stringify([
       {
         op: "add",
@@ -112,7 +112,7 @@ describe("the address comes from the caller's environment", () => {
     await pageUntil(kn, debug, HELLO, ok);
   }, 150_000);
   it("$(VAR) expands from entries before it; a reference to a later one stays as written", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     const env = (list: { name: string; value: string }[]) =>
       JSON.stringify([{ op: "replace", path: "/spec/template/spec/containers/0/env", value: list }]);
     const port = { name: "PORT", value: "5000" };
@@ -151,7 +151,7 @@ describe("the Service decides where the address leads", () => {
   const endpoints = () => kn(["get", "endpoints", "time-service", "-o", "jsonpath={.subsets}"]);
 
   it("targetPort changed: the endpoint is listed on a port nothing listens on, connections refused, 503; undone: healthy", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     const r = await kn([
       "patch",
       "service/time-service",
@@ -186,7 +186,7 @@ describe("the Service decides where the address leads", () => {
   }, 120_000);
 
   it("an extra selector key: no endpoints, kube-proxy rejects at once, 503; undone: healthy", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     const r = await kn(["patch", "service/time-service", "-p", '{"spec":{"selector":{"tier":"backend"}}}']);
     expect(r.exitCode, r.stderr).toBe(0);
     await eventually(kn, ["get", "endpoints", "time-service", "-o", "jsonpath={.subsets}"], (o) => o === "");
@@ -204,7 +204,7 @@ describe("the Service decides where the address leads", () => {
   }, 120_000);
 
   it("the Service deleted: its name no longer resolves, 503; recreated from the manifest: healthy", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     expect((await kn(["delete", "service/time-service"])).exitCode).toBe(0);
     await pageUntil(kn, debug, HELLO, unavailable);
     await logsShow(

@@ -102,7 +102,7 @@ describe("each page fails exactly when a callee it calls fails", () => {
   }, 60_000);
 
   it("cartservice gone: every page that calls it answers the error page, /_healthz and nothing else survives", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     await scaled("cartservice", 0);
     expect(await pages()).toEqual({
       ...HEALTHY,
@@ -232,7 +232,7 @@ describe("pooled and per-call connections under a policy added later", () => {
     });
     const during = await pages();
     expect(during).toEqual({ ...HEALTHY, checkout: "500" });
-    const since = nowStamp();
+    const since = nowStamp(t);
     expect((await kn(["rollout", "restart", "deployment/frontend"])).exitCode).toBe(0);
     expect((await kn(["rollout", "status", "deployment/frontend", "--timeout=90s"])).exitCode).toBe(0);
     await pageUntil(kn, debug, `${FE}/`, (p) => p.code === "500");

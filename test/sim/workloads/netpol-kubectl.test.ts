@@ -52,7 +52,7 @@ afterAll(() => t?.stop());
 
 describe("a policy that selects time-service and admits nothing", () => {
   it("refuses new connections at once; hello-service logs it and answers 503; time-service stays Ready; ping and the pod's own traffic pass", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     put("deny-time", { podSelector: { matchLabels: { app: "time-service" } }, policyTypes: ["Ingress"] });
     const direct = await curl(kn, debug, TIME);
     expect(direct.exit).toBe(7);
@@ -116,7 +116,7 @@ describe("a policy that selects time-service and admits nothing", () => {
 
 describe("egress", () => {
   it("a policy on hello-service's egress that admits neither CoreDNS nor time-service: its lookups are rejected (EAI_AGAIN); hello-service itself still answers", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     put("hello-egress", {
       podSelector: { matchLabels: { app: "hello-service" } },
       policyTypes: ["Egress"],
@@ -134,7 +134,7 @@ describe("egress", () => {
     const health = await curl(kn, debug, "http://hello-service:5000/health");
     expect(health.code).toBe("200");
     // DNS admitted (the usual rule: CoreDNS in kube-system, UDP 53): now the connect is refused
-    const since2 = nowStamp();
+    const since2 = nowStamp(t);
     put("hello-dns", {
       podSelector: { matchLabels: { app: "hello-service" } },
       policyTypes: ["Egress"],

@@ -127,7 +127,7 @@ spec:
   }, 120_000);
 
   it("a store's address comes from the Secret the container was created with: changed, nothing happens until the pod is recreated; then that route fails", async () => {
-    const since = nowStamp();
+    const since = nowStamp(t);
     const bad = '{"stringData":{"STATION_MYSQL_HOST":"tsdb-mysql-follower"}}';
     expect((await kn(["patch", "secret", "ts-station-mysql", "-p", bad])).exitCode).toBe(0);
     expect((await curl(kn, from, STATIONS)).code).toBe("200");
