@@ -304,6 +304,11 @@ export function buildCatalog(docs: TopologyInput[]): Catalog {
   return { systems, byApp, sidecars };
 }
 
+/** A callee every page of the service calls only softly (its failure is ignored: the ads). */
+export function softOnly(m: ServiceModel, callee: string): boolean {
+  return m.routes.some((r) => r.soft.includes(callee)) && !m.routes.some((r) => r.calls.includes(callee));
+}
+
 export function systemOf(m: ServiceModel): SystemModel {
   const sys = systemOfModel.get(m);
   if (!sys) throw new Error(`service model ${m.key} belongs to no catalog`);

@@ -128,8 +128,15 @@ describe("each page fails exactly when a callee it calls fails", () => {
   }, 120_000);
 
   it("adservice gone: the pages still answer (chooseAd's failure is only a warning)", async () => {
+    const since = nowStamp(t);
     await scaled("adservice", 0);
     expect(await pages()).toEqual(HEALTHY);
+    // nor do the shoppers' requests fail: the frontend logs no request error
+    await new Promise((r) => setTimeout(r, 1000)); // a minute of cluster time
+    const fe = await readyPod(kn, "frontend");
+    const logs = await kn(["logs", fe, "-c", "server", `--since-time=${since}`]);
+    expect(logs.stdout).toContain('"message":"request complete"');
+    expect(logs.stdout).not.toContain('"message":"request error"');
     await scaled("adservice", 1);
   }, 120_000);
 

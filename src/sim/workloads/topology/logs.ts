@@ -5,7 +5,7 @@
 // connections (nacos, rabbitmq), and the store pool of a service without traffic, are checked
 // every period whatever the load, and a disk under IOChaos shows as ioStall lines. A quiet service logs a request only as often as it gets one.
 
-import { type Edge, type ServiceModel, systemOf } from "../../context/catalog.js";
+import { type Edge, type ServiceModel, softOnly, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
 import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
@@ -143,7 +143,8 @@ export function sample(
     if (v.none) continue;
     const res = drawOutcome(v, rnd);
     const ms = outcomeMs(v, res);
-    if (res === "ok") {
+    // the handler carries on without a soft callee (the frontend shows no ad)
+    if (res === "ok" || softOnly(m, e.to)) {
       spent += ms;
       continue;
     }

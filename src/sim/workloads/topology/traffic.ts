@@ -7,7 +7,7 @@
 // namespace is recomputed only after its pods or the fault book changed.
 import { milliCpu } from "../../../util/quantity.js";
 import { R } from "../../api/resources.js";
-import type { Edge, ServiceModel, SystemModel } from "../../context/catalog.js";
+import { type Edge, type ServiceModel, type SystemModel, softOnly } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import { podReady } from "../../core/meta.js";
 import type { Pod } from "../../core/objects.js";
@@ -186,7 +186,8 @@ export class Traffic {
           fail += 1 - v.p.ok;
         }
         latency += (e.perReq * spent) / callers.length;
-        ok *= 1 - (e.perReq * fail) / callers.length;
+        // a soft callee's failure costs its time, not the request
+        if (!softOnly(s.model, e.to)) ok *= 1 - (e.perReq * fail) / callers.length;
       }
       s.ownMs = this.ownMs(s);
       s.latencyMs = s.ownMs + latency;
