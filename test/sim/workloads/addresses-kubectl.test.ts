@@ -88,6 +88,10 @@ describe("the address comes from the caller's environment", () => {
     ]);
     const r = await kn(["patch", "deployment/hello-service", "--type=json", "-p", patch]);
     expect(r.exitCode, r.stderr).toBe(0);
+    // kube-apiserver >= 1.30 warns (pkg/api/pod/warnings.go); kubectl prints it and goes on
+    expect(r.stderr).toMatch(
+      /^Warning: spec\.template\.spec\.containers\[0\]\.env\[\d+\]: hides previous definition of "TIME_SERVICE_ADDR", which may be dropped when using apply$/m,
+    );
     await rolledOut("hello-service");
     const spec = await kn([
       "get",
