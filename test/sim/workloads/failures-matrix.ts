@@ -30,6 +30,7 @@ import {
   template,
   topRows,
 } from "../helpers/failures.js";
+import { nowStamp } from "../helpers/network.js";
 
 interface SystemCase {
   system: string;
@@ -220,7 +221,7 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
       expect(before.ping, before.out).toMatchObject({ loss: 0 });
       expect(before.ping!.avg).toBeLessThan(5);
     }
-    const since = new Date().toISOString();
+    const since = nowStamp(c.t);
     await apply(c, "network-delay", c.sys.target);
     if (c.sys.ping) {
       const during = await pingFrom(c.kn, pod, addr);
@@ -300,7 +301,7 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
     const pod = await onePod(c, c.sys.target);
     const name = pod.metadata.name;
     const n = pod.spec.containers.length;
-    const since = new Date().toISOString();
+    const since = nowStamp(c.t);
     await apply(c, "pod-fail", c.sys.target);
     // 0/N Ready: an app that runs pause answers no probe, and a container whose command pause
     // lacks (the sidecar's sleep) cannot start, so kubectl's STATUS shows its crash loop
