@@ -40,6 +40,7 @@ export const LOGS_SCHEMA = {
     dependencyDnsTimeout: lines,
     dependencyReset: lines,
     missingEnv: lines,
+    hostNotFound: lines,
   },
 };
 
@@ -63,6 +64,10 @@ export const DIAL_SCHEMA = {
       fix: "exit: the application fails to start; skip: it runs without; fail: its calls fail",
     },
     address: ADDRESS,
+    resolve: {
+      enum: ["start"],
+      fix: "start: the host is resolved once, when the application starts (nginx's proxy_pass)",
+    },
     conn: { enum: ["pooled", "per-call"], fix: "pooled (a long-lived connection) or per-call" },
     path: { type: "string", pattern: "^/", fix: "the HTTP path the caller requests, e.g. /time" },
     what: {
@@ -197,6 +202,7 @@ export interface TopologyDial {
   default?: string;
   unset?: "exit" | "skip" | "fail";
   address?: string;
+  resolve?: "start";
   conn?: "pooled" | "per-call";
   path?: string;
   what?: string;
@@ -234,4 +240,5 @@ interface TopologyLogs {
   dependencyDnsTimeout?: string[];
   dependencyReset?: string[];
   missingEnv?: string[];
+  hostNotFound?: string[];
 }

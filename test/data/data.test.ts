@@ -202,6 +202,7 @@ const OPTIONAL_SITUATIONS = [
   "dependencyDnsTimeout",
   "dependencyReset",
   "missingEnv",
+  "hostNotFound",
 ];
 const PLACEHOLDERS = new Set([
   "time",

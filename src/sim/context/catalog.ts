@@ -36,6 +36,8 @@ export interface Logs {
   dependencyReset?: string[];
   /** A variable the application reads at start is unset ({var}). */
   missingEnv?: string[];
+  /** A host the application resolves at start ({dep}:{depPort}) did not resolve. */
+  hostNotFound?: string[];
 }
 
 /** How an application finds one dependency. */
@@ -55,6 +57,8 @@ export interface Dial {
   unset: "exit" | "skip" | "fail";
   /** fixed: host[:port] (no port: the Service's first port). */
   address?: string;
+  /** fixed: the host is resolved once, when the application starts (nginx's proxy_pass). */
+  resolve?: "start";
   /** One long-lived connection (opened once, reused), or a new connection per call. */
   conn: "pooled" | "per-call";
   /** HTTP: the path the caller requests (hello-service's GET /time). */

@@ -3,8 +3,10 @@
 // `keepalive`), whose Spring Cloud Gateway routes each /api/v1/<x>service/ to its service through
 // Nacos (lb://: the pod IPs of the registered instances, never the Service), over reactor-netty's
 // pooled connections. A proxy answers what its upstream answers, or its own error when it cannot
-// reach it (nginx: 502 for a refused or reset upstream). Requests are made with curl from a pod of
-// the namespace (the ts-* images, FROM java:8-jre, ship curl).
+// reach it (nginx: 502 for a refused or reset upstream, 504 for one that timed out). nginx resolves
+// proxy_pass's host once, when it reads its configuration (ts-ui-dashboard/nginx.conf:
+// `proxy_pass http://ts-gateway-service:18888;`, no `resolver`). Requests are made with curl from a
+// pod of the namespace (the ts-* images, FROM java:8-jre, ship curl).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, type Kn, kubectlIn } from "../helpers/failures.js";
@@ -86,6 +88,58 @@ spec:
     expect((await curl(kn, from, `${UI}/`)).code).toBe("200");
     await scaled("ts-gateway-service", 1);
     await pageUntil(kn, from, SEARCH, (p) => p.code === "200", QUERY, 120_000);
+  }, 240_000);
+
+  it("ts-gateway-service's Service deleted: nginx keeps the address it resolved at start, /api/ times out (504); a restarted nginx cannot resolve it and crash-loops; recreated: healthy", async () => {
+    // nginx resolves proxy_pass's host when it reads nginx.conf (ngx_http_upstream_add ->
+    // ngx_parse_url -> ngx_inet_resolve_host; no `resolver`, so never again): the old ClusterIP
+    // has no kube-proxy rule once the Service is gone, and proxy_connect_timeout (60 s) ends it
+    const saved = JSON.parse((await kn(["get", "service", "ts-gateway-service", "-o", "json"])).stdout);
+    expect((await kn(["delete", "service", "ts-gateway-service"])).exitCode).toBe(0);
+    // (curl waits longer than nginx's 60 s)
+    const slow = [...QUERY, "-m", "90"];
+    const search = await pageUntil(kn, from, SEARCH, (p) => p.code === "504", slow);
+    expect(search.secs).toBeGreaterThanOrEqual(60);
+    expect(search.body).toContain("<center><h1>504 Gateway Time-out</h1></center>");
+    expect((await curl(kn, from, `${UI}/`)).code).toBe("200");
+    // a new instance (the wrong fix, restarting the caller): "host not found in upstream", exit 1
+    expect((await kn(["rollout", "restart", "deployment/ts-ui-dashboard"])).exitCode).toBe(0);
+    const crashed = await eventually(
+      kn,
+      [
+        "get",
+        "pods",
+        "-l",
+        "app=ts-ui-dashboard",
+        "-o",
+        'jsonpath={range .items[*]}{.metadata.name} {.status.containerStatuses[0].lastState.terminated.exitCode}{"\\n"}{end}',
+      ],
+      (o) => o.split("\n").some((l) => l.endsWith(" 1")),
+      90_000,
+    );
+    const pod = crashed
+      .split("\n")
+      .find((l) => l.endsWith(" 1"))!
+      .split(" ")[0];
+    const prev = await kn(["logs", pod, "--previous"]);
+    expect(prev.stdout).toContain('nginx: [emerg] host not found in upstream "ts-gateway-service:18888"');
+    // without a readiness probe the new pod counted as available for the moment it ran, so the
+    // rollout went on and the old nginx is gone: nothing serves, kube-proxy rejects (curl's 7)
+    const down = await pageUntil(kn, from, `${UI}/`, (p) => p.exit === 7);
+    expect(down.stderr).toContain("Connection refused");
+    // recreated (its ports and selector as they were): the new nginx starts and resolves it
+    const { metadata, spec } = saved;
+    const svc = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: metadata.name, labels: metadata.labels },
+      spec: { type: spec.type, selector: spec.selector, ports: spec.ports },
+    };
+    expect((await kn(["apply", "-f", "-"], JSON.stringify(svc))).exitCode).toBe(0);
+    expect((await kn(["rollout", "status", "deployment/ts-ui-dashboard", "--timeout=120s"])).exitCode).toBe(
+      0,
+    );
+    await pageUntil(kn, from, SEARCH, (p) => p.code === "200", QUERY);
   }, 240_000);
 
   it("HTTPChaos on ts-travel-service: the gateway's pooled connection predates it and is spared; on the gateway, nginx's new connections meet it (502)", async () => {

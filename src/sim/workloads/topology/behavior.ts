@@ -24,6 +24,7 @@ import type { Pod } from "../../core/objects.js";
 import { missingAtStart, skippedAtStart } from "./dial.js";
 import { baseVars, render, sample } from "./logs.js";
 import { instanceKey, processBook } from "./processes.js";
+import { resolvedAtStart, startHost } from "./start-names.js";
 import { type Traffic, trafficOf } from "./traffic.js";
 
 const MiB = 1024 * 1024;
@@ -137,6 +138,19 @@ export class TopologyBehavior implements Behavior {
     );
   }
 
+  /** The addresses (host:port) the application resolves at start that did not resolve. */
+  private unresolved(ref: ContainerRef, md: Model | undefined): string[] {
+    if (md?.kind !== "service") return [];
+    const out: string[] = [];
+    for (const e of systemOf(md.m).edges.get(md.m.key) ?? []) {
+      const host = startHost(e);
+      if (!host) continue;
+      const got = resolvedAtStart(this.ctx, ref.pod as Pod, ref.container.name, ref.restartCount, host);
+      if ("failed" in got) out.push(e.dial.address ?? host);
+    }
+    return out;
+  }
+
   /** An application that lacks a variable stops early in its start (Go's mustMapEnv panics). */
   private envExitAt(ref: ContainerRef): number {
     return ref.startedAt + Math.min(500, this.startupMs(ref) / 10);
@@ -146,7 +160,11 @@ export class TopologyBehavior implements Behavior {
     const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
     if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
     const md = this.modelOf(ref);
-    if (md?.kind === "service" && now >= this.envExitAt(ref) && this.missing(ref, md).length)
+    if (
+      md?.kind === "service" &&
+      now >= this.envExitAt(ref) &&
+      (this.missing(ref, md).length || this.unresolved(ref, md).length)
+    )
       return md.m.missingEnvExitCode;
     // a modelled container exits only as the model says; any other runs its own command
     return this.modelOf(ref) ? undefined : this.fallback.exitCode?.(ref, now);
@@ -176,6 +194,13 @@ export class TopologyBehavior implements Behavior {
         const missing = this.missing(ref, md);
         if (missing.length)
           return [...render(logs.startup, vars), ...render(logs.missingEnv, { ...vars, var: missing[0] })];
+        // a host it resolves while reading its configuration did not resolve (nginx's [emerg])
+        const unresolved = this.unresolved(ref, md);
+        if (unresolved.length && md.kind === "service")
+          return [
+            ...render(logs.startup, vars),
+            ...render(md.m.logs.hostNotFound, { ...vars, dep: unresolved[0] }),
+          ];
         // an optional dependency without its variable: the application says it goes without
         const skipped =
           md.kind === "service"

@@ -19,6 +19,7 @@ import { addressOf } from "./dial.js";
 import { egress } from "./impairments.js";
 import { httpFaults, type Landing, open, place } from "./resolve.js";
 import type { SvcState } from "./service-state.js";
+import { resolvedAtStart, restartsOf, startHost } from "./start-names.js";
 
 export type CallOutcome = "ok" | "refused" | "dns" | "timeout" | "reset" | "error";
 
@@ -172,7 +173,14 @@ export function spotsOf(
   } else {
     const port = addr.port ?? defaultPort(ctx, ns, addr.host, callee);
     depPort = port;
-    const pl = place({ pod, ctx }, addr.host, port);
+    // a name resolved once at start (nginx): the address it got then, whatever the name says now
+    const host = startHost(e);
+    const fixed = host
+      ? resolvedAtStart(ctx, pod, m.container, restartsOf(pod, m.container), host)
+      : undefined;
+    if (fixed && "failed" in fixed)
+      return { spots: [{ share: 1, failed: "dns", openedAt: now, ip }], dep, depPort };
+    const pl = place({ pod, ctx }, fixed ? fixed.ip : addr.host, port);
     ip = "ip" in pl ? pl.ip : "";
     if (live)
       return {
