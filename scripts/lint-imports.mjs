@@ -53,6 +53,7 @@ export const LAYERINGS = [
       ["chaos"], // the failure catalog, injecting and removing faults
       ["verify", "diagnosis"], // the checks and the scorer; the diagnosis report
       ["models"], // LLM providers and the built-in models
+      ["mcp"], // the MCP server over one case: its tools act through the roles a method is handed
       ["methods"], // SoloGen, ThinkRemed, modules, external agents
       ["runlog"], // a run's records, summary, reasons, pass@k
       ["runner", "report"], // the experiment loop and the case pipeline; tables and charts

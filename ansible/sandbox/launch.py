@@ -2,7 +2,8 @@
 # and relays each connection to the unix socket of the runner's API proxy outside, then runs the
 # command given after `--` and exits with its status. When it exits the sandbox's PID namespace
 # ends, and every process left in it (async tasks, setsid children) is killed by the kernel.
-#   python3 launch.py SOCKET PORT -- COMMAND...
+# More SOCKET PORT pairs relay more of the runner's sockets (an MCP server for an agent).
+#   python3 launch.py SOCKET PORT [SOCKET PORT ...] -- COMMAND...
 import os
 import resource
 import socket
@@ -42,16 +43,24 @@ def serve(listener, path):
 
 
 def main():
-    sock_path, port, sep, *command = sys.argv[1:]
-    if sep != "--" or not command:
-        sys.exit("usage: launch.py SOCKET PORT -- COMMAND...")
-    # no proxy outside (no cluster for this run): nothing listens, so API calls fail at once
-    if os.path.exists(sock_path):
+    args = sys.argv[1:]
+    if "--" not in args:
+        sys.exit("usage: launch.py SOCKET PORT [SOCKET PORT ...] -- COMMAND...")
+    sep = args.index("--")
+    pairs, command = args[:sep], args[sep + 1 :]
+    if not command or not pairs or len(pairs) % 2:
+        sys.exit("usage: launch.py SOCKET PORT [SOCKET PORT ...] -- COMMAND...")
+    for sock_path, port in zip(pairs[::2], pairs[1::2]):
+        # no proxy outside (no cluster for this run): nothing listens, so API calls fail at once
+        if not os.path.exists(sock_path):
+            continue
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", int(port)))
         listener.listen(64)
         threading.Thread(target=serve, args=(listener, sock_path), daemon=True).start()
+    # where to write the CPU time (relative to the working directory), kept from the command
+    usage_file = os.environ.pop("RUSAGE_FILE", None)
     try:
         child = subprocess.Popen(command)
     except FileNotFoundError:
@@ -60,7 +69,6 @@ def main():
     status = child.wait()
     # the CPU time of the command and every process it waited for: the runner counts it as the
     # playbook's own time (what it spends computing, not waiting on the cluster)
-    usage_file = os.environ.get("MICROREMED_RUSAGE_FILE")
     if usage_file:
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)
         # not through a link or into a FIFO the command may have left at that path

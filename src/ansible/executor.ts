@@ -124,7 +124,8 @@ export class AnsibleExecutor implements Executor {
         mode: this.mode,
         workDir: opts.caseDir,
         kubeconfig: opts.kubeconfig ?? this.o.kubeconfig,
-        readOnly: [resolve(this.o.inventory), ...collectionPaths()],
+        readOnly: collectionPaths(),
+        copies: [resolve(this.o.inventory)],
         onWaiting: opts.onWaiting,
       });
     } catch (e) {

@@ -2,7 +2,7 @@
 // exit code, past its time limit, interrupted, or not started at all. execa's timeout,
 // cancelSignal and forceKillAfterDelay do the killing; bwrap's PID namespace and
 // --die-with-parent take every child with it.
-import { readFileSync, rmSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { INFO_FD } from "../sandbox/bwrap.js";
@@ -47,10 +47,15 @@ export async function runCommand(
 ): Promise<ProcessEnd> {
   // in bubblewrap the sandbox's own init reaps the command, so its launcher reports the CPU time
   // (into the writable cwd); unsandboxed, this process reaps it and the kernel counts it here
-  const usageFile = join(o.cwd, `.rusage-${process.pid}-${++runs}`);
+  // named relative to the launcher's working directory (the case folder, wherever it is inside)
+  const usageName = `.rusage-${process.pid}-${++runs}`;
+  const usageFile = join(o.cwd, usageName);
+  const argsFd = cmd.argsFile ? openSync(cmd.argsFile, "r") : undefined;
+  // Node's spawn passes a file descriptor through as is; execa's types leave one beyond stderr out
+  const optionsFd = (argsFd ?? "ignore") as unknown as "ignore";
   const cpu0 = o.bwrap ? undefined : childrenCpuMs();
   const child = execa(cmd.file, cmd.args, {
-    env: o.bwrap ? { ...cmd.env, MICROREMED_RUSAGE_FILE: usageFile } : cmd.env,
+    env: o.bwrap ? { ...cmd.env, RUSAGE_FILE: usageName } : cmd.env,
     extendEnv: false,
     cwd: o.cwd,
     all: true,
@@ -63,11 +68,11 @@ export async function runCommand(
     // unsandboxed, the playbook's children share a process group, killed whole below
     detached: !o.bwrap,
     stdio: o.bwrap
-      ? [o.input === undefined ? "ignore" : "pipe", "pipe", "pipe", "pipe"]
+      ? [o.input === undefined ? "ignore" : "pipe", "pipe", "pipe", "pipe", optionsFd]
       : [o.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     ...(o.input === undefined ? {} : { input: o.input }),
   });
-  const r = await child;
+  const r = await child.finally(() => argsFd !== undefined && closeSync(argsFd));
   const init = o.bwrap ? sandboxInit(String(r.stdio[INFO_FD] ?? "")) : undefined;
   // bwrap's --die-with-parent kills PID 1 now that bwrap is gone; wait until the namespace is empty
   if (init) await waitExited(init);

@@ -5,6 +5,7 @@ import { isMicroRemedError } from "../errors.js";
 import { registerDiff } from "./diff.js";
 import { registerDoctor } from "./doctor.js";
 import { registerEnv } from "./env.js";
+import { registerMcp } from "./mcp.js";
 import { registerModels } from "./models.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerRunAll(program);
   registerSingleSteps(program);
   registerDoctor(program);
+  registerMcp(program);
   registerModels(program);
   registerReport(program);
   registerShow(program);

@@ -1,6 +1,7 @@
 // Cluster time as the runner sees it: every protocol duration is in cluster time, divided by the
 // cluster's clock speed when waiting on the wall clock. The embedded cluster reports its speed in
-// /version and follows a Node annotation; a real cluster runs at 1 and ignores it.
+// /version (to its admin) and follows the ConfigMap kube-system/cluster-clock; a real cluster
+// runs at 1 and has neither.
 //
 // While a model thinks or a playbook runs, time passes as on a real cluster: the runner slows the
 // embedded cluster to the method speed (1 by default), so a 20 s model call or ansible's 2 s
@@ -10,7 +11,8 @@
 // own dynamics passes, and those take the same cluster time at any speed.
 import type { KubeClient } from "./client.js";
 
-const SPEED_ANNOTATION = "microremed.io/clock-speed";
+/** Where the embedded cluster's clock speed is set: in kube-system, out of an agent's sight. */
+const CLOCK = { namespace: "kube-system", name: "cluster-clock" };
 
 /** The cluster's clock as the harness waits on it and times by it (ClusterTime; a fake in tests). */
 export interface Clock {
@@ -34,7 +36,6 @@ export class ClusterTime implements Clock {
   /** Of the realtime holders, how many wait on the cluster now; and the speed they hold. */
   private waitingHolders = 0;
   private slowSpeed = 1;
-  private node?: string;
   /** Cluster ms up to the last speed change, and the wall time of that change. */
   private clusterMsAtMark = 0;
   private wallAtMark = Date.now();
@@ -100,13 +101,8 @@ export class ClusterTime implements Clock {
 
   private async set(speed: number): Promise<void> {
     if (!this.client || speed === this.current) return;
-    if (!this.node) {
-      const nodes = await this.client.list("v1", "Node");
-      this.node = nodes.find((n) => n.metadata.annotations?.[SPEED_ANNOTATION] !== undefined)?.metadata.name;
-      if (!this.node) return;
-    }
-    await this.client.patch("v1", "Node", undefined, this.node, {
-      metadata: { annotations: { [SPEED_ANNOTATION]: String(speed) } },
+    await this.client.patch("v1", "ConfigMap", CLOCK.namespace, CLOCK.name, {
+      data: { speed: String(speed) },
     });
     this.clusterMsAtMark = this.elapsed();
     this.wallAtMark = Date.now();

@@ -1,10 +1,11 @@
 // Methods by name (the reference's --remediate-method values), by module path (a user's method
-// in an ES module), or as an external agent process (cmd:COMMAND).
+// in an ES module), or as an external agent process (cmd:COMMAND, or mcp:COMMAND with an MCP server).
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MicroRemedError } from "../errors.js";
 import { CommandAgent } from "./command.js";
+import { McpAgent } from "./mcp.js";
 import { SoloGen } from "./sologen.js";
 import { ThinkRemed } from "./thinkremed/index.js";
 import type { Method } from "./types.js";
@@ -58,15 +59,17 @@ async function loadModuleMethod(spec: string): Promise<Method> {
 }
 
 export async function resolveMethod(spec: string): Promise<Method> {
-  if (spec.startsWith("cmd:")) {
+  const agent = /^(cmd|mcp):/.exec(spec)?.[1];
+  if (agent) {
     const command = spec.slice(4).trim();
+    const example = agent === "cmd" ? "cmd:./examples/agent.sh" : "mcp:node examples/mcp-agent.mjs";
     if (!command)
       throw new MicroRemedError(
         "E_UNKNOWN_METHOD",
-        "cmd: names no command",
-        'give the agent\'s command line, e.g. --remediate-method "cmd:./examples/agent.sh"',
+        `${agent}: names no command`,
+        `give the agent's command line, e.g. --remediate-method "${example}"`,
       );
-    return new CommandAgent(command);
+    return agent === "cmd" ? new CommandAgent(command) : new McpAgent(command);
   }
   const builtin =
     METHODS[spec as keyof typeof METHODS] ??
@@ -76,6 +79,6 @@ export async function resolveMethod(spec: string): Promise<Method> {
   throw new MicroRemedError(
     "E_UNKNOWN_METHOD",
     `unknown remediation method "${spec}"`,
-    `use one of: ${methodNames().join(", ")}, a module path (./my-method.js) or cmd:<command>`,
+    `use one of: ${methodNames().join(", ")}, a module path (./my-method.js), cmd:<command> or mcp:<command>`,
   );
 }

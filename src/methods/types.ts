@@ -34,6 +34,18 @@ export interface AgentRun {
   waitedMs?: number;
 }
 
+/** What an agent started by an MCP method (mcp:) gets besides its command: the way to its server. */
+export interface LaunchExtras {
+  /** Variables added to the sandbox's allowlisted environment. */
+  env?: Record<string, string>;
+  /** Runner sockets reachable inside on a loopback port (SandboxOptions.relays). */
+  relays?: { socket: string; port: number }[];
+  /** More host paths readable inside (the MCP SDK the example agent imports). */
+  readOnly?: string[];
+  /** The command is the harness's own (kubectl for an MCP call): none of its words become readable host paths. */
+  verbatim?: boolean;
+}
+
 /** The agent role: runs an external agent's command as the case's identity, in the sandbox, under a time limit. */
 export interface AgentLauncher {
   launch(
@@ -41,6 +53,7 @@ export interface AgentLauncher {
     input: string,
     signal?: AbortSignal,
     onWaiting?: (waiting: boolean) => void,
+    extras?: LaunchExtras,
   ): Promise<AgentRun>;
 }
 

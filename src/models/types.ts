@@ -15,6 +15,8 @@ export interface ChatMessage {
   /** For role "tool": which call this answers. */
   toolCallId?: string;
   name?: string;
+  /** When it was said (ISO 8601), where the method recorded it (an MCP agent's calls). */
+  at?: string;
 }
 
 export interface ToolSchema {

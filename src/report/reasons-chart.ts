@@ -6,6 +6,18 @@ import { esc, niceTicks, svgDoc } from "./svg.js";
 
 const WIDTH = 960;
 const ROW = 26;
+/** The widest glyph average of the row labels' 12px sans-serif, in px: a label never reaches the left edge. */
+const LABEL_CHAR_W = 7.2;
+/** The plot keeps this width however long the labels are; the chart grows instead. */
+const MIN_PLOT_W = 660;
+
+/** A row's label: model / method · tier. */
+export const rowLabel = (x: { model: string; method: string; tier: string }) =>
+  `${x.model} / ${x.method} · ${x.tier}`;
+
+/** The label column, sized to the longest label (and never narrower than before). */
+export const labelWidth = (labels: string[]) =>
+  Math.max(260, Math.ceil(LABEL_CHAR_W * Math.max(0, ...labels.map((l) => l.length))) + 24);
 
 function codeLegend(codes: string[], x: number, y: number, width: number) {
   const itemW = 40 + 7 * Math.max(0, ...codes.map((c) => c.length));
@@ -21,13 +33,14 @@ function codeLegend(codes: string[], x: number, y: number, width: number) {
   };
 }
 
-export function reasonsChart(r: Report): string {
+export function reasonsChart(r: Pick<Report, "reasons" | "reasonCodes">): string {
   const rows = r.reasons
     .map((x) => ({ ...x, total: Object.values(x.counts).reduce((a, b) => a + b, 0) }))
     .filter((x) => x.total > 0);
-  const labelW = 260;
+  const labelW = labelWidth(rows.map(rowLabel));
+  const width = Math.max(WIDTH, labelW + MIN_PLOT_W + 40);
   const top = 70;
-  const plotW = WIDTH - labelW - 40;
+  const plotW = width - labelW - 40;
   // counts of cases: at least 5 on the axis, so the ticks are whole numbers
   const ticks = niceTicks(Math.max(5, ...rows.map((x) => x.total)));
   const max = ticks[ticks.length - 1];
@@ -49,7 +62,7 @@ export function reasonsChart(r: Report): string {
     out.push(`<text class="tick" x="${xOf(t)}" y="${top + plotH + 18}" text-anchor="middle">${t}</text>`);
   }
   for (const { x, at } of placed) {
-    const label = `${x.model} / ${x.method} · ${x.tier}`;
+    const label = rowLabel(x);
     out.push(
       `<text class="tick bar-label" x="${labelW - 8}" y="${at + ROW / 2 + 4}" text-anchor="end">${esc(label)}</text>`,
     );
@@ -85,7 +98,7 @@ export function reasonsChart(r: Report): string {
     .join("; ")}.`;
   return svgDoc(
     "chart-reasons",
-    WIDTH,
+    width,
     top + Math.max(plotH, 20) + 56 + lg.height + 12,
     "Why cases did not succeed, per model",
     desc,

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { runCommand } from "../ansible/process.js";
-import type { AgentLauncher, AgentRun } from "../methods/types.js";
+import type { AgentLauncher, AgentRun, LaunchExtras } from "../methods/types.js";
 import { openSandbox } from "../sandbox/session.js";
 import type { SandboxMode } from "../sandbox/support.js";
 
@@ -41,16 +41,18 @@ export class SandboxLauncher implements AgentLauncher {
     input: string,
     signal?: AbortSignal,
     onWaiting?: (waiting: boolean) => void,
+    extras: LaunchExtras = {},
   ): Promise<AgentRun> {
     const started = Date.now();
-    const { command: line, paths } = hostPaths(command);
+    const { command: line, paths } = extras.verbatim ? { command, paths: [] } : hostPaths(command);
     let sandbox: Awaited<ReturnType<typeof openSandbox>>;
     try {
       sandbox = await openSandbox({
         mode: this.o.mode,
         workDir: this.o.caseDir,
         kubeconfig: this.o.kubeconfig,
-        readOnly: paths,
+        readOnly: [...paths, ...(extras.readOnly ?? [])],
+        relays: extras.relays,
         onWaiting,
       });
     } catch (e) {
@@ -63,7 +65,7 @@ export class SandboxLauncher implements AgentLauncher {
       };
     }
     try {
-      const end = await runCommand(sandbox.command("/bin/sh", ["-c", line]), {
+      const end = await runCommand(sandbox.command("/bin/sh", ["-c", line], extras.env), {
         cwd: this.o.caseDir,
         timeoutMs: this.o.timeoutMs,
         signal,

@@ -90,8 +90,8 @@ export function timedExecutor(e: Executor, time: Clock, t: MethodTimes): Executo
 /** An external agent's run counts as execution, as a playbook's does. */
 export function timedLauncher(l: AgentLauncher, time: Clock, t: MethodTimes): AgentLauncher {
   return {
-    launch: (command, input, signal) =>
-      process(time, t, (onWaiting) => l.launch(command, input, signal, onWaiting)),
+    launch: (command, input, signal, _onWaiting, extras) =>
+      process(time, t, (onWaiting) => l.launch(command, input, signal, onWaiting, extras)),
   };
 }
 

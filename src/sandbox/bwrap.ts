@@ -11,7 +11,14 @@ export const INSIDE = {
   io: "/run/ansible/io",
   /** The package's ansible/ folder (callback plugin, relay), read-only. */
   lib: "/run/ansible/lib",
+  /** The case's folder, the only writable path: bound here, so its host path (a run's name, a
+   * case's number) is nowhere inside. */
+  work: "/run/ansible/work",
 };
+
+/** The fd bwrap reads its options from (--args), so that its command line, which `ps` inside
+ * shows as PID 1's, holds no host path. */
+export const ARGS_FD = 4;
 
 // what Python, ansible and kubectl read from /etc; the rest of it (shadow, ssh keys, the user's
 // configuration of other tools) stays out
@@ -68,7 +75,7 @@ export interface BwrapSpec {
 export const INFO_FD = 3;
 
 export function bwrapArgs(s: BwrapSpec): string[] {
-  const cwd = s.workDir ?? INSIDE.home;
+  const cwd = s.workDir ? INSIDE.work : INSIDE.home;
   return [
     ...(s.info ? ["--info-fd", String(INFO_FD)] : []),
     "--unshare-all",
@@ -91,7 +98,7 @@ export function bwrapArgs(s: BwrapSpec): string[] {
     ...s.mounts.flatMap(([host, inside]) => ["--ro-bind", host, inside]),
     // read-only paths first, so a workDir below one of them stays writable
     ...[...new Set(s.readOnly)].filter(existsSync).flatMap((p) => ["--ro-bind", p, p]),
-    ...(s.workDir ? ["--bind", s.workDir, s.workDir] : []),
+    ...(s.workDir ? ["--bind", s.workDir, INSIDE.work] : []),
     "--chdir",
     cwd,
     "--",

@@ -61,7 +61,8 @@ function warn(res: ServerResponse, warnings: string[]) {
 
 /** What the server asks of src/sim/auth: admit (or throw a 401/403 ApiError), and the reviews. */
 export interface AccessGate {
-  admit(req: IncomingMessage, url: URL, upgrade?: boolean): unknown;
+  /** Who the request is from (its groups), once admitted. */
+  admit(req: IncomingMessage, url: URL, upgrade?: boolean): { groups: string[] };
   handles(group: string, resource: string, subresource?: string): boolean;
   serve(
     req: IncomingMessage,
@@ -141,13 +142,21 @@ export class ApiServer {
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://x");
     const q = url.searchParams;
-    this.deps.auth?.admit(req, url);
+    const user = this.deps.auth?.admit(req, url);
     const route = parseRoute(url.pathname, this.lookup);
     if (!route) throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     const custom = this.deps.registry.custom.resources();
     switch (route.type) {
       case "version":
-        return sendJson(res, 200, versionInfo(this.deps.clock.speed, this.deps.clock.now()));
+        return sendJson(
+          res,
+          200,
+          versionInfo(
+            this.deps.clock.speed,
+            this.deps.clock.now(),
+            !user || user.groups.includes("system:masters"),
+          ),
+        );
       case "core-versions":
         return sendJson(res, 200, coreVersions());
       case "groups":

@@ -1,7 +1,7 @@
 // Validation the API server does before storing: names, required fields, immutable fields.
 
 import { parseQuantity } from "../../util/quantity.js";
-import type { Container, Pod, PodSpec, PodTemplate, Service } from "../core/objects.js";
+import type { Container, Deployment, Pod, PodSpec, PodTemplate, Service } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { batchCauses, batchUpdateCauses } from "./batch.js";
 import { type LabelSelectorSpec, selectorMatches } from "./selectors.js";
@@ -120,9 +120,26 @@ function validateWorkload(obj: KObject): StatusCause[] {
   return causes;
 }
 
+/**
+ * A Deployment's strategy (pkg/apis/apps/validation ValidateDeploymentStrategy): Recreate takes
+ * no rollingUpdate, so a patch that switches the type must also drop the block the API server
+ * defaulted (`rollingUpdate: null`, or `$retainKeys`).
+ */
+function validateStrategy(obj: KObject): StatusCause[] {
+  const strategy = (obj as Deployment).spec?.strategy;
+  if (strategy?.type !== "Recreate" || strategy.rollingUpdate == null) return [];
+  return [
+    {
+      field: "spec.strategy.rollingUpdate",
+      reason: "FieldValueForbidden",
+      message: "Forbidden: may not be specified when strategy `type` is 'Recreate'",
+    },
+  ];
+}
+
 const VALIDATORS: Record<string, (o: KObject) => StatusCause[]> = {
   Pod: (o) => validatePodSpec((o as Partial<Pod>).spec, "spec"),
-  Deployment: validateWorkload,
+  Deployment: (o) => [...validateWorkload(o), ...validateStrategy(o)],
   ReplicaSet: validateWorkload,
   StatefulSet: validateWorkload,
   DaemonSet: validateWorkload,

@@ -40,7 +40,7 @@ export class ClusterPki {
   /** `now` is the wall clock: TLS peers check validity against theirs, not the cluster's. */
   constructor(now = new Date()) {
     this.caKey = newKey();
-    this.caName = { commonName: `microremed-server-ca@${Math.floor(now.getTime() / 1000)}` };
+    this.caName = { commonName: `k3s-server-ca@${Math.floor(now.getTime() / 1000)}` };
     this.ca = createCertificate({
       subject: this.caName,
       publicKey: this.caKey.publicKey,

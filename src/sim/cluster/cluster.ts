@@ -12,7 +12,7 @@ import { EventRecorder } from "../context/events.js";
 import { FaultBook } from "../context/faults.js";
 import { LogBook } from "../context/logbook.js";
 import { ControllerRuntime } from "../context/runtime.js";
-import { createNodes, followSpeedAnnotation, type NodeSpec } from "../controllers/nodes.js";
+import { createNodes, followClockConfigMap, type NodeSpec } from "../controllers/nodes.js";
 import { type Clock, WallClock } from "../core/clock.js";
 import { ContainerExec } from "../exec/handler.js";
 import { execUpgrade } from "../exec/transport/websocket.js";
@@ -53,7 +53,8 @@ export interface EmbeddedClusterOptions {
 }
 
 export const DEFAULT_NODES: NodeSpec[] = [
-  { name: "microremed-server", cpu: "32", memory: "128Gi", pods: 250 },
+  // k3s names a node after its host
+  { name: "k3s-server", cpu: "32", memory: "128Gi", pods: 250 },
 ];
 
 const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -109,7 +110,7 @@ export class EmbeddedCluster {
       });
     applyK3sManifests(this.ctx, this.ctx.stream("k3s"));
     createNodes(this.ctx, opts.nodes ?? DEFAULT_NODES);
-    followSpeedAnnotation(this.ctx);
+    followClockConfigMap(this.ctx);
     this.exec = new ContainerExec(this.ctx);
   }
 

@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { stringify } from "yaml";
 
-export const CONTEXT_NAME = "microremed-embedded";
+/** What k3s names the cluster, the user and the context of the kubeconfig it writes. */
+export const CONTEXT_NAME = "default";
 
 export interface ClusterCredentials {
   /** PEM of the CA that signed the serving certificate. */

@@ -1,4 +1,5 @@
 // Commands about the process and the system: echo, true/false, sleep, env, hostname, id, date...
+import { KERNEL_RELEASE, KERNEL_VERSION } from "../core/host.js";
 import { uidOf } from "../userland/env.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { parseArgs } from "./args.js";
@@ -174,8 +175,8 @@ function uname(args: string[], p: Proc): number {
   const all = {
     s: "Linux",
     n: hostnameOf(p),
-    r: "6.1.0-microremed",
-    v: "#1 SMP PREEMPT_DYNAMIC",
+    r: KERNEL_RELEASE,
+    v: KERNEL_VERSION,
     m: "x86_64",
     o: "GNU/Linux",
   };

@@ -13,9 +13,11 @@ import { registerFiles } from "./files.js";
 import { registerHttp } from "./http.js";
 import { registerKill } from "./kill.js";
 import { registerMount } from "./mount.js";
+import { registerNc } from "./nc.js";
 import { registerNet } from "./net.js";
 import { registerPing } from "./ping.js";
 import { registerPs } from "./ps.js";
+import { registerRedisCli } from "./redis-cli.js";
 import { registerShells } from "./sh.js";
 import { registerTc } from "./tc.js";
 import { registerTest } from "./test.js";
@@ -48,5 +50,7 @@ export function defaultCommands(): CommandRegistry {
   registerTime(r);
   registerMount(r);
   registerTc(r);
+  registerNc(r);
+  registerRedisCli(r);
   return r;
 }

@@ -4,7 +4,7 @@
 // writes. The generic behavior serves any manifest; the failure model (systems' topologies and
 // Chaos Mesh effects) refines it without touching the kubelet.
 
-import type { Container } from "../core/objects.js";
+import type { Container, Probe } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 
 export interface ContainerRef {
@@ -19,7 +19,21 @@ export interface ContainerRef {
 export interface Usage {
   cpuMilli: number;
   memoryBytes: number;
+  /** CPU ms one unit of work (a request) takes, and how many come per second: the bursts a CFS quota throttles. */
+  burstMs?: number;
+  burstsPerSec?: number;
 }
+
+/** What a probe's connection to the pod reaches (httpGet, tcpSocket and grpc handlers). */
+export type ProbeReach =
+  /** Nothing listens on the port: the kernel refuses the connection. */
+  | { kind: "refused" }
+  /** Something listens and speaks the handler's protocol (a TCP connect, a gRPC health service). */
+  | { kind: "open" }
+  /** An HTTP server answered with this status. */
+  | { kind: "http"; status: number }
+  /** What listens speaks another protocol: the prober's client error (Go's net/http text). */
+  | { kind: "garbled"; error: string };
 
 export interface Behavior {
   /** Cluster ms from start until the application can answer its readiness probe. */
@@ -28,6 +42,11 @@ export interface Behavior {
   probeOk(ref: ContainerRef, now: number): boolean;
   /** Why a probe that probeOk failed got no answer in time ("timeout"), if that is why. */
   probeTimedOut?(ref: ContainerRef, now: number): boolean;
+  /**
+   * What a network probe (not exec) reaches in the pod now: who listens on its port and what it
+   * answers. Undefined: the behavior does not model the pod's listeners (probeOk alone decides).
+   */
+  probeReach?(ref: ContainerRef, probe: Probe, now: number): ProbeReach | undefined;
   /** CPU and memory the container uses now (before limits are enforced by the kubelet). */
   usage(ref: ContainerRef, now: number): Usage;
   /** Exit code if the process exits on its own by `now` (e.g. a command that fails), else undefined. */

@@ -20,16 +20,20 @@ function resolvePort(pod: Pod, targetPort: number | string): number | undefined 
 
 export function installEndpointsController(ctx: SimContext) {
   const { store, registry, runtime } = ctx;
+  // the Endpoints this controller wrote (kube's controller keeps them by the Service's key too);
+  // no label on them, which a reader of the namespace would see and kube does not put there
+  const managed = new Set<string>();
   runtime.register(NAME, (key) => {
     const [ns, name] = splitKey(key);
     const svc = registry.tryGet(R("Service"), ns, name) as Service | undefined;
     const existing = registry.tryGet(R("Endpoints"), ns, name) as Endpoints | undefined;
     if (!svc?.spec?.selector || Object.keys(svc.spec.selector).length === 0) {
       // Services without a selector keep hand-made Endpoints; a deleted Service takes its own.
-      if (!svc && existing?.metadata.labels?.["endpoints.microremed.io/managed"] === "true")
-        registry.delete(R("Endpoints"), ns, name);
+      if (!svc && existing && managed.has(key)) registry.delete(R("Endpoints"), ns, name);
+      if (!existing || !svc) managed.delete(key);
       return;
     }
+    managed.add(key);
     const pods = (store.list(R("Pod"), ns) as Pod[])
       .filter(
         (p) =>
@@ -65,7 +69,7 @@ export function installEndpointsController(ctx: SimContext) {
       ...(g.notReadyAddresses.length ? { notReadyAddresses: g.notReadyAddresses } : {}),
       ports: g.ports,
     }));
-    const labels = { ...(svc.metadata.labels ?? {}), "endpoints.microremed.io/managed": "true" };
+    const labels = { ...(svc.metadata.labels ?? {}) };
     if (!existing) {
       registry.create(R("Endpoints"), ns, {
         apiVersion: "v1",

@@ -1,8 +1,11 @@
 // Nodes: created when the cluster starts, with capacity and allocatable as a k3s node reports
-// them, Ready, and an annotation that tells clients how fast the cluster clock runs.
+// them, Ready. How fast the cluster clock runs is the harness's to read and set, through a
+// ConfigMap in kube-system that an agent confined to its namespace cannot see.
 
+import { createHash } from "node:crypto";
 import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
+import { KERNEL_RELEASE, OS_IMAGE } from "../core/host.js";
 
 export interface NodeSpec {
   name: string;
@@ -11,7 +14,15 @@ export interface NodeSpec {
   pods: number;
 }
 
-export const SPEED_ANNOTATION = "microremed.io/clock-speed";
+/** kube-system/<name>, data.speed: the clock's speed, which the runner sets (src/cluster/time.ts). */
+export const CLOCK_CONFIGMAP = { namespace: "kube-system", name: "cluster-clock" };
+
+const digest = (seed: string) => createHash("sha256").update(seed).digest("hex");
+const hexOf = (seed: string, n: number) => digest(seed).slice(0, n);
+const uuidOf = (seed: string) => {
+  const h = digest(seed);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
 
 export function nodeIP(index: number) {
   return `172.18.0.${index + 2}`;
@@ -57,7 +68,7 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
             ? { "node-role.kubernetes.io/control-plane": "true", "node-role.kubernetes.io/master": "true" }
             : {}),
         },
-        annotations: { [SPEED_ANNOTATION]: String(ctx.clock.speed), "k3s.io/internal-ip": nodeIP(i) },
+        annotations: { "k3s.io/internal-ip": nodeIP(i) },
       },
       spec: { podCIDR: `10.42.${i}.0/24`, podCIDRs: [`10.42.${i}.0/24`], providerID: `k3s://${n.name}` },
       status: {
@@ -70,11 +81,12 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
         ],
         daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
         nodeInfo: {
-          machineID: `microremed${i}`,
-          systemUUID: `microremed-${i}`,
-          bootID: `boot-${i}`,
-          kernelVersion: "6.1.0-microremed",
-          osImage: "MicroRemed embedded cluster",
+          // stable per node name, in the shapes the kubelet reads them (/etc/machine-id, DMI, boot_id)
+          machineID: hexOf(`machine-${n.name}`, 32),
+          systemUUID: uuidOf(`system-${n.name}`),
+          bootID: uuidOf(`boot-${n.name}`),
+          kernelVersion: KERNEL_RELEASE,
+          osImage: OS_IMAGE,
           containerRuntimeVersion: "containerd://1.7.23-k3s2",
           kubeletVersion: "v1.31.6+k3s1",
           kubeProxyVersion: "v1.31.6+k3s1",
@@ -88,13 +100,22 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
 
 /**
  * The runner slows the clock to real time while a model or a playbook acts and speeds it up
- * while it waits, by annotating a Node (a plain API write, so it needs no back door): the
- * clock follows the annotation, and /version reports the speed in force.
+ * while it waits, by writing the clock's ConfigMap (a plain API write, so it needs no back door,
+ * and in kube-system, which no agent can read): the clock follows it, and /version reports the
+ * speed in force to the cluster's admin.
  */
-export function followSpeedAnnotation(ctx: SimContext) {
+export function followClockConfigMap(ctx: SimContext) {
+  const { namespace, name } = CLOCK_CONFIGMAP;
+  ctx.registry.create(R("ConfigMap"), namespace, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name },
+    data: { speed: String(ctx.clock.speed) },
+  });
   ctx.store.subscribe((e) => {
-    if (e.rt.kind !== "Node" || e.type === "DELETED") return;
-    const want = Number(e.object.metadata.annotations?.[SPEED_ANNOTATION]);
+    if (e.rt.kind !== "ConfigMap" || e.type === "DELETED") return;
+    if (e.object.metadata.namespace !== namespace || e.object.metadata.name !== name) return;
+    const want = Number((e.object as { data?: Record<string, string> }).data?.speed);
     if (Number.isFinite(want) && want > 0 && want !== ctx.clock.speed) ctx.clock.setSpeed?.(want);
   });
 }

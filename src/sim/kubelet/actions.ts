@@ -12,6 +12,9 @@ import { freshProbes, probeOf } from "./probes.js";
 import { type CtrRec, type PodRec, specOf } from "./records.js";
 import type { KubeletState } from "./state.js";
 
+/** containerd's started_at of a task that never started (0), as the kubelet passes it on. */
+const NEVER_STARTED = "1970-01-01T00:00:00Z";
+
 type PodAction = (k: KubeletState, pod: Pod, rec: PodRec, now: number) => void;
 type CtrAction = (k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: number) => void;
 
@@ -91,7 +94,8 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
       exitCode: extra.exitCode ?? Number(c.exitCode ?? 0),
       reason: extra.reason ?? c.exitReason ?? "Completed",
       ...(extra.message ? { message: extra.message } : {}),
-      startedAt: stamp(k.ctx.clock, inst.startedAt ?? now),
+      // a process that never started has containerd's zero start time (1970, as describe shows it)
+      startedAt: inst.startedAt === undefined ? NEVER_STARTED : stamp(k.ctx.clock, inst.startedAt),
       finishedAt: stamp(k.ctx.clock, now),
       containerID: `containerd://${inst.id}`,
     };

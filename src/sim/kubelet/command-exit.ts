@@ -4,7 +4,7 @@
 import type { ContainerRef } from "../context/behavior.js";
 import type { SimContext } from "../context/context.js";
 import { containerExecOf } from "../exec/handler.js";
-import { processesOf, startFailure } from "./command.js";
+import { processesOf, startFailureOf } from "./command.js";
 
 /** kubecontainer's limits: the file is read up to 4 KiB; the log fallback is 80 lines, 2 KiB. */
 const MAX_MESSAGE = 4096;
@@ -23,7 +23,8 @@ export function terminationOf(
   exitCode: number,
 ): { reason?: string; exitCode?: number; message?: string } {
   const spec = ref.container;
-  const startError = processesOf(ctx).exitOf(ref)?.startError ?? startFailure(spec);
+  const startError =
+    processesOf(ctx).exitOf(ref)?.startError ?? startFailureOf(ctx, ref.pod, spec, ref.restartCount);
   if (startError) return { reason: "StartError", exitCode: 128, message: startError };
   let message = "";
   try {

@@ -56,20 +56,43 @@ export function mainArgv(spec: Container | undefined): string[] | undefined {
 const instanceKey = (ref: ContainerRef) =>
   `${ref.pod.metadata.uid}/${ref.container.name}/${ref.restartCount}`;
 
+/** Where programs live: a path in them may name any of the distribution's many commands. */
+const BIN_DIR = /^\/(usr\/(local\/)?)?s?bin\//;
+
 /**
  * Why runc cannot start the container's command, if it cannot: an image without a userland
- * (distroless, pause) has no shell or coreutils to run (the kubelet then reports StartError).
+ * (distroless, pause) has no shell or coreutils to run, and an image the catalog describes has no
+ * program at a path outside its bin directories other than its runtime's and its own (a
+ * `command: ["/app/server"]` for a Go service built to /src/server), unless the pod put a file
+ * there (`exists`: the container's filesystem, volumes included). The kubelet then reports
+ * StartError.
  */
-export function startFailure(spec: Container | undefined): string | undefined {
+export function startFailure(
+  spec: Container | undefined,
+  exists: (path: string) => boolean = () => false,
+): string | undefined {
   const argv = mainArgv(spec);
   const image = String(spec?.image ?? "");
+  if (!argv || imageHas(image, argv[0])) return undefined;
+  const tools = imageTools(image);
   // pause too: Chaos Mesh's pod-failure swaps only the image and keeps the command
   // (controllers/chaosimpl/podchaos/podfailure/impl.go), and pause is FROM scratch with /pause
-  if (!argv || imageTools(image).toolset !== "none" || imageHas(image, argv[0])) return undefined;
+  const lacks =
+    tools.toolset === "none" ||
+    (tools.known && argv[0].startsWith("/") && !BIN_DIR.test(argv[0]) && !exists(argv[0]));
+  if (!lacks) return undefined;
   const why = argv[0].includes("/")
     ? `stat ${argv[0]}: no such file or directory`
     : "executable file not found in $PATH";
   return `${START_FAILED} exec: "${argv[0]}": ${why}: unknown`;
+}
+
+/** startFailure for a container instance, its filesystem consulted (a mounted script runs). */
+export function startFailureOf(ctx: SimContext, pod: KObject, spec: Container, restartCount: number) {
+  return startFailure(spec, (path) => {
+    const st = containerExecOf(ctx).files.forContainer(pod, spec, restartCount).stat(path);
+    return !!st && !st.dir;
+  });
 }
 
 /** One line-buffered stream into the pod log. */
@@ -186,7 +209,7 @@ export class MainProcesses {
       // the kubelet looks at the pod again (pod key as its controller queue keys them)
       ctx.runtime.enqueue("kubelet", `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`);
     };
-    const failure = startFailure(spec);
+    const failure = startFailureOf(ctx, pod, spec, ref.restartCount);
     if (failure) {
       exited(128, failure);
       return;

@@ -7,7 +7,7 @@ import type { ContainerRef } from "../context/behavior.js";
 import type { Pod } from "../core/objects.js";
 import type { Facts, Vars } from "../stages/stage.js";
 import { goDuration } from "./backoff.js";
-import { startFailure } from "./command.js";
+import { startFailureOf } from "./command.js";
 import { probeFact } from "./probes.js";
 import { type CtrRec, type CtrSpec, initDone, isActive, isSidecar, type PodRec, specOf } from "./records.js";
 import type { KubeletState } from "./state.js";
@@ -123,7 +123,7 @@ export function ctrFacts(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now:
     started: c.started,
     specChanged: !!c.inst && c.inst.image !== spec.image,
     // runc cannot exec the command (a shell in a distroless image): StartError
-    startFails: c.step === "Created" && !!startFailure(spec),
+    startFails: c.step === "Created" && !!startFailureOf(k.ctx, pod, spec, c.restartCount),
     restart: c.step === "Exited" && restartAfterExit(pod, c, spec),
     crashBackOff:
       c.inst?.finishedAt !== undefined &&
@@ -194,7 +194,8 @@ export function ctrVars(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: 
     vmKb: rssKb * 3 + 24576,
     pgtablesKb: Math.max(4, Math.round(rssKb / 256)),
     oomScoreAdj: oomScoreAdj(pod, spec, k.nodeMemory(rec.node)),
-    startError: startFailure(spec) ?? "",
+    // the start-failed stage fires from Created: only then is the reason read
+    startError: c.step === "Created" ? (startFailureOf(k.ctx, pod, spec, c.restartCount) ?? "") : "",
   };
 }
 

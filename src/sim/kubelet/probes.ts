@@ -1,9 +1,11 @@
 // Probes, as the kubelet's prober workers run them: a worker per probe ticks every periodSeconds
 // from the container's start, ignores ticks before initialDelaySeconds, and counts consecutive
-// results against successThreshold / failureThreshold. A probe passes once the application has
-// started (Behavior.startupMs) and Behavior.probeOk says so; each failure is an Unhealthy event.
+// results against successThreshold / failureThreshold. A network probe reaches whoever listens on
+// its port (Behavior.probeReach: the application once started, a sidecar that took the port, or
+// nobody); otherwise a probe passes once the application has started (Behavior.startupMs); either
+// way Behavior.probeOk must say so too (CPU, the network). Each failure is an Unhealthy event.
 // Readiness and liveness wait for the startup probe, which stops once it passed.
-import type { Behavior, ContainerRef } from "../context/behavior.js";
+import type { Behavior, ContainerRef, ProbeReach } from "../context/behavior.js";
 import type { Container, ContainerPort, Pod, Probe } from "../core/objects.js";
 import type { PodStagesDoc } from "../stages/load.js";
 import { render } from "../stages/stage.js";
@@ -77,7 +79,15 @@ export function runProbes(pod: Pod, c: CtrRec, spec: CtrSpec, now: number, deps:
       const up = t - inst.startedAt >= (inst.startupMs ?? 0);
       // an exec probe whose command ran in the container answers for itself
       const ran = up && probe.exec ? deps.exec?.(ref, kind, t) : undefined;
-      if (ran ? ran.ok : up && deps.behavior.probeOk(ref, t)) {
+      // a network probe reaches whoever listens on its port (when the behavior models it)
+      const reach = probe.exec ? undefined : deps.behavior.probeReach?.(ref, probe, t);
+      const reached = !reach || reachOk(reach);
+      const ok = ran
+        ? ran.ok
+        : reach
+          ? reached && deps.behavior.probeOk(ref, t)
+          : up && deps.behavior.probeOk(ref, t);
+      if (ok) {
         st.successes++;
         st.failures = 0;
         if (st.successes >= (kind === "readiness" ? (probe.successThreshold ?? 1) : 1)) st.result = "pass";
@@ -86,10 +96,10 @@ export function runProbes(pod: Pod, c: CtrRec, spec: CtrSpec, now: number, deps:
         st.successes = 0;
         if (st.failures >= (probe.failureThreshold ?? 3)) st.result = "fail";
         const ev = deps.texts.event;
-        const timedOut = up && !!deps.behavior.probeTimedOut?.(ref, t);
+        const timedOut = up && reached && !!deps.behavior.probeTimedOut?.(ref, t);
         const output = ran
           ? ran.output.replace(/\n$/, "")
-          : failureOutput(deps.ip, spec, probe, up, timedOut, deps.texts);
+          : failureOutput(deps.ip, spec, probe, reached ? { up, timedOut } : reach!, deps.texts);
         deps.unhealthy(ev.type ?? "Warning", ev.reason, render(ev.message, { probe: TITLE[kind], output }));
       }
     }
@@ -119,12 +129,21 @@ interface ProbeHandler {
   command?: string[];
 }
 
+/** Whether what the probe reached passes it (pkg/probe/http: a status from 200 to 399). */
+function reachOk(r: ProbeReach): boolean {
+  if (r.kind === "http") return r.status >= 200 && r.status < 400;
+  return r.kind === "open";
+}
+
+/**
+ * The probe's output: from what it reached (nothing listening, a bad status, another protocol),
+ * else from the application's state (still starting, answering too late, answering badly).
+ */
 function failureOutput(
   podIP: string,
   spec: CtrSpec,
   probe: Probe,
-  up: boolean,
-  timedOut: boolean,
+  why: ProbeReach | { up: boolean; timedOut: boolean },
   texts: PodStagesDoc["probes"],
 ): string {
   const handler = probe.httpGet ? "httpGet" : probe.tcpSocket ? "tcpSocket" : probe.grpc ? "grpc" : "exec";
@@ -132,11 +151,22 @@ function failureOutput(
   const ip = h.host ?? podIP;
   const port = resolvePort(spec, h.port);
   const url = `${String(h.scheme ?? "HTTP").toLowerCase()}://${ip}:${port}${h.path ?? "/"}`;
-  const vars = { ip, port, url, timeout: probe.timeoutSeconds ?? 1, command: (h.command ?? []).join(" ") };
-  return render(
-    up ? (timedOut ? texts[handler].timeout : texts[handler].failing) : texts[handler].down,
-    vars,
-  );
+  const vars = {
+    ip,
+    port,
+    url,
+    timeout: probe.timeoutSeconds ?? 1,
+    command: (h.command ?? []).join(" "),
+    status: "kind" in why && why.kind === "http" ? why.status : 503,
+    error: "kind" in why && why.kind === "garbled" ? why.error : "",
+  };
+  const t = texts[handler];
+  if ("kind" in why) {
+    if (why.kind === "refused") return render(t.down, vars);
+    if (why.kind === "garbled") return render(t.garbled ?? t.failing, vars);
+    return render(t.failing, vars);
+  }
+  return render(why.up ? (why.timedOut ? t.timeout : t.failing) : t.down, vars);
 }
 
 function resolvePort(spec: CtrSpec, port: number | string | undefined): number | string {

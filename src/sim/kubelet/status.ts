@@ -31,11 +31,14 @@ function containerStatus(c: CtrRec, spec: CtrSpec, clock: Clock): BuiltCtrStatus
     if (dead) last = { terminated: dead };
   }
   const running = isActive(c);
+  // an init container is ready once it succeeded, not while it runs (prober_manager's
+  // UpdatePodStatus); a sidecar (restartable init container) as any container, by its probe
+  const ready = c.init && !isSidecar(spec) ? !!dead && dead.exitCode === 0 && !running : running && c.ready;
   return {
     name: c.name,
     state,
     lastState: last,
-    ready: running && c.ready,
+    ready,
     restartCount: c.restartCount,
     image: inst?.imageName ?? spec.image,
     imageID: inst?.imageID ?? "",

@@ -18,6 +18,8 @@ export interface ProbeTexts {
   down: string;
   failing: string;
   timeout: string;
+  /** What listens speaks another protocol ({{error}}: the client's error). */
+  garbled?: string;
 }
 
 export interface SchedulingDoc {

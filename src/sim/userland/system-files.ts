@@ -7,6 +7,7 @@ import { bytes, milliCpu } from "../../util/quantity.js";
 import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 import { parseStamp } from "../core/clock.js";
+import { PROC_VERSION } from "../core/host.js";
 import type { Container, DnsOption, HostAlias, Node, Pod } from "../core/objects.js";
 import { containerRef, containerUsage, nodeUsage } from "../metrics/usage.js";
 
@@ -109,7 +110,7 @@ export function procTopFiles(ctx: SimContext, pod: Pod, container: Container): R
     loadavg: () => loadavg(ctx, pod),
     cpuinfo: () => cpuinfo(ctx, pod),
     // the kernel uname -r and -v report
-    version: () => "Linux version 6.1.0-microremed (gcc (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT_DYNAMIC\n",
+    version: () => PROC_VERSION,
     uptime: () => {
       const s = Math.max(0, (ctx.clock.now() - started) / 1000);
       return `${s.toFixed(2)} ${(s * 3.7).toFixed(2)}\n`;

@@ -23,6 +23,7 @@ interface ToolboxDoc {
   runtimes: Record<string, string>;
   signals: Record<string, Record<string, number>>;
   default: { toolset: string; runtime: string };
+  runtimeBinaries?: Record<string, string[]>;
 }
 
 export interface ImageTools {
@@ -31,6 +32,8 @@ export interface ImageTools {
   tools: Record<string, string>;
   process?: string;
   runtime: string;
+  /** An image the catalog describes (a rule matched), so what it lacks is known too. */
+  known: boolean;
 }
 
 let doc: ToolboxDoc | undefined;
@@ -84,6 +87,7 @@ export function imageTools(image: string): ImageTools {
     tools: toolsOf(d, toolset),
     process: rule?.process?.replace(/\{app\}/g, app),
     runtime: rule?.runtime ?? d.default.runtime,
+    known: !!rule,
   };
   memo.set(image, t);
   return t;
@@ -216,9 +220,21 @@ export function imageBinaries(image: string): string[] {
   return [...names.map((n) => `/usr/bin/${n}`), ...names.map((n) => `/bin/${n}`)];
 }
 
+/**
+ * The programs an image holds beyond its distribution's commands: its runtime's (toolboxes.yaml
+ * runtimeBinaries: python, java, node, redis-server, ...) and its own default program (the Go
+ * services' /src/server); a bare name is found on PATH in /usr/local/bin.
+ */
+function imagePrograms(image: string): string[] {
+  const t = imageTools(image);
+  const own = t.process?.split(" ")[0].replace(/:$/, "");
+  const named = own ? [own.includes("/") ? own : `/usr/local/bin/${own}`] : [];
+  return [...(load().runtimeBinaries?.[t.runtime] ?? []), ...named];
+}
+
 /** Whether the image has the executable a command line names (a path, or a name on PATH). */
 export function imageHas(image: string, argv0: string): boolean {
-  const bins = imageBinaries(image);
+  const bins = [...imageBinaries(image), ...imagePrograms(image)];
   if (argv0.includes("/")) return bins.includes(argv0);
   return bins.some((b) => b.endsWith(`/${argv0}`));
 }

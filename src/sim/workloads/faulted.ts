@@ -7,7 +7,7 @@
 // - io: only an exec probe that touches the faulted path feels the latency.
 // - container-kill: the runtime SIGKILLs the instance running at that moment (exit 137).
 import { hashString } from "../../util/rng.js";
-import type { Behavior, ContainerRef, Usage } from "../context/behavior.js";
+import type { Behavior, ContainerRef, ProbeReach, Usage } from "../context/behavior.js";
 import type { FaultBook, IOFault, NetworkFault } from "../context/faults.js";
 import type { Probe } from "../core/objects.js";
 
@@ -78,6 +78,11 @@ export class FaultedBehavior implements Behavior {
         .of(uid, "io")
         .some((f) => this.applies(f, ref) && f.action !== "fault" && !ioProbeOk(ref, f, now))
     );
+  }
+
+  probeReach(ref: ContainerRef, probe: Probe, now: number): ProbeReach | undefined {
+    // pause listens on nothing (listeners.ts skips it); the network's delay is probeOk's
+    return this.base.probeReach?.(ref, probe, now);
   }
 
   usage(ref: ContainerRef, now: number): Usage {

@@ -167,9 +167,9 @@ const TABLES: [string, string, string, string | RegExp][] = [
   ],
   [
     "volumeattachment",
-    "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va-1}\nspec: {attacher: hostpath.csi.k8s.io, nodeName: microremed-server, source: {persistentVolumeName: pv-1}}\n",
+    "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va-1}\nspec: {attacher: hostpath.csi.k8s.io, nodeName: k3s-server, source: {persistentVolumeName: pv-1}}\n",
     "NAME ATTACHER PV NODE ATTACHED AGE",
-    "va-1 hostpath.csi.k8s.io pv-1 microremed-server false AGE",
+    "va-1 hostpath.csi.k8s.io pv-1 k3s-server false AGE",
   ],
   [
     "podtemplate",
@@ -317,7 +317,7 @@ status: {used: {pods: "9"}}
     expect(slice.ports).toEqual([{ name: "", port: 80, protocol: "TCP" }]);
     expect(slice.endpoints[0]).toMatchObject({
       conditions: { ready: true, serving: true, terminating: false },
-      nodeName: "microremed-server",
+      nodeName: "k3s-server",
       targetRef: { kind: "Pod", namespace: "res" },
     });
     // a Service without pods keeps one empty slice
@@ -392,7 +392,7 @@ spec:
 });
 
 describe("the agent's RBAC", () => {
-  it("lets the on-call Role read NetworkPolicies and EndpointSlices of its namespace", async () => {
+  it("lets the on-call Role read NetworkPolicies and EndpointSlices of its namespace, and write NetworkPolicies only", async () => {
     await k("create", "namespace", "oncall");
     await k("-n", "oncall", "create", "serviceaccount", "agent");
     await apply(
@@ -426,6 +426,13 @@ describe("the agent's RBAC", () => {
     // namespace's own configuration): a delete is authorized and finds nothing
     expect((await agent("delete", "networkpolicy", "x")).stderr.trim()).toBe(
       'Error from server (NotFound): networkpolicies.networking.k8s.io "x" not found',
+    );
+    // while the other networking kinds stay read-only
+    expect((await agent("delete", "ingress", "x")).stderr).toContain(
+      'cannot delete resource "ingresses" in API group "networking.k8s.io" in the namespace "oncall"',
+    );
+    expect((await agent("delete", "endpointslice", "x")).stderr).toContain(
+      'cannot delete resource "endpointslices" in API group "discovery.k8s.io" in the namespace "oncall"',
     );
   });
 });

@@ -32,7 +32,7 @@ spec:
         - name: time-service
           image: python:3.9-slim
           ports: [{ containerPort: 5001 }]
-          readinessProbe: { httpGet: { path: /, port: 5001 }, initialDelaySeconds: 5, periodSeconds: 5 }
+          readinessProbe: { httpGet: { path: /health, port: 5001 }, initialDelaySeconds: 5, periodSeconds: 5 }
           resources:
             requests: { cpu: 100m, memory: 300Mi }
             limits: { cpu: 500m, memory: 2000Mi }

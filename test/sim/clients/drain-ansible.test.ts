@@ -12,7 +12,7 @@ const DRAIN = `
   gather_facts: false
   vars:
     ns: drain
-    node: microremed-server
+    node: k3s-server
   tasks:
     - kubernetes.core.k8s: {kind: Namespace, name: "{{ ns }}"}
     - name: Wait for default serviceaccount to be created

@@ -91,13 +91,13 @@ describe("kubectl against the embedded cluster", () => {
     expect(await kn("get", "ep", "web")).toMatch(/web\s+10\.42\.\d+\.\d+:80,10\.42\.\d+\.\d+:80\s/);
     expect(await kn("get", "events")).toMatch(/LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE/);
     expect(await kn("get", "events")).toMatch(/Normal\s+Scheduled\s+pod\/web-/);
-    expect(await k("get", "nodes")).toMatch(/microremed-server\s+Ready\s+control-plane,master/);
+    expect(await k("get", "nodes")).toMatch(/k3s-server\s+Ready\s+control-plane,master/);
     expect(await kn("get", "cm", "settings")).toMatch(/settings\s+1\s/);
   });
 
   it("prints -o wide, yaml, json, jsonpath, -A, --show-labels and -l", async () => {
     expect(await kn("get", "pods", "-o", "wide")).toMatch(
-      /IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n.*10\.42\.\d+\.\d+\s+microremed-server\s+<none>\s+<none>/,
+      /IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n.*10\.42\.\d+\.\d+\s+k3s-server\s+<none>\s+<none>/,
     );
     const y = await kn("get", "deploy", "web", "-o", "yaml");
     expect(y).toMatch(/kind: Deployment/);
@@ -212,7 +212,7 @@ describe("kubectl against the embedded cluster", () => {
     expect(await kn("top", "pod")).toMatch(
       /NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)\s*\n[\s\S]*web-\S+\s+\d+m\s+\d+Mi/,
     );
-    expect(await k("top", "node")).toMatch(/microremed-server\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
+    expect(await k("top", "node")).toMatch(/k3s-server\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
   });
 
   it("replaces a deleted pod and collects a deleted deployment's pods", async () => {

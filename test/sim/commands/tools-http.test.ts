@@ -114,10 +114,28 @@ describe("a service without Ready endpoints", () => {
 describe("names and sockets", () => {
   it("nslookup and getent answer from CoreDNS's records", async () => {
     const ip = clusterIP("hello-service");
+    // BusyBox 1.35 asks A then AAAA under each search domain and prints every reply; the other
+    // search domains' NXDOMAIN make it exit 1 although the name resolves (networking/nslookup.c)
     const n = await sim.exec(hello, ["nslookup", "hello-service"], "sidecar-busybox");
+    const nx = (d: string) => `** server can't find hello-service.${d}: NXDOMAIN\n\n`;
     expect(n.out).toBe(
-      `Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\nName:\thello-service.web.svc.cluster.local\nAddress: ${ip}\n\n`,
+      `Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\nName:\thello-service.web.svc.cluster.local\nAddress: ${ip}\n\n${nx("svc.cluster.local")}${nx("cluster.local")}\n${nx("svc.cluster.local")}${nx("cluster.local")}`,
     );
+    expect(n.code).toBe(1);
+    // a dotted name is asked as it is: `<svc>.<ns>` is no name CoreDNS knows
+    const dotted = await sim.exec(hello, ["nslookup", "hello-service.web"], "sidecar-busybox");
+    expect(dotted.out).toBe(
+      "Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\n** server can't find hello-service.web: NXDOMAIN\n\n** server can't find hello-service.web: NXDOMAIN\n\n",
+    );
+    const fqdn = await sim.exec(
+      hello,
+      ["nslookup", "hello-service.web.svc.cluster.local"],
+      "sidecar-busybox",
+    );
+    expect(fqdn.out).toBe(
+      `Server:\t\t10.43.0.10\nAddress:\t10.43.0.10:53\n\nName:\thello-service.web.svc.cluster.local\nAddress: ${ip}\n\n\n`,
+    );
+    expect(fqdn.code).toBe(0);
     const g = await sim.exec(hello, ["getent", "hosts", "hello-service.web"]);
     expect(g.out).toBe(`${ip.padEnd(15)} hello-service.web.svc.cluster.local\n`);
   });

@@ -47,12 +47,12 @@ describe("pods through kubectl", () => {
     expect(get.stdout).toMatch(/^web\s+1\/1\s+Running\s+0\s+/m);
 
     const wide = await kubectl(["get", "pod", "web", "-o", "wide"]);
-    expect(wide.stdout).toMatch(/10\.42\.0\.\d+\s+microremed-server/);
+    expect(wide.stdout).toMatch(/10\.42\.0\.\d+\s+k3s-server/);
 
     const describe = await kubectl(["describe", "pod", "web"]);
     for (const reason of ["Scheduled", "Pulling", "Pulled", "Created", "Started"])
       expect(describe.stdout).toMatch(new RegExp(`Normal\\s+${reason}\\s`));
-    expect(describe.stdout).toContain("Successfully assigned default/web to microremed-server");
+    expect(describe.stdout).toContain("Successfully assigned default/web to k3s-server");
     expect(describe.stdout).toMatch(/Ready\s+True/);
   });
 

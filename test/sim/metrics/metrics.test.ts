@@ -159,7 +159,7 @@ describe("kubectl top", () => {
     expect(r.exitCode).toBe(0);
     const [head, row] = table(r.stdout);
     expect(head).toEqual(["NAME", "CPU(cores)", "CPU%", "MEMORY(bytes)", "MEMORY%"]);
-    expect(row[0]).toBe("microremed-server");
+    expect(row[0]).toBe("k3s-server");
     // 50m + 500m + 40m from the pods, 95m for k3s itself; 192 + 300 + 153.6 Mi + 1100 Mi
     expect(row[1]).toBe("685m");
     expect(row[2]).toBe("2%");
@@ -176,7 +176,7 @@ describe("metrics-server's window", () => {
     const age = clock.now() - Date.parse(m.timestamp);
     expect(age).toBeGreaterThanOrEqual(0);
     expect(age).toBeLessThan(15_000);
-    const n = await raw("/apis/metrics.k8s.io/v1beta1/nodes/microremed-server");
+    const n = await raw("/apis/metrics.k8s.io/v1beta1/nodes/k3s-server");
     expect(n.window).toBe("15s");
   });
 

@@ -12,6 +12,8 @@
 // quota runs out counts in nr_throttled, and throttled_usec adds, for every CPU the group's
 // threads wait on, the rest of that period. Demand above the limit (a stressor, a starved config)
 // throttles every period; an idle group's timer stops, so a light workload counts few periods.
+// Below the limit, a request whose CPU passes its share of a period's quota is throttled at each
+// period boundary it waits at (the topology's requests: Usage.burstMs, workloads/topology/own-time.ts).
 
 import { bytes, milliCpu } from "../../../util/quantity.js";
 import { R } from "../../api/resources.js";
@@ -28,6 +30,23 @@ export const PERIOD_US = 100_000;
 export function cpuMax(limitMilli: number): string {
   if (!(limitMilli > 0)) return `max ${PERIOD_US}`;
   return `${Math.max(1000, Math.floor((limitMilli * PERIOD_US) / 1000))} ${PERIOD_US}`;
+}
+
+/** The least share of a period's quota one request gets while the rest of the load runs too. */
+const MIN_SHARE = 0.5;
+
+/** CPU ms one piece of work gets per period at `limit` millicores while the container's demand is `demand`. */
+export function quotaShareMs(limit: number, demand: number): number {
+  return ((limit * PERIOD_US) / 1e6) * Math.max(MIN_SHARE, 1 - demand / limit);
+}
+
+/**
+ * The period boundaries work of `cpuMs` waits at under the quota: none when it fits in what the
+ * rest of the load leaves of a period (at least half the quota: the threads share the CPU time).
+ */
+export function periodsWaited(cpuMs: number, limit: number, demand: number): number {
+  if (!(limit > 0) || !(cpuMs > 0)) return 0;
+  return Math.max(0, Math.ceil(cpuMs / quotaShareMs(limit, demand) - 1e-9) - 1);
 }
 
 /** cpu.weight: the request as cgroup v1 shares (kubelet), converted to a v2 weight (runc). */
@@ -59,14 +78,20 @@ export function cpuRates(
   const ref = pod && containerRef(pod, container, ctx.clock);
   if (!pod || !ref || ref.restartCount !== restartCount) return [0, 0, 0, 0];
   const now = ctx.clock.now();
-  const demand = Math.max(0, ctx.behavior.usage(ref, now).cpuMilli);
+  const u = ctx.behavior.usage(ref, now);
+  const demand = Math.max(0, u.cpuMilli);
   const used = containerUsage(ctx, ref, now).cpuMilli;
   const limit = milliCpu(ref.container.resources?.limits?.cpu);
   if (!(limit > 0)) return [used, 0, 0, 0];
   // the share of 100 ms periods in which the group runs at all (its timer goes idle otherwise)
   const active = demand > 0 ? 1 - Math.exp(-demand / 20) : 0;
   const periods = active / 100;
-  if (demand <= limit) return [used, periods, 0, 0];
+  if (demand <= limit) {
+    // a request needing more than its share of a period's quota waits at period boundaries
+    const waits = (periodsWaited(u.burstMs ?? 0, limit, demand) * (u.burstsPerSec ?? 0)) / 1000;
+    const throttled = Math.min(periods, waits);
+    return [used, periods, throttled, throttled * PERIOD_US * (1 - limit / 1000)];
+  }
   const cpus = nodeCpus(ctx, pod);
   const runnable = Math.min(demand, cpus * 1000);
   const waiting = Math.min(Math.ceil(demand / 1000), cpus);

@@ -17,12 +17,14 @@
 
 import { bytes, milliCpu } from "../../../util/quantity.js";
 import { hashString, Rng } from "../../../util/rng.js";
-import type { Behavior, ContainerRef, Usage } from "../../context/behavior.js";
+import type { Behavior, ContainerRef, ProbeReach, Usage } from "../../context/behavior.js";
 import { type Runtime, type ServiceModel, type SidecarModel, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
-import type { Pod } from "../../core/objects.js";
+import type { Pod, Probe } from "../../core/objects.js";
+import { bindFailure } from "./bind-failure.js";
 import { missingAtStart, skippedAtStart } from "./dial.js";
 import { baseVars, render, sample } from "./logs.js";
+import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
 import { resolvedAtStart, startHost } from "./start-names.js";
 import { type Traffic, trafficOf } from "./traffic.js";
@@ -91,6 +93,12 @@ export class TopologyBehavior implements Behavior {
     return this.cpuStarved(ref);
   }
 
+  /** A service's probes connect to whoever listens on the port in its pod (probe.ts). */
+  probeReach(ref: ContainerRef, probe: Probe, now: number): ProbeReach | undefined {
+    if (this.modelOf(ref)?.kind !== "service") return this.fallback.probeReach?.(ref, probe, now);
+    return probeReach(this.ctx, ref, probe, now);
+  }
+
   /** The probe's answer takes longer than its timeout at the container's CPU limit. */
   private cpuStarved(ref: ContainerRef): boolean {
     const c = ref.container;
@@ -117,6 +125,7 @@ export class TopologyBehavior implements Behavior {
     return {
       cpuMilli: Math.max(0, Math.round(cpu * (1 + 0.08 * n))),
       memoryBytes: Math.round(mem * (1 + 0.02 * n)),
+      ...(rps > 0 ? { burstMs: md.rt.cpuPerRps, burstsPerSec: rps } : {}),
     };
   }
 
@@ -160,14 +169,18 @@ export class TopologyBehavior implements Behavior {
     const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
     if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
     const md = this.modelOf(ref);
+    // a variable it needs is unset, or a host it resolves at start is not: it stops early (dial.ts)
     if (
       md?.kind === "service" &&
       now >= this.envExitAt(ref) &&
       (this.missing(ref, md).length || this.unresolved(ref, md).length)
     )
       return md.m.missingEnvExitCode;
+    // its port was taken when it opened it: it exits as its runtime does (bind-failure.ts)
+    const bound = md?.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
+    if (bound && now >= bound.at) return bound.exitCode;
     // a modelled container exits only as the model says; any other runs its own command
-    return this.modelOf(ref) ? undefined : this.fallback.exitCode?.(ref, now);
+    return md ? undefined : this.fallback.exitCode?.(ref, now);
   }
 
   logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[] {
@@ -220,11 +233,14 @@ export class TopologyBehavior implements Behavior {
         if (!started || st.ready) return [];
         st.ready = true;
         return render(logs.ready, vars);
-      case "stop":
+      case "stop": {
         this.logState.delete(key);
+        const bound = md.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
+        if (bound && now >= bound.at) return render(bound.lines, { ...vars, port: bound.port });
         return limit > 0 && this.ctx.behavior.usage(ref, now).memoryBytes > limit
           ? render(logs.oom, vars)
           : [];
+      }
       case "tick": {
         const out: string[] = [];
         if (!st.ready) {

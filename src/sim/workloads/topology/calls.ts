@@ -2,7 +2,8 @@
 // environment as the application reads it (dial.ts), goes through the cluster's resolution
 // (resolve.ts: DNS, Service, endpoints, targetPort, NetworkPolicy, partition, listener), over a
 // pooled connection or a new one (connections.ts), and the callee answers with its own latency
-// and failure rate from the traffic model. `edgeView` is what calls along the edge do on average
+// and failure rate from the traffic model (a store pod that requires a password the caller does
+// not send answers every command with an error: store-auth.ts). `edgeView` is what calls along the edge do on average
 // (the traffic model, the logs); `callOnce` draws one call (a user's request through a page).
 //
 // Network: a call over a new TCP connection costs two round trips (handshake, request) plus a DNS
@@ -20,12 +21,15 @@ import { egress } from "./impairments.js";
 import { httpFaults, type Landing, open, place } from "./resolve.js";
 import type { SvcState } from "./service-state.js";
 import { resolvedAtStart, restartsOf, startHost } from "./start-names.js";
+import { storeDenial } from "./store-auth.js";
 
 export type CallOutcome = "ok" | "refused" | "dns" | "timeout" | "reset" | "error";
 
 export interface EdgeView {
   /** Probability of each outcome per call. */
   p: Record<CallOutcome, number>;
+  /** Of all calls, those a store answers with an error for want of the right password (store-auth.ts). */
+  denied: number;
   /** Duration of a call that gets an answer. */
   latencyMs: number;
   /** Mean time the caller spends on the call, failures included. */
@@ -225,6 +229,8 @@ interface SpotView {
   lands?: string;
   /** The timeouts are of the read phase (an established connection whose packets vanish). */
   readPhase: boolean;
+  /** The share of calls the store there refuses for want of the password (within p.error). */
+  denied?: number;
 }
 
 function spotView(
@@ -235,6 +241,7 @@ function spotView(
   e: Edge,
   s: Spot,
   req: { method: string; path?: string },
+  dep: string,
 ): SpotView {
   const p = zero();
   if (s.failed || !s.landing) {
@@ -297,9 +304,11 @@ function spotView(
   }
   p.timeout = timeout;
   const answered = 1 - timeout;
-  p.error = Math.max(p.error * answered, answered * (st?.failRate ?? 0));
+  // the store pod this call lands on checks the password the caller's configuration for `dep` sends
+  const denied = e.store && storeDenial(ctx, pod, m, e, s.landing.pod, there, dep) ? answered : 0;
+  p.error = Math.max(p.error * answered, answered * (st?.failRate ?? 0), denied);
   p.ok = Math.max(0, answered - p.error);
-  return { p, latencyMs: latency, lands: there.key, readPhase: true };
+  return { p, latencyMs: latency, lands: there.key, readPhase: true, denied };
 }
 
 /** What calls along the edge from this pod do, on average. */
@@ -325,6 +334,7 @@ export function edgeView(
     connectTimeoutMs: connectWait,
     timeoutCostMs: connectWait,
     lands,
+    denied: 0,
     dep: sp.dep,
     depPort: sp.depPort,
     depIp: sp.spots[0]?.ip || sp.dep,
@@ -340,8 +350,9 @@ export function edgeView(
   let expected = 0;
   let timeoutCost = 0;
   for (const s of sp.spots) {
-    const v = spotView(ctx, services, m, pod, e, s, req);
+    const v = spotView(ctx, services, m, pod, e, s, req, sp.dep);
     for (const k of Object.keys(p) as CallOutcome[]) p[k] += s.share * v.p[k];
+    view.denied += s.share * (v.denied ?? 0);
     const answered = v.p.ok + v.p.error + v.p.reset;
     const arrived = answered + (v.readPhase ? v.p.timeout : 0);
     if (v.lands) lands.set(v.lands, (lands.get(v.lands) ?? 0) + s.share * arrived);

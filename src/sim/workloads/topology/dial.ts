@@ -31,6 +31,18 @@ export function parseAddress(raw: string): Address {
   return m[2] === undefined ? { kind: "addr", host: m[1] } : { kind: "addr", host: m[1], port: Number(m[2]) };
 }
 
+/**
+ * The address in a variable's value. A Redis client's is a configuration string:
+ * StackExchange.Redis's ConfigurationOptions.Parse splits it at commas into endpoints and
+ * key=value options (`redis-cart:6379,password=x`, whose password store-auth.ts reads) and
+ * connects to the first endpoint; any other client reads the whole value as host:port.
+ */
+function addressIn(e: Edge, value: string): string {
+  if (e.store !== "redis") return value;
+  const parts = value.split(",").map((p) => p.trim());
+  return parts.find((p) => p !== "" && !p.includes("=")) ?? "";
+}
+
 /** The variables a dial reads from the environment. */
 export const varsOf = (d: Dial): string[] =>
   d.via !== "env" ? [] : d.var ? [d.var] : [d.hostVar, d.portVar].filter((v): v is string => !!v);
@@ -49,7 +61,7 @@ export function addressOf(ctx: SimContext, pod: Pod, m: ServiceModel, e: Edge): 
     d.default ? parseAddress(d.default) : d.unset === "fail" ? { kind: "bad", raw: "" } : { kind: "none" };
   if (d.var) {
     const v = env.get(d.var);
-    return unsetValue(v) ? unset() : parseAddress(v!);
+    return unsetValue(v) ? unset() : parseAddress(addressIn(e, v!));
   }
   const host = env.get(d.hostVar!);
   const port = env.get(d.portVar!);

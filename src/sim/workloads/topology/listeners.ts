@@ -1,20 +1,25 @@
 // Which TCP ports a pod listens on now, and who listens: a container's application opens its
 // port once it has started (Behavior.startupMs), so a starting or pause-swapped container
 // refuses connections. A topology service listens on its `port` (and any other declared ports),
-// a sidecar on nothing, any other container on its declared containerPorts. The pod's network
-// namespace is shared, so every container of the pod sees all of them.
+// unless one of them was already bound when it opened them (binds.ts: it exits instead); a
+// sidecar on nothing; any other container on its declared containerPorts; and a process the
+// simulation runs on what it bound (`nc -l`). The pod's network namespace is shared, so every
+// container of the pod sees all of them.
 
+import type { ContainerRef } from "../../context/behavior.js";
 import type { ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
-import type { Pod } from "../../core/objects.js";
+import type { Container, Pod } from "../../core/objects.js";
 import { containerRef } from "../../metrics/usage.js";
 import { commandLine, imageTools, isPause, runtimeOf } from "../../userland/toolbox.js";
+import { bindBook } from "./binds.js";
+import { instanceKey } from "./processes.js";
 
 export interface Listener {
   port: number;
   container: string;
   model?: ServiceModel;
-  /** What speaks on the port: http, grpc, mysql, redis, amqp. */
+  /** What speaks on the port: http, grpc, mysql, redis, amqp; echo for `nc -l -e cat`. */
   protocol: string;
   /** tcp (0.0.0.0) or tcp6 (:::, dual stack) as netstat shows it. */
   family: "tcp" | "tcp6";
@@ -26,21 +31,46 @@ export interface Listener {
 const V6 = new Set(["java", "go", "node", "dotnet", "erlang", "mysqld"]);
 const PROTOCOL_BY_RUNTIME: Record<string, string> = { mysqld: "mysql", redis: "redis", erlang: "amqp" };
 
-export function listeners(ctx: SimContext, pod: Pod, now: number): Listener[] {
+/** The TCP ports a container's application opens: the model's port and the declared ones. */
+export function appPorts(spec: Container, m: ServiceModel | undefined): number[] {
+  const ports = new Set<number>();
+  if (m?.port) ports.add(m.port);
+  for (const cp of spec.ports ?? [])
+    if ((cp.protocol ?? "TCP") === "TCP" && cp.containerPort) ports.add(Number(cp.containerPort));
+  return [...ports];
+}
+
+/**
+ * The port an application instance found already bound when it opened its ports (its start-up
+ * end), if one was: it then exits instead of listening. Undefined before that moment.
+ */
+export function portTakenAtOpen(ctx: SimContext, ref: ContainerRef, ports: number[]): number | undefined {
+  if (!ports.length) return undefined;
+  const pod = ref.pod;
+  const key = instanceKey(pod, ref.container.name, ref.restartCount);
+  const at = ref.startedAt + ctx.behavior.startupMs(ref);
+  const uid = pod.metadata.uid ?? "";
+  return bindBook(ctx).takenAtOpen(uid, key, ref.container.name, ports, at, ctx.clock.now()) ?? undefined;
+}
+
+/**
+ * Who listens in the pod now. `self` is a container instance as its kubelet knows it (exact start,
+ * restart count), which the pod's status may not show yet; the others are read from the status.
+ */
+export function listeners(ctx: SimContext, pod: Pod, now: number, self?: ContainerRef): Listener[] {
   const cat = ctx.catalog;
   const out: Listener[] = [];
   for (const spec of pod.spec?.containers ?? []) {
     if (isPause(spec) || cat.sidecars.has(spec.name)) continue;
-    const ref = containerRef(pod, spec.name, ctx.clock);
+    const ref = self?.container.name === spec.name ? self : containerRef(pod, spec.name, ctx.clock);
     if (!ref || now - ref.startedAt < ctx.behavior.startupMs(ref)) continue;
     const app = pod.metadata.labels?.app;
     const m = app && cat.byApp.get(app)?.container === spec.name ? cat.byApp.get(app) : undefined;
     const runtime = runtimeOf(spec);
     const comm = commandLine(spec)[0].split(" ")[0].replace(/:$/, "").split("/").pop()!;
-    const ports = new Set<number>();
-    if (m?.port) ports.add(m.port);
-    for (const cp of spec.ports ?? [])
-      if ((cp.protocol ?? "TCP") === "TCP" && cp.containerPort) ports.add(Number(cp.containerPort));
+    const ports = appPorts(spec, m);
+    // an application whose port was taken exits rather than listen on the others
+    if (m && portTakenAtOpen(ctx, ref, ports) !== undefined) continue;
     for (const port of ports)
       out.push({
         port,
@@ -51,5 +81,8 @@ export function listeners(ctx: SimContext, pod: Pod, now: number): Listener[] {
         comm: imageTools(String(spec.image)).runtime === "nginx" ? "nginx" : comm,
       });
   }
+  for (const b of bindBook(ctx).active(pod.metadata.uid ?? "", now))
+    if (!out.some((l) => l.port === b.port))
+      out.push({ port: b.port, container: b.container, protocol: "echo", family: "tcp", comm: b.comm });
   return out;
 }

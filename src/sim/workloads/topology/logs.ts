@@ -10,6 +10,8 @@ import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
 import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
+import { ownMs } from "./own-time.js";
+import { authLines } from "./store-auth.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS = /\{(time|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id)\}/g;
@@ -98,6 +100,20 @@ export function callVars(vars: Vars, e: Edge, v: EdgeView, ms: number): Vars {
   };
 }
 
+/** The lines of a failed call: a store's refusal for want of its password has its own (store-auth.ts). */
+function linesOf(
+  ctx: SimContext,
+  m: ServiceModel,
+  e: Edge,
+  o: CallOutcome,
+  v: EdgeView,
+  rnd: () => number,
+): string[] | undefined {
+  const auth = o === "error" && !!e.store && v.denied > 0 && rnd() * v.p.error < v.denied;
+  if (auth) return authLines(ctx, m, e) ?? failureLines(m, e, o, v);
+  return failureLines(m, e, o, v);
+}
+
 export interface SampleOpts {
   /** Requests per second this pod handles or sends. */
   rate: number;
@@ -127,7 +143,7 @@ export function sample(
     if (v.none) continue;
     const res = drawOutcome(v, rnd);
     if (res !== "ok")
-      out.push(...render(failureLines(m, e, res, v), callVars(vars, e, v, outcomeMs(v, res))));
+      out.push(...render(linesOf(ctx, m, e, res, v, rnd), callVars(vars, e, v, outcomeMs(v, res))));
   }
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   for (const f of spec ? ioFaultsOnMounts(ctx.faults, pod, spec) : [])
@@ -136,7 +152,7 @@ export function sample(
   // one request, if one came in this period
   const expected = o.rate * (o.periodMs / 1000);
   if (expected <= 0 || (expected < 1 && rnd() >= expected)) return out;
-  let spent = m.runtime.cpuPerRps + 1;
+  let spent = ownMs(ctx, m, pod, traffic.podRps(pod, m));
   for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
     if (rnd() >= e.perReq) continue;
     const v = view(e);
@@ -148,7 +164,7 @@ export function sample(
       spent += ms;
       continue;
     }
-    const lines = failureLines(m, e, res, v);
+    const lines = linesOf(ctx, m, e, res, v, rnd);
     if (lines?.length) return [...out, ...render(lines, callVars(vars, e, v, spent + ms))];
     // no template for it: the request still went badly, shown by its duration
     spent += ms;

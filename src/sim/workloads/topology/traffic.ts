@@ -5,7 +5,6 @@
 // the share answered with an error, both including what its callees do (so a slow or failed
 // service makes its callers slow or failing, up the graph). Nothing here depends on time: a
 // namespace is recomputed only after its pods or the fault book changed.
-import { milliCpu } from "../../../util/quantity.js";
 import { R } from "../../api/resources.js";
 import { type Edge, type ServiceModel, type SystemModel, softOnly } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
@@ -15,7 +14,8 @@ import type { KObject } from "../../core/types.js";
 import { containerRef } from "../../metrics/usage.js";
 import { isPause } from "../../userland/toolbox.js";
 import { edgeView, type Spots, spotsOf } from "./calls.js";
-import { ioFaultsOnMounts, podFailed, stressOf } from "./impairments.js";
+import { podFailed } from "./impairments.js";
+import { ownMs } from "./own-time.js";
 import type { SvcState } from "./service-state.js";
 
 export interface NsState {
@@ -195,24 +195,13 @@ export class Traffic {
     }
   }
 
-  /** Time a pod spends on a request itself: its CPU per request, stretched by throttling, plus a stalled disk. */
+  /** Time a pod spends on a request itself (own-time.ts), on average over the serving pods. */
   private ownMs(s: SvcState): number {
     const m = s.model;
     if (!s.serving.length) return m.runtime.cpuPerRps + 1;
+    const rps = s.rps / Math.max(1, s.endpoints.length);
     let total = 0;
-    for (const pod of s.serving) {
-      const spec = mainSpec(pod, m);
-      const limit = milliCpu(spec?.resources?.limits?.cpu);
-      const rps = s.rps / Math.max(1, s.endpoints.length);
-      const demand =
-        m.runtime.cpuIdle + m.runtime.cpuPerRps * rps + stressOf(this.ctx.faults, pod, m.container).cpuMilli;
-      const factor = limit > 0 ? Math.max(1, demand / limit) : 1;
-      let stall = 0;
-      if (m.protocol === "mysql" && spec)
-        for (const f of ioFaultsOnMounts(this.ctx.faults, pod, spec))
-          if (f.action === "latency") stall += ((f.percent ?? 100) / 100) * (f.delayMs ?? 0);
-      total += (m.runtime.cpuPerRps + 1) * factor + stall;
-    }
+    for (const pod of s.serving) total += ownMs(this.ctx, m, pod, rps);
     return total / s.serving.length;
   }
 }

@@ -1,0 +1,31 @@
+// The MCP server of one case (the official SDK's McpServer): the tools of tools.ts over the case,
+// each call recorded in the case's log before the agent sees its answer.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { z } from "zod";
+import type { CallLog } from "./record.js";
+import { type McpCase, TOOLS, type ToolSpec } from "./tools.js";
+
+export const SERVER_NAME = "microremed";
+
+function register<S extends z.ZodRawShape>(server: McpServer, spec: ToolSpec<S>, c: McpCase, log: CallLog) {
+  server.registerTool(spec.name, { description: spec.description, inputSchema: spec.input }, (async (
+    args: z.infer<z.ZodObject<S>>,
+  ) => {
+    const { text, error } = await log.record(spec.name, args as Record<string, unknown>, () =>
+      spec.run(c, args),
+    );
+    return { content: [{ type: "text" as const, text }], ...(error ? { isError: true } : {}) };
+  }) as Parameters<McpServer["registerTool"]>[2]);
+}
+
+/** A new server over the case (one per MCP session; they share the case and its log). */
+export function createMcpServer(c: McpCase, log: CallLog, version: string): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version },
+    {
+      instructions: `Tools to repair an incident in the Kubernetes namespace ${c.namespace}, acting as the case's identity: read the report (get_report), look and act (kubectl, run_playbook), then call submit once and stop.`,
+    },
+  );
+  for (const spec of TOOLS) register(server, spec as ToolSpec<z.ZodRawShape>, c, log);
+  return server;
+}

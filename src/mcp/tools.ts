@@ -1,0 +1,106 @@
+// The MCP server's tools, as data and handlers over one case: the diagnosis report, kubectl as the
+// case's identity (reads as the probe runs them; every other kubectl command runs in the sandbox,
+// where the API server's RBAC decides), run_playbook through the case's executor with its task
+// results as data, and submit. Nothing here fences a command by its text: the probe's rules are
+// the probe's, and a write is whatever the identity's Role lets through.
+import { z } from "zod";
+import type { ExecutionResult } from "../ansible/executor.js";
+import { checkKubectl, splitCommandLine } from "../probe/index.js";
+
+/** What an agent may hand back with submit: its own diagnosis. */
+export interface Submission {
+  service?: string;
+  cause?: string;
+}
+
+/** One case as the tools reach it; every function acts as the case's identity. */
+export interface McpCase {
+  /** The diagnosis report the case hands the method, rendered as the prompts show it. */
+  report: string;
+  namespace: string;
+  /** A command line the probe accepts: its observation. */
+  probe(command: string): Promise<string>;
+  /** A kubectl command the probe does not read (a write): run in the sandbox, RBAC decides. */
+  kubectl(argv: string[]): Promise<string>;
+  /** A playbook through the case's executor. */
+  runPlaybook(playbook: string): Promise<ExecutionResult>;
+  /** The agent says it is done; true the first time. */
+  submit(s: Submission): boolean;
+}
+
+export interface ToolSpec<S extends z.ZodRawShape> {
+  name: string;
+  description: string;
+  input: S;
+  run(c: McpCase, args: z.infer<z.ZodObject<S>>): Promise<string>;
+}
+
+/** The one kubectl command (no pipe, no `;`) that the probe's read rules refuse: it goes to the write path. */
+export function writeArgv(command: string, namespace: string): string[] | undefined {
+  const segs = splitCommandLine(command);
+  if (segs.length !== 1) return undefined;
+  const [seg] = segs;
+  if (seg.refusal || seg.stages.length !== 1 || seg.stages[0][0] !== "kubectl") return undefined;
+  const args = seg.stages[0].slice(1);
+  return "refusal" in checkKubectl(args, namespace) ? args : undefined;
+}
+
+/** A playbook's run as data: how it ended and each task's result. */
+export function executionData(e: ExecutionResult): Record<string, unknown> {
+  return {
+    ok: e.ok,
+    accepted: e.accepted,
+    exitCode: e.exitCode,
+    timedOut: e.timedOut,
+    ...(e.cause ? { cause: e.cause } : {}),
+    problems: e.problems,
+    tasks: e.tasks,
+    ...(e.warnings.length ? { warnings: e.warnings } : {}),
+  };
+}
+
+const report: ToolSpec<Record<string, never>> = {
+  name: "get_report",
+  description: "The diagnosis report of the incident: the system, the namespace, what was observed.",
+  input: {},
+  run: async (c) => c.report,
+};
+
+const kubectl: ToolSpec<{ command: z.ZodString }> = {
+  name: "kubectl",
+  description: [
+    "Runs kubectl as the case's identity, in the incident's namespace, and returns what it printed.",
+    "Reads (get, describe, logs, top, events, rollout status, auth can-i, exec of a read-only command) run as the probe runs them: ';' between commands, pipes into grep/head/tail/wc, output cut when long.",
+    "Any other single kubectl command (rollout restart, scale, set, patch, delete, apply -f FILE in the working folder, ...) runs as the identity in the sandbox; the cluster's RBAC allows or forbids it (403 Forbidden).",
+  ].join(" "),
+  input: { command: z.string().describe("the command line, starting with kubectl") },
+  async run(c, { command }) {
+    const argv = writeArgv(command, c.namespace);
+    return argv ? c.kubectl(argv) : c.probe(command);
+  },
+};
+
+const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
+  name: "run_playbook",
+  description:
+    "Runs an Ansible playbook (YAML text; hosts: localhost, kubernetes.core modules or kubectl commands) as the case's identity, and returns its result as JSON: ok, exit code, problems, and each task's status and message.",
+  input: { playbook: z.string().describe("the playbook, as YAML text") },
+  run: async (c, { playbook }) => JSON.stringify(executionData(await c.runPlaybook(playbook)), null, 2),
+};
+
+const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOptional<z.ZodString> }> = {
+  name: "submit",
+  description:
+    "Say you are done: the harness then verifies the system. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
+  input: {
+    service: z.string().optional().describe("the service you found at the root of the incident"),
+    cause: z.string().optional().describe("what was wrong with it, in a few words"),
+  },
+  run: async (c, s) =>
+    c.submit(s)
+      ? "submitted: the harness verifies the system now; stop here."
+      : "already submitted: the first submit counts; stop here.",
+};
+
+/** Every tool the server offers, in the order an agent meets them. */
+export const TOOLS = [report, kubectl, runPlaybook, submit] as const;

@@ -1,0 +1,176 @@
+// mcp:COMMAND: an external agent that works through MCP tools. The runner serves the case's MCP
+// server (src/mcp) outside the sandbox, on a unix socket the sandbox's relay reaches on loopback
+// (or on 127.0.0.1 for our uid only, without bubblewrap), at one URL written into the files
+// Claude Code, Codex and a plain client read; the agent runs as a cmd: agent does (sandbox, the
+// case's identity, --playbook-timeout) and gets the report on stdin too. Each tool acts as the
+// case's identity through the roles the method is handed (prober, launcher, executor) and each
+// call goes into the case's conversation. The outcome is verified as for every method.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, sep } from "node:path";
+import { renderReport } from "../diagnosis/report.js";
+import {
+  CallLog,
+  createMcpServer,
+  listenMcp,
+  type McpCase,
+  type McpListener,
+  type Submission,
+  writeAgentConfig,
+} from "../mcp/index.js";
+import { cut } from "../probe/index.js";
+import { agentError } from "./errors.js";
+import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
+
+const VERSION = "0.1.0";
+/** Characters of a kubectl write's output the agent sees (the probe's default budget). */
+const WRITE_OUTPUT = 12_000;
+
+const shellQuote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`);
+const NS_FLAGS = /^(-n|--namespace(=.*)?|-A|--all-namespaces)$/;
+
+/** The node_modules folder holding the MCP SDK: readable in the sandbox, for agents in Node. */
+function sdkModules(): string[] {
+  try {
+    const file = createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/client/index.js");
+    const at = file.lastIndexOf(`${sep}node_modules${sep}`);
+    return at < 0 ? [] : [file.slice(0, at + "/node_modules".length)];
+  } catch {
+    return [];
+  }
+}
+
+/** The roles the tools act through, all as the case's identity. */
+export type McpRoles = Pick<MethodContext, "report" | "executor" | "caseDir" | "signal"> &
+  Required<Pick<MethodContext, "launcher" | "prober">>;
+
+/** The case as the MCP tools reach it, through the roles; the attempt records what they did. */
+export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase & { submitted?: Submission } {
+  const namespace = ctx.report.namespace;
+  let playbooks = 0;
+  const c: McpCase & { submitted?: Submission } = {
+    report: renderReport(ctx.report),
+    namespace,
+    probe: async (command) => {
+      attempt.probeRounds++;
+      return ctx.prober.probe(command);
+    },
+    kubectl: async (argv) => {
+      const full = ["kubectl", ...(argv.some((a) => NS_FLAGS.test(a)) ? [] : ["-n", namespace]), ...argv];
+      const shown = full.map(shellQuote).join(" ");
+      const run = await ctx.launcher.launch(shown, "", ctx.signal, undefined, { verbatim: true });
+      const body = cut([run.stdout.trimEnd(), run.stderr.trim()].filter(Boolean).join("\n"), WRITE_OUTPUT);
+      const note = run.timedOut
+        ? "[timed out and was stopped]"
+        : run.exitCode
+          ? `[exit code ${run.exitCode}]`
+          : "";
+      return `$ ${shown}\n${[body, note].filter(Boolean).join("\n") || "(no output)"}\n`;
+    },
+    runPlaybook: async (playbook) => {
+      playbooks++;
+      const execution = await ctx.executor.run(playbook, {
+        caseDir: ctx.caseDir,
+        name: `playbook-${playbooks}`,
+        namespace,
+        signal: ctx.signal,
+      });
+      // the attempt keeps the last playbook: the one the agent left the system with
+      attempt.playbook = playbook;
+      attempt.execution = execution;
+      return execution;
+    },
+    submit: (s) => {
+      if (c.submitted) return false;
+      c.submitted = s;
+      return true;
+    },
+  };
+  return c;
+}
+
+export class McpAgent implements Method {
+  readonly name: string;
+  readonly maxAttempts = 1;
+  /** The kubectl tool reads as the probe does, with its default limits. */
+  readonly probeLimits = {};
+
+  constructor(readonly command: string) {
+    this.name = `mcp:${command}`;
+  }
+
+  async remediate(ctx: MethodContext): Promise<MethodResult> {
+    const attempt: Attempt = { index: 1, problems: [], probeRounds: 0 };
+    const result: MethodResult = { attempts: [attempt], conversation: [], usage: {} };
+    const { launcher, prober } = ctx;
+    if (!launcher || !prober) {
+      result.error = {
+        reason: "harness",
+        message: "the run gave the agent no sandbox to start in (no launcher or prober)",
+      };
+      return result;
+    }
+    const log = new CallLog();
+    const mcpCase = caseTools({ ...ctx, launcher, prober }, attempt);
+    const make = () => createMcpServer(mcpCase, log, VERSION);
+    const io = mkdtempSync(join(tmpdir(), "mcp-"));
+    const listeners: McpListener[] = [];
+    try {
+      // one URL in and out of bubblewrap: the relay inside listens on the port the host's has
+      const tcp = await listenMcp(make);
+      listeners.push(tcp);
+      const socket = join(io, "mcp.sock");
+      listeners.push(await listenMcp(make, { socketPath: socket }));
+      const url = tcp.url ?? "";
+      const port = Number(new URL(url).port);
+      const config = writeAgentConfig(ctx.caseDir, url);
+      const input = JSON.stringify(
+        {
+          ...ctx.report,
+          report: mcpCase.report,
+          identity: ctx.identity,
+          mcp: { url, config: config.files.plain },
+        },
+        null,
+        2,
+      );
+      result.conversation.push({ role: "user", content: input });
+      const run = await launcher.launch(this.command, input, ctx.signal, undefined, {
+        env: config.env,
+        relays: [{ socket, port }],
+        readOnly: sdkModules(),
+      });
+      const { stdout, stderr, ...facts } = run;
+      attempt.agent = facts;
+      writeFileSync(join(ctx.caseDir, "agent.stdout"), stdout);
+      writeFileSync(join(ctx.caseDir, "agent.stderr"), stderr);
+      result.conversation.push(...log.messages());
+      if (stdout.trim()) result.conversation.push({ role: "assistant", content: stdout });
+      if (mcpCase.submitted)
+        writeFileSync(
+          join(ctx.caseDir, "submission.json"),
+          `${JSON.stringify(mcpCase.submitted, null, 2)}\n`,
+        );
+      const broken = agentError(run.cause, stderr);
+      if (broken) {
+        result.error = broken;
+        return result;
+      }
+      if (run.timedOut)
+        attempt.problems.push(
+          `timed out: the agent ran past its time limit (${Math.round(run.durationMs / 1000)} s) and was killed`,
+        );
+      else if (run.exitCode !== 0)
+        attempt.problems.push(
+          `the agent exited with code ${run.exitCode}${stderr.trim() ? `: ${stderr.trim().slice(-300)}` : ""}`,
+        );
+      if (!mcpCase.submitted) attempt.problems.push("the agent never called submit");
+      if (attempt.execution) attempt.problems.push(...attempt.execution.problems);
+      return result;
+    } finally {
+      await Promise.all(listeners.map((l) => l.close()));
+      rmSync(io, { recursive: true, force: true });
+    }
+  }
+}
