@@ -65,6 +65,7 @@ export function checkConsistent(env: EnvSpec, envFile: YamlFile, topFile: YamlFi
         );
     });
   }
+  for (const [key, svc] of Object.entries(env.topology.services)) checkDials(key, svc, topFile, bad);
   (env.topology.entry ?? []).forEach((e, i) => {
     if (!keys.includes(e.service))
       throw bad(
@@ -73,5 +74,47 @@ export function checkConsistent(env: EnvSpec, envFile: YamlFile, topFile: YamlFi
         `entry: "${e.service}" is not a service of this topology`,
         `use one of: ${keys.join(", ")}`,
       );
+  });
+}
+
+type Bad = (y: YamlFile, pointer: string, message: string, fix: string) => MicroRemedError;
+type TopologyService = EnvSpec["topology"]["services"][string];
+
+/** A service's `dial` names its own calls and stores, each way complete; its routes call its calls. */
+function checkDials(key: string, svc: TopologyService, topFile: YamlFile, bad: Bad): void {
+  const deps = [...(svc.calls ?? []), ...Object.keys(svc.stores ?? {})];
+  for (const [dep, d] of Object.entries(svc.dial ?? {})) {
+    const at = `/services/${key}/dial/${dep}`;
+    if (!deps.includes(dep))
+      throw bad(
+        topFile,
+        at,
+        `services.${key}.dial: "${dep}" is neither a call nor a store of ${key}`,
+        `dial one of: ${deps.join(", ")}`,
+      );
+    if (d.via === "env" && !d.var && !(d.hostVar && d.portVar))
+      throw bad(
+        topFile,
+        at,
+        `services.${key}.dial.${dep}: via env names no variable`,
+        "add var (host:port), or hostVar and portVar",
+      );
+    if (d.via === "fixed" && !d.address)
+      throw bad(
+        topFile,
+        at,
+        `services.${key}.dial.${dep}: via fixed names no address`,
+        "add address: host:port",
+      );
+  }
+  (svc.routes ?? []).forEach((r, i) => {
+    for (const c of [...r.calls, ...(r.soft ?? [])])
+      if (!(svc.calls ?? []).includes(c))
+        throw bad(
+          topFile,
+          `/services/${key}/routes/${i}`,
+          `services.${key}.routes: "${c}" is not a call of ${key}`,
+          `call one of: ${(svc.calls ?? []).join(", ")}`,
+        );
   });
 }

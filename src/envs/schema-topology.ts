@@ -35,6 +35,67 @@ export const LOGS_SCHEMA = {
     storeTimeout: linesByStore,
     storeError: linesByStore,
     ioStall: lines,
+    dependencyRefused: lines,
+    dependencyDns: lines,
+    dependencyDnsTimeout: lines,
+    dependencyReset: lines,
+    missingEnv: lines,
+    hostNotFound: lines,
+  },
+};
+
+const ADDRESS = { type: "string", pattern: "^[^:\\s]+(:[0-9]+)?$", fix: "host:port, e.g. time-service:5001" };
+const ENV_NAME = { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", fix: "an environment variable name" };
+
+/** How the application finds one dependency (a key of `calls`, or a store kind of `stores`). */
+export const DIAL_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["via"],
+  fix: "{via: env, var: TIME_SERVICE_ADDR} | {via: registry} | {via: fixed, address: host:port}",
+  properties: {
+    via: { enum: ["env", "registry", "fixed"] },
+    var: { ...ENV_NAME, fix: "the variable holding host:port" },
+    hostVar: { ...ENV_NAME, fix: "the variable holding the host (with portVar)" },
+    portVar: { ...ENV_NAME, fix: "the variable holding the port (with hostVar)" },
+    default: { ...ADDRESS, fix: "the address the application uses when the variable is unset" },
+    unset: {
+      enum: ["exit", "skip", "fail"],
+      fix: "exit: the application fails to start; skip: it runs without; fail: its calls fail",
+    },
+    address: ADDRESS,
+    resolve: {
+      enum: ["start"],
+      fix: "start: the host is resolved once, when the application starts (nginx's proxy_pass)",
+    },
+    conn: { enum: ["pooled", "per-call"], fix: "pooled (a long-lived connection) or per-call" },
+    path: { type: "string", pattern: "^/", fix: "the HTTP path the caller requests, e.g. /time" },
+    what: {
+      type: "string",
+      fix: "what the caller's error says failed ({what}), e.g. could not retrieve products",
+    },
+  },
+};
+
+const ROUTE_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["path", "calls"],
+  properties: {
+    method: { type: "array", items: { enum: ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"] } },
+    path: { type: "string", fix: "a regular expression on the URL path, e.g. /product/[^/]+" },
+    calls: { type: "array", items: name, fix: "keys of `calls` the route calls, in order" },
+    soft: { type: "array", items: name, fix: "keys of `calls` the route calls but whose failure it ignores" },
+    proxy: {
+      type: "boolean",
+      fix: "true: the service passes the request to its callee and answers what it answers",
+    },
+    status: {
+      type: "integer",
+      minimum: 100,
+      maximum: 599,
+      fix: "the status of a successful answer, e.g. 302",
+    },
   },
 };
 
@@ -58,6 +119,13 @@ const SERVICE_SCHEMA = {
       additionalProperties: name,
       fix: "store kind (mysql, redis, nacos, rabbitmq) -> the Service name it dials",
     },
+    dial: {
+      type: "object",
+      additionalProperties: DIAL_SCHEMA,
+      fix: "per callee key or store kind: {via: env|registry|fixed, ...}",
+    },
+    routes: { type: "array", items: ROUTE_SCHEMA, fix: "[{method: [GET], path: /, calls: [...]}]" },
+    missingEnvExitCode: { type: "integer", minimum: 1, maximum: 255, fix: "the exit code, e.g. 2" },
     runtime: RUNTIME_SCHEMA,
     logs: LOGS_SCHEMA,
   },
@@ -117,10 +185,36 @@ export interface TopologyDoc {
       fanout?: number;
       asyncCalls?: string[];
       stores?: Record<string, string>;
+      dial?: Record<string, TopologyDial>;
+      routes?: TopologyRoute[];
+      missingEnvExitCode?: number;
       runtime: Runtime;
       logs?: TopologyLogs;
     }
   >;
+}
+
+export interface TopologyDial {
+  via: "env" | "registry" | "fixed";
+  var?: string;
+  hostVar?: string;
+  portVar?: string;
+  default?: string;
+  unset?: "exit" | "skip" | "fail";
+  address?: string;
+  resolve?: "start";
+  conn?: "pooled" | "per-call";
+  path?: string;
+  what?: string;
+}
+
+export interface TopologyRoute {
+  method?: string[];
+  path: string;
+  calls: string[];
+  soft?: string[];
+  status?: number;
+  proxy?: boolean;
 }
 
 interface Runtime {
@@ -141,4 +235,10 @@ interface TopologyLogs {
   storeTimeout?: Record<string, string[]>;
   storeError?: Record<string, string[]>;
   ioStall?: string[];
+  dependencyRefused?: string[];
+  dependencyDns?: string[];
+  dependencyDnsTimeout?: string[];
+  dependencyReset?: string[];
+  missingEnv?: string[];
+  hostNotFound?: string[];
 }

@@ -64,6 +64,11 @@ interface TopologyService extends Component {
   asyncCalls?: string[];
   fanout?: number;
   stores: Record<string, string>;
+  dial?: Record<
+    string,
+    { via: string; var?: string; hostVar?: string; portVar?: string; default?: string; address?: string }
+  >;
+  routes?: { path: string; calls: string[]; soft?: string[]; proxy?: boolean }[];
 }
 interface Topology {
   system: string;
@@ -188,7 +193,17 @@ const FAILURES = [
 ] as const;
 const CHAOS_TEMPLATES = FAILURES.filter((f) => f !== "pod-config-error");
 const LOG_SITUATIONS = ["startup", "ready", "request", "dependencyTimeout", "dependencyError", "oom"];
-const OPTIONAL_SITUATIONS = ["storeTimeout", "storeError", "ioStall"];
+const OPTIONAL_SITUATIONS = [
+  "storeTimeout",
+  "storeError",
+  "ioStall",
+  "dependencyRefused",
+  "dependencyDns",
+  "dependencyDnsTimeout",
+  "dependencyReset",
+  "missingEnv",
+  "hostNotFound",
+];
 const PLACEHOLDERS = new Set([
   "time",
   "epochMs",
@@ -197,6 +212,9 @@ const PLACEHOLDERS = new Set([
   "port",
   "dep",
   "depPort",
+  "depIp",
+  "var",
+  "what",
   "ms",
   "seconds",
   "id",
@@ -517,6 +535,54 @@ for (const system of SYSTEMS) {
       }
     });
 
+    it("topology dials name the variables the manifests give, and addresses that resolve", () => {
+      const { topology, services, workloads, manifests } = load(system);
+      const data = (kind: string, name: string) => {
+        const o = manifests.find((m) => m.kind === kind && m.metadata.name === name) as
+          | (Manifest & { data?: Record<string, string>; stringData?: Record<string, string> })
+          | undefined;
+        return { ...(o?.data ?? {}), ...(o?.stringData ?? {}) };
+      };
+      for (const [name, t] of Object.entries(topology.services)) {
+        const c = workloads.get(name)!.spec.template.spec.containers[0];
+        // the container's environment as the kubelet composes it: envFrom's keys, then env
+        const env = new Map<string, string>();
+        for (const f of c.envFrom ?? [])
+          for (const [k, v] of Object.entries(
+            f.configMapRef ? data("ConfigMap", f.configMapRef.name!) : data("Secret", f.secretRef!.name!),
+          ))
+            env.set(`${f.prefix ?? ""}${k}`, v);
+        for (const e of c.env ?? []) env.set(e.name, e.value ?? "(valueFrom)");
+        for (const [dep, d] of Object.entries(t.dial ?? {})) {
+          expect([...t.calls, ...Object.keys(t.stores)], `${name}.dial.${dep}`).toContain(dep);
+          const vars = d.via === "env" ? [d.var ?? d.hostVar!, ...(d.portVar ? [d.portVar] : [])] : [];
+          for (const v of vars)
+            expect(env.has(v), `${name}: ${v} is in its container's environment`).toBe(true);
+          // what the manifests set is the callee's Service name and port
+          const value = d.var
+            ? env.get(d.var)
+            : d.hostVar
+              ? `${env.get(d.hostVar)}:${env.get(d.portVar!)}`
+              : d.address;
+          if (!value) continue;
+          const [host, port] = value.split(":");
+          const svc = services.get(host);
+          expect(svc, `${name}.dial.${dep}: ${host} is a Service`).toBeDefined();
+          if (port)
+            expect(
+              svc!.spec.ports!.map((p) => p.port),
+              `${name}.dial.${dep}: port`,
+            ).toContain(Number(port));
+        }
+        for (const r of t.routes ?? [])
+          for (const c of [...r.calls, ...(r.soft ?? [])])
+            expect(t.calls, `${name} route ${r.path}`).toContain(c);
+      }
+      // every entry service says what its pages call
+      for (const e of topology.entry)
+        expect(topology.services[e.service].routes?.length, e.service).toBeGreaterThan(0);
+    });
+
     it("topology runtimes are healthy under the reference's checks (< 50% of the limits)", () => {
       const { topology, workloads, env } = load(system);
       const memTargets = new Set(env.faultTargets["memory-stress"]);
@@ -565,9 +631,11 @@ for (const system of SYSTEMS) {
           expect([...LOG_SITUATIONS, ...OPTIONAL_SITUATIONS], `${name}: situation ${s}`).toContain(s);
         }
         if (t.calls?.length) {
-          expect(t.logs.dependencyTimeout.join("\n"), `${name}: dependencyTimeout names {dep}`).toContain(
-            "{dep}",
-          );
+          // which dependency timed out: its name, its address, or what the caller says it wanted
+          expect(
+            t.logs.dependencyTimeout.join("\n"),
+            `${name}: dependencyTimeout names the dependency`,
+          ).toMatch(/\{(dep|depIp|what)\}/);
           expect(t.logs.dependencyError.length, name).toBeGreaterThan(0);
         }
         if (t.port !== null && t.port !== undefined)

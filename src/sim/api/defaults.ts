@@ -115,6 +115,15 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
   }),
   Secret: kind<Secret>((o) => {
     o.type ??= "Opaque";
+    // conversion to the internal Secret merges stringData into data (stringData wins) and drops it
+    if (o.stringData) {
+      const encoded = Object.entries(o.stringData).map(([k, v]) => [
+        k,
+        Buffer.from(String(v)).toString("base64"),
+      ]);
+      o.data = { ...(o.data ?? {}), ...Object.fromEntries(encoded) };
+      delete o.stringData;
+    }
   }),
   // pkg/apis/networking/v1/defaults.go: ports are TCP unless said; a policy is an Ingress one,
   // and an Egress one too when it has egress rules. podSelector is a required (non-pointer) field,

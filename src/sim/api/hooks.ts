@@ -8,6 +8,8 @@ export interface LogRequest {
   container: string;
   tailLines?: number;
   sinceSeconds?: number;
+  /** RFC 3339 (kubectl logs --since-time). */
+  sinceTime?: string;
   previous?: boolean;
   timestamps?: boolean;
 }

@@ -161,7 +161,7 @@ const groups: ResourceType[] = [
 const addOns: ResourceType[] = [
   rt("metrics.k8s.io/v1beta1", "nodes", "NodeMetrics", false, { verbs: RO }),
   rt("metrics.k8s.io/v1beta1", "pods", "PodMetrics", true, { verbs: RO }),
-  ...["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"].map((kind) =>
+  ...["StressChaos", "NetworkChaos", "PodChaos", "IOChaos", "HTTPChaos"].map((kind) =>
     rt("chaos-mesh.org/v1alpha1", kind.toLowerCase(), kind, true, {
       categories: ["chaos-mesh"],
       subresources: ["status"],

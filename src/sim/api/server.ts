@@ -28,6 +28,7 @@ import {
 } from "./selectors.js";
 import { ApiError, badRequest, notFound } from "./status.js";
 import { toTable } from "./table/index.js";
+import { warningHeaders, writeWarnings } from "./warnings.js";
 import { serveWatch } from "./watch.js";
 
 /** What the scale subresource reads of its object: a workload, or a custom resource with scale. */
@@ -52,6 +53,11 @@ export interface ApiServerDeps {
 }
 
 type Obj = Extract<Route, { type: "object" }>;
+
+/** A write's warnings, as the Warning headers kubectl prints. */
+function warn(res: ServerResponse, warnings: string[]) {
+  if (warnings.length) res.setHeader("Warning", warningHeaders(warnings));
+}
 
 /** What the server asks of src/sim/auth: admit (or throw a 401/403 ApiError), and the reviews. */
 export interface AccessGate {
@@ -237,21 +243,24 @@ export class ApiServer {
         const obj = parseJson(body) as KObject;
         checkKind(r.rt, obj);
         const created = registry.create(r.rt, ns ?? obj?.metadata?.namespace, obj, { dryRun });
+        warn(res, writeWarnings(created));
         return sendJson(res, 201, created);
       }
       case "PUT": {
         if (!r.name) throw new ApiError(405, "MethodNotAllowed", "PUT needs an object name");
         const obj = parseJson(body) as KObject;
         checkKind(r.rt, obj);
-        return sendJson(
-          res,
-          200,
-          registry.update(r.rt, ns, r.name, obj, { dryRun, subresource: r.subresource }),
-        );
+        const old = registry.tryGet(r.rt, ns, r.name);
+        const updated = registry.update(r.rt, ns, r.name, obj, { dryRun, subresource: r.subresource });
+        if (!r.subresource) warn(res, writeWarnings(updated, old));
+        return sendJson(res, 200, updated);
       }
       case "PATCH": {
         if (!r.name) throw new ApiError(405, "MethodNotAllowed", "PATCH needs an object name");
-        return sendJson(res, 200, this.patch(req, r, ns, body, dryRun, q));
+        const old = registry.tryGet(r.rt, ns, r.name);
+        const patched = this.patch(req, r, ns, body, dryRun, q);
+        if (!r.subresource) warn(res, writeWarnings(patched, old));
+        return sendJson(res, 200, patched);
       }
       case "DELETE": {
         const opts = deleteOptions(await readBody(req), q);
@@ -412,6 +421,7 @@ export class ApiServer {
       container,
       tailLines: tail === null ? undefined : Number(tail),
       sinceSeconds: q.get("sinceSeconds") ? Number(q.get("sinceSeconds")) : undefined,
+      sinceTime: q.get("sinceTime") ?? undefined,
       previous: q.get("previous") === "true",
       timestamps: q.get("timestamps") === "true",
     });

@@ -1,5 +1,5 @@
 // Chaos Mesh 2.x in the embedded cluster: one experiment controller for StressChaos,
-// NetworkChaos, PodChaos and IOChaos, and the glue that keeps the FaultBook true to the pods:
+// NetworkChaos, PodChaos, IOChaos and HTTPChaos, and the glue that keeps the FaultBook true to the pods:
 // a pod that leaves takes its injections with it, a restarted container loses its IO injection
 // and its stressors, and whenever a pod's faults change the kubelet looks at it again (probes,
 // usage, OOM, exits).
@@ -10,6 +10,7 @@ import { KUBELET } from "../context/runtime.js";
 import { keyOf } from "../core/meta.js";
 import type { Pod } from "../core/objects.js";
 import { CHAOS_CONTROLLER, ExperimentController } from "./controller.js";
+import { httpApplier } from "./http.js";
 import { ioApplier } from "./io.js";
 import { networkApplier } from "./network.js";
 import { podApplier } from "./pod.js";
@@ -29,6 +30,7 @@ export function installChaosControllers(ctx: SimContext): ExperimentController {
       NetworkChaos: networkApplier(),
       PodChaos: podApplier(),
       IOChaos: io.applier,
+      HTTPChaos: httpApplier(),
     },
     (source) => {
       io.forget(source);

@@ -100,7 +100,19 @@ export interface StressSpec {
   };
 }
 
-export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos"] as const;
+/** The spec fields of HTTPChaos the fault reads (api/v1alpha1/httpchaos_types.go). */
+export interface HTTPSpec {
+  target?: string;
+  port?: number | string;
+  path?: string;
+  method?: string;
+  code?: number | string;
+  abort?: boolean;
+  delay?: string;
+  replace?: { code?: number | string };
+}
+
+export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos", "HTTPChaos"] as const;
 export type ChaosKind = (typeof CHAOS_KINDS)[number];
 
 /** The finalizer the records controller puts on every chaos object (finalizers/controller.go). */

@@ -34,6 +34,10 @@ export async function wget(args: string[], p: Proc): Promise<number> {
     "tries",
     "output-document",
     "user-agent",
+    "post-data",
+    "post-file",
+    "body-data",
+    "method",
   ]);
   const quiet = flags.has("q") || flags.has("quiet");
   const spider = flags.has("spider");
@@ -53,9 +57,19 @@ export async function wget(args: string[], p: Proc): Promise<number> {
   const host = url.hostname;
   const port = url.port || "80";
   if (gnu && !quiet) p.stderr.write(`--${gnuStamp(p)}--  ${url.href}\n`);
+  // --post-data/--post-file send a POST (BusyBox and GNU); GNU's --method/--body-data any method
+  const postFile = values.get("post-file");
+  const data =
+    values.get("post-data") ??
+    values.get("body-data") ??
+    (postFile !== undefined ? String(p.fs.read(p.path(postFile))) : undefined);
+  const method = spider
+    ? "HEAD"
+    : ((gnu ? values.get("method")?.toUpperCase() : undefined) ?? (data !== undefined ? "POST" : "GET"));
   const o = await reach(p, {
     url: raw,
-    method: spider ? "HEAD" : "GET",
+    method,
+    body: data ?? undefined,
     connectMs: Math.min(t, 127_000),
     totalMs: t,
   });
@@ -70,6 +84,10 @@ export async function wget(args: string[], p: Proc): Promise<number> {
       return 4;
     }
     say(`Resolving ${host} (${host})... ${o.ip}\nConnecting to ${host} (${host})|${o.ip}|:${port}... `);
+    if (o.kind === "empty") {
+      say("connected.\nHTTP request sent, awaiting response... No data received.\nGiving up.\n\n");
+      return 4;
+    }
     if (o.kind !== "ok") {
       const why = {
         refused: "Connection refused",
@@ -120,6 +138,8 @@ export async function wget(args: string[], p: Proc): Promise<number> {
       1,
     );
   if (o.kind === "reset") return p.fail("error getting response: Connection reset by peer", 1);
+  // the server closed without a status line: fgets meets EOF with errno 0
+  if (o.kind === "empty") return p.fail("error getting response", 1);
   const a = o.answer;
   if (flags.has("S"))
     p.stderr.write(`  ${statusLine(o)}\n${a.headers.map(([k, v]) => `  ${k}: ${v}\n`).join("")}`);
@@ -144,6 +164,23 @@ export async function wget(args: string[], p: Proc): Promise<number> {
   return 0;
 }
 
+/** curl's -d family: each adds data, joined with "&"; "@file" reads a file (not for --data-raw). */
+function curlData(args: string[], p: Proc): string | undefined {
+  const parts: string[] = [];
+  const names = new Set(["-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode"]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    const name = eq > 0 ? a.slice(0, eq) : a.startsWith("-d") && a.length > 2 ? "-d" : a;
+    if (!names.has(name)) continue;
+    let v = eq > 0 ? a.slice(eq + 1) : a.startsWith("-d") && a.length > 2 ? a.slice(2) : args[++i];
+    if (v === undefined) continue;
+    if (v.startsWith("@") && name !== "--data-raw") v = String(p.fs.read(p.path(v.slice(1))));
+    parts.push(v);
+  }
+  return parts.length ? parts.join("&") : undefined;
+}
+
 export async function curl(args: string[], p: Proc): Promise<number> {
   const { flags, values, rest } = parseArgs(args, [
     "m",
@@ -159,13 +196,33 @@ export async function curl(args: string[], p: Proc): Promise<number> {
     "request",
     "A",
     "user-agent",
+    "d",
+    "data",
+    "data-raw",
+    "data-binary",
+    "data-ascii",
+    "data-urlencode",
   ]);
   const silent = flags.has("s") || flags.has("silent");
   const showErr = flags.has("S") || flags.has("show-error") || !silent;
   const head = flags.has("I") || flags.has("head");
   const raw = rest[0];
-  const err = (code: number, msg: string) => {
+  const fmt = values.get("w") ?? values.get("write-out");
+  // -w is written when the transfer ends, whatever its outcome (http_code 000 without an answer)
+  const writeOut = (vars: Record<string, string>) => {
+    if (fmt) p.out(unescapeText(fmt.replace(/%\{(\w+)\}/g, (all, k: string) => vars[k] ?? all)).text);
+  };
+  const failed = (ms: number, ip = "") => ({
+    http_code: "000",
+    response_code: "000",
+    time_connect: "0.000000",
+    time_total: (ms / 1000).toFixed(6),
+    remote_ip: ip,
+    size_download: "0",
+  });
+  const err = (code: number, msg: string, ms = 0, ip = "") => {
     if (showErr) p.stderr.write(`curl: (${code}) ${msg}\n`);
+    writeOut(failed(ms, ip));
     return code;
   };
   if (!raw) return err(2, "no URL specified!");
@@ -175,23 +232,35 @@ export async function curl(args: string[], p: Proc): Promise<number> {
   const max =
     secs(values.get("m") ?? values.get("max-time"), Number.POSITIVE_INFINITY) || Number.POSITIVE_INFINITY;
   const connect = secs(values.get("connect-timeout"), 300_000);
-  const method =
-    head || (values.get("X") ?? values.get("request"))?.toUpperCase() === "HEAD" ? "HEAD" : "GET";
-  const o = await reach(p, { url: raw, method, connectMs: Math.min(connect, 127_000), totalMs: max });
+  const data = curlData(args, p);
+  const asked = (values.get("X") ?? values.get("request"))?.toUpperCase();
+  // -I is HEAD; -d makes a POST unless -X names another method
+  const method = head ? "HEAD" : (asked ?? (data !== undefined ? "POST" : "GET"));
+  const o = await reach(p, {
+    url: raw,
+    method,
+    body: data,
+    connectMs: Math.min(connect, 127_000),
+    totalMs: max,
+  });
   const host = url.hostname;
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const ms = "ms" in o ? Math.round(o.ms) : 0;
+  const ip = "ip" in o ? o.ip : "";
   if (o.kind === "bad-url") return err(3, "URL using bad/illegal format or missing URL");
   if (o.kind === "dns") return err(6, `Could not resolve host: ${host}`);
-  if (o.kind === "refused") return err(7, `Failed to connect to ${host} port ${port}: Connection refused`);
-  if (o.kind === "unreachable") return err(7, `Failed to connect to ${host} port ${port}: No route to host`);
-  if (o.kind === "reset") return err(56, "Recv failure: Connection reset by peer");
+  if (o.kind === "refused")
+    return err(7, `Failed to connect to ${host} port ${port}: Connection refused`, ms, ip);
+  if (o.kind === "unreachable")
+    return err(7, `Failed to connect to ${host} port ${port}: No route to host`, ms, ip);
+  if (o.kind === "reset") return err(56, "Recv failure: Connection reset by peer", ms, ip);
+  if (o.kind === "empty") return err(52, "Empty reply from server", ms, ip);
   if (o.kind === "timeout") {
     if (o.phase === "connect" && ms < Math.min(connect, max))
-      return err(7, `Failed to connect to ${host} port ${port}: Connection timed out`);
+      return err(7, `Failed to connect to ${host} port ${port}: Connection timed out`, ms, ip);
     return o.phase === "connect" && connect <= max
-      ? err(28, `Connection timed out after ${ms} milliseconds`)
-      : err(28, `Operation timed out after ${ms} milliseconds with 0 out of -1 bytes received`);
+      ? err(28, `Connection timed out after ${ms} milliseconds`, ms, ip)
+      : err(28, `Operation timed out after ${ms} milliseconds with 0 out of -1 bytes received`, ms, ip);
   }
   const a = o.answer;
   const fail = (flags.has("f") || flags.has("fail")) && a.status >= 400;
@@ -210,19 +279,21 @@ export async function curl(args: string[], p: Proc): Promise<number> {
         `100 ${String(n).padStart(5)}  100 ${String(n).padStart(5)}    0     0  ${speed.padStart(5)}      0 --:--:-- --:--:-- --:--:-- ${speed.padStart(5)}\n`,
     );
   }
-  const fmt = values.get("w") ?? values.get("write-out");
-  if (fmt) {
-    const vars: Record<string, string> = {
-      http_code: String(a.status),
-      response_code: String(a.status),
-      time_connect: (o.connectMs / 1000).toFixed(6),
-      time_total: (o.ms / 1000).toFixed(6),
-      remote_ip: o.ip,
-      size_download: String(fail ? 0 : Buffer.byteLength(a.body)),
-    };
-    p.out(unescapeText(fmt.replace(/%\{(\w+)\}/g, (all, k: string) => vars[k] ?? all)).text);
-  }
-  return fail ? err(22, `The requested URL returned error: ${a.status} ${a.reason}`) : 0;
+  writeOut({
+    http_code: String(a.status),
+    response_code: String(a.status),
+    time_connect: (o.connectMs / 1000).toFixed(6),
+    time_total: (o.ms / 1000).toFixed(6),
+    remote_ip: o.ip,
+    size_download: String(fail ? 0 : Buffer.byteLength(a.body)),
+  });
+  return fail ? err22(p, showErr, a.status, a.reason) : 0;
+}
+
+/** --fail on an error status: the message, after the write-out. */
+function err22(p: Proc, show: boolean, status: number, reason: string): number {
+  if (show) p.stderr.write(`curl: (22) The requested URL returned error: ${status} ${reason}\n`);
+  return 22;
 }
 
 export function registerHttp(r: CommandRegistry): void {

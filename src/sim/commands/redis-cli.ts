@@ -1,6 +1,7 @@
 // redis-cli as the redis images ship it, one command per run (`redis-cli [-h H] [-p P] [-a PW]
 // [--no-auth-warning] [--raw] CMD ARGS...`), against the redis-server the host and port reach
-// (127.0.0.1 is the pod's own; a name goes through the cluster's DNS and kube-proxy). The server
+// (127.0.0.1 is the pod's own; a name goes through the cluster's DNS, kube-proxy and the pod's
+// network: resolve.ts, the one resolver curl, wget and the applications' calls use). The server
 // answers as redis does when its command line says `--requirepass` (store-auth.ts): every command
 // but AUTH, HELLO and QUIT gets `NOAUTH Authentication required.` until the connection has sent
 // the password, a wrong one `WRONGPASS ...`. redis-cli.c prints replies raw when stdout is not a
@@ -13,9 +14,7 @@ import type { Pod } from "../core/objects.js";
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { readAll } from "../userland/stream.js";
 import { gated } from "../userland/toolbox.js";
-import { route } from "../workloads/topology/http.js";
-import { listeners } from "../workloads/topology/listeners.js";
-import { resolveNow, whoHas } from "../workloads/topology/names.js";
+import { open, place } from "../workloads/topology/resolve.js";
 import { DENIAL_TEXT, requiredPassword } from "../workloads/topology/store-auth.js";
 import { parseArgs } from "./args.js";
 
@@ -31,15 +30,15 @@ type Reply =
 
 /** The redis-server listening at host:port as seen from the pod, or why none answers. */
 function server(p: Proc, host: string, port: number): { pod: Pod; container: string } | { error: string } {
-  const caller = { pod: p.pod, ctx: p.ctx, sleep: (ms: number) => p.sleep(ms) };
-  const r = resolveNow(caller, host);
-  if ("error" in r) return { error: "Name does not resolve" };
-  const who = whoHas(caller, r.ips[0]);
-  const to = route(p.ctx, who.kind === "loopback" ? { kind: "pod", pod: p.pod } : who, port);
-  if (!("pod" in to)) return { error: "refused" in to ? "Connection refused" : "Connection timed out" };
-  const l = listeners(p.ctx, to.pod, p.clock.now()).find((x) => x.port === to.port);
-  if (l?.protocol !== "redis") return { error: "Connection refused" };
-  return { pod: to.pod, container: l.container };
+  const to = place({ pod: p.pod, ctx: p.ctx }, host, port);
+  if (to.kind === "dns") return { error: "Name does not resolve" };
+  if (to.kind === "refused") return { error: "Connection refused" };
+  if (to.kind !== "pods") return { error: "Connection timed out" };
+  const landing = to.pods[Math.floor(p.ctx.rng.next() * to.pods.length)];
+  const v = open(p.ctx, p.pod, landing);
+  if (v.kind === "timeout") return { error: "Connection timed out" };
+  if (v.kind === "refused" || v.listener.protocol !== "redis") return { error: "Connection refused" };
+  return { pod: landing.pod, container: v.listener.container };
 }
 
 /** What redis-server answers to one command on a connection that sent `auth` (or none). */

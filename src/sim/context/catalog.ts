@@ -4,6 +4,9 @@
 // and its name, whatever the namespace; a sidecar by its container name alone. Each system's
 // call graph is flattened to edges (calls and stores) with a callees-first order, so the traffic
 // model can walk it without recursion (a cycle's closing edge is marked `back` and skipped).
+// Each edge says how the application finds its callee (`dial`: the variable of its environment,
+// the service registry, or a fixed address) and whether it keeps one connection open or opens one
+// per call; an entry service's `routes` say which callees each page calls.
 
 export interface Runtime {
   cpuIdle: number;
@@ -23,6 +26,59 @@ export interface Logs {
   storeTimeout?: Record<string, string[]>;
   storeError?: Record<string, string[]>;
   ioStall?: string[];
+  /** A dependency refused the connection (nothing listens, no endpoint, a policy rejects it). */
+  dependencyRefused?: string[];
+  /** The dependency's name did not resolve (NXDOMAIN). */
+  dependencyDns?: string[];
+  /** The lookup got no answer (lost or rejected queries: EAI_AGAIN); else dependencyDns. */
+  dependencyDnsTimeout?: string[];
+  /** The dependency closed the connection without an answer (reset, HTTPChaos abort). */
+  dependencyReset?: string[];
+  /** A variable the application reads at start is unset ({var}). */
+  missingEnv?: string[];
+  /** A host the application resolves at start ({dep}:{depPort}) did not resolve. */
+  hostNotFound?: string[];
+}
+
+/** How an application finds one dependency. */
+export interface Dial {
+  /** env: from the container's environment; registry: the pods registered under the callee's
+   * name (Nacos: pod IPs); fixed: an address written into the application. */
+  via: "env" | "registry" | "fixed";
+  /** env: the variable holding host:port. */
+  var?: string;
+  /** env: the variables holding the host and the port separately. */
+  hostVar?: string;
+  portVar?: string;
+  /** env: the address the application uses when the variable is unset. */
+  default?: string;
+  /** env without a default, variable unset: the application fails to start, runs without the
+   * dependency, or runs and fails every call (an empty address). */
+  unset: "exit" | "skip" | "fail";
+  /** fixed: host[:port] (no port: the Service's first port). */
+  address?: string;
+  /** fixed: the host is resolved once, when the application starts (nginx's proxy_pass). */
+  resolve?: "start";
+  /** One long-lived connection (opened once, reused), or a new connection per call. */
+  conn: "pooled" | "per-call";
+  /** HTTP: the path the caller requests (hello-service's GET /time). */
+  path?: string;
+  /** What the caller says failed when the call fails ({what}: "could not retrieve products"). */
+  what?: string;
+}
+
+/** What one page (path and method) of an entry service calls. */
+export interface Route {
+  methods: string[];
+  path: RegExp;
+  /** Callees whose failure fails the page, in the order the handler calls them. */
+  calls: string[];
+  /** Callees the page calls but whose failure it ignores (the frontend's ads). */
+  soft: string[];
+  /** The status of a page that succeeds (302 for a redirect). */
+  status: number;
+  /** The service passes the request on and answers what its callee answers (nginx, a gateway). */
+  proxy: boolean;
 }
 
 export interface ServiceModel {
@@ -36,6 +92,10 @@ export interface ServiceModel {
   calls: string[];
   fanout?: number;
   stores: Record<string, string>;
+  /** The pages of an entry service and their callees (empty: every request calls `calls`). */
+  routes: Route[];
+  /** The exit code when a variable it needs at start is unset. */
+  missingEnvExitCode: number;
   runtime: Runtime;
   logs: Logs;
 }
@@ -56,6 +116,8 @@ export interface Edge {
   perReq: number;
   /** Store kind (mysql, redis, nacos, rabbitmq) for a store, undefined for a call. */
   store?: string;
+  /** How the caller finds the callee. */
+  dial: Dial;
   /** Closes a cycle: ignored when latency and errors flow up the graph. */
   back: boolean;
 }
@@ -100,10 +162,34 @@ export interface TopologyInput {
       calls?: string[];
       fanout?: number;
       stores?: Record<string, string>;
+      dial?: Record<string, Partial<Dial> & { via: Dial["via"] }>;
+      routes?: {
+        method?: string[];
+        path: string;
+        calls: string[];
+        soft?: string[];
+        status?: number;
+        proxy?: boolean;
+      }[];
+      missingEnvExitCode?: number;
       runtime: Runtime;
       logs?: Partial<Logs>;
     }
   >;
+}
+
+/** Runtimes whose clients open a connection per call (Python's urllib, nginx's upstreams). */
+const PER_CALL_LANGS = /^(python$|nginx)/;
+
+function dialOf(
+  m: { lang: string },
+  raw: (Partial<Dial> & { via: Dial["via"] }) | undefined,
+  host: string,
+  store: boolean,
+): Dial {
+  const conn = raw?.conn ?? (!store && PER_CALL_LANGS.test(m.lang) ? "per-call" : "pooled");
+  if (!raw) return { via: "fixed", address: host, unset: "exit", conn };
+  return { ...raw, unset: raw.unset ?? "exit", conn };
 }
 
 /** Every log situation, empty unless the document gives lines for it. */
@@ -134,6 +220,15 @@ function buildSystem(doc: TopologyInput): SystemModel {
       calls: raw.calls ?? [],
       fanout: raw.fanout,
       stores: raw.stores ?? {},
+      routes: (raw.routes ?? []).map((r) => ({
+        methods: r.method ?? ["GET", "HEAD"],
+        path: new RegExp(`^(?:${r.path})$`),
+        calls: r.calls,
+        soft: r.soft ?? [],
+        status: r.status ?? 200,
+        proxy: r.proxy ?? false,
+      })),
+      missingEnvExitCode: raw.missingEnvExitCode ?? 1,
       runtime: raw.runtime,
       logs: logsOf(raw.logs),
     };
@@ -142,16 +237,27 @@ function buildSystem(doc: TopologyInput): SystemModel {
   }
   const edges = new Map<string, Edge[]>();
   for (const m of services.values()) {
+    const dials = doc.services[m.key].dial ?? {};
     const list: Edge[] = [];
     const per = m.calls.length ? Math.min(1, (m.fanout ?? m.calls.length) / m.calls.length) : 0;
     for (const c of m.calls) {
       const callee = services.get(c);
-      if (callee) list.push({ to: c, dep: callee.services[0] ?? c, perReq: per, back: false });
+      if (callee) {
+        const dep = callee.services[0] ?? c;
+        list.push({ to: c, dep, perReq: per, back: false, dial: dialOf(m, dials[c], dep, false) });
+      }
     }
     for (const [kind, svcName] of Object.entries(m.stores)) {
       const to = bySvcName.get(svcName);
       if (to)
-        list.push({ to, dep: svcName, perReq: REQUEST_STORES.has(kind) ? 1 : 0, store: kind, back: false });
+        list.push({
+          to,
+          dep: svcName,
+          perReq: REQUEST_STORES.has(kind) ? 1 : 0,
+          store: kind,
+          back: false,
+          dial: dialOf(m, dials[kind], svcName, true),
+        });
     }
     edges.set(m.key, list);
   }
@@ -200,6 +306,11 @@ export function buildCatalog(docs: TopologyInput[]): Catalog {
       if (!sidecars.has(n)) sidecars.set(n, { name: n, runtime: raw.runtime, logs: logsOf(raw.logs) });
   }
   return { systems, byApp, sidecars };
+}
+
+/** A callee every page of the service calls only softly (its failure is ignored: the ads). */
+export function softOnly(m: ServiceModel, callee: string): boolean {
+  return m.routes.some((r) => r.soft.includes(callee)) && !m.routes.some((r) => r.calls.includes(callee));
 }
 
 export function systemOf(m: ServiceModel): SystemModel {

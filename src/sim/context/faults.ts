@@ -42,7 +42,26 @@ export interface IOFault {
   containers?: string[];
 }
 
-export type Fault = StressFault | PodFailureFault | NetworkFault | IOFault;
+/**
+ * HTTPChaos: chaos-daemon's tproxy takes over new TCP connections to `port` in the pod's network
+ * namespace and applies the actions to the HTTP/1 requests (or responses) that match.
+ */
+export interface HttpFault {
+  kind: "http";
+  target: "Request" | "Response";
+  port: number;
+  /** Wildcard pattern on the URL path (`*`, `?`), as the tproxy's WildMatch. */
+  path?: string;
+  method?: string;
+  /** Response target: only responses with this status. */
+  code?: number;
+  abort?: boolean;
+  delayMs?: number;
+  /** replace.code: the status the response is given instead. */
+  replaceCode?: number;
+}
+
+export type Fault = StressFault | PodFailureFault | NetworkFault | IOFault | HttpFault;
 
 export interface FaultRecord {
   /** The chaos object that injected it ("<kind>/<ns>/<name>"). */

@@ -2,7 +2,7 @@
 // current and the previous instance (kubectl logs --previous), with followers for -f.
 
 import type { LogRequest, LogSource } from "../api/hooks.js";
-import type { Clock } from "../core/clock.js";
+import { type Clock, parseStamp } from "../core/clock.js";
 
 interface Line {
   at: number;
@@ -61,6 +61,10 @@ export class LogBook implements LogSource {
     if (req.sinceSeconds !== undefined) {
       const since = this.clock.now() - req.sinceSeconds * 1000;
       lines = lines.filter((l) => l.at >= since);
+    } else if (req.sinceTime) {
+      // RFC 3339 in wall time, as the lines' timestamps (kubectl sends whole seconds)
+      const since = parseStamp(this.clock, req.sinceTime);
+      if (!Number.isNaN(since)) lines = lines.filter((l) => l.at >= since);
     }
     if (req.tailLines !== undefined && req.tailLines >= 0)
       lines = lines.slice(Math.max(0, lines.length - req.tailLines));

@@ -5,6 +5,7 @@ import { R } from "../api/resources.js";
 import { stamp } from "../core/clock.js";
 import { internalIP } from "../core/meta.js";
 import type { Node, Pod } from "../core/objects.js";
+import { createContainerEnv } from "../userland/env.js";
 import { terminationOf } from "./command-exit.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
 import { freshProbes, probeOf } from "./probes.js";
@@ -70,6 +71,8 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
       imageName: info.ref?.canonical ?? image,
       imageID: info.imageID,
     };
+    // generateContainerConfig: the environment is composed when the container is created
+    createContainerEnv(k.ctx, pod, specOf(pod, c), c.restartCount);
   },
   start(k, pod, rec, c, now) {
     const inst = c.inst!;

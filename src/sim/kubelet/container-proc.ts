@@ -20,7 +20,7 @@ export function containerProc(ctx: SimContext, ref: ContainerRef, io: Stdio, sig
     restartCount: ref.restartCount,
     ctx,
     fs,
-    env: containerEnv(ctx, pod, spec),
+    env: containerEnv(ctx, pod, spec, ref.restartCount),
     cwd,
     tty: !!spec.tty,
     ...io,

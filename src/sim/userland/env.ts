@@ -1,7 +1,11 @@
 // A container's environment as the kubelet builds it: the image's PATH and HOSTNAME, the API
 // server's KUBERNETES_* variables, service links for the namespace's services (unless the pod
 // turns them off), then envFrom and env from the pod spec, with valueFrom resolved against the
-// cluster and $(VAR) references expanded, as the kubelet does when it creates the container.
+// cluster and $(VAR) references expanded, as the kubelet does when it creates the container
+// (kubelet_pods.go makeEnvironmentVariables: envFrom first, then env in order, a later entry of a
+// name replacing an earlier one, service variables only where the pod set none). The container
+// keeps what it was created with: the kubelet composes it once per container instance
+// (`createContainerEnv`) and every process of that instance, exec'd ones too, sees that.
 
 import { parseQuantity } from "../../util/quantity.js";
 import { R } from "../api/resources.js";
@@ -121,8 +125,70 @@ function expandRefs(value: string, ...scopes: Map<string, string>[]): string {
   });
 }
 
-/** The environment a process started by exec in this container sees, in a stable order. */
-export function containerEnv(ctx: SimContext, obj: KObject, container: Container): Map<string, string> {
+/** Container instances whose environment is kept (older ones are dropped first). */
+const MAX_SNAPSHOTS = 20_000;
+const snapshots = new WeakMap<object, Map<string, Map<string, string>>>();
+
+function snapshotsOf(ctx: SimContext): Map<string, Map<string, string>> {
+  let m = snapshots.get(ctx.store);
+  if (!m) {
+    m = new Map();
+    snapshots.set(ctx.store, m);
+  }
+  return m;
+}
+
+const instance = (pod: KObject, container: string, restartCount: number) =>
+  `${pod.metadata.uid}/${container}/${restartCount}`;
+
+/** The kubelet creates a container instance: its environment is composed now and kept. */
+export function createContainerEnv(
+  ctx: SimContext,
+  pod: KObject,
+  container: Container,
+  restartCount: number,
+): ReadonlyMap<string, string> {
+  const env = composeEnv(ctx, pod, container);
+  const book = snapshotsOf(ctx);
+  if (book.size >= MAX_SNAPSHOTS) book.delete(book.keys().next().value!);
+  book.set(instance(pod, container.name, restartCount), env);
+  return env;
+}
+
+/** The restart count of the container's current instance, from the pod's status. */
+function currentRestart(pod: Pod, name: string): number {
+  const all = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  return Number(all.find((s) => s.name === name)?.restartCount ?? 0);
+}
+
+/**
+ * The environment of a container instance (the current one unless `restartCount` says which), as
+ * the kubelet created it; composed now for one the kubelet has not created (a pod that never ran).
+ */
+export function containerEnv(
+  ctx: SimContext,
+  obj: KObject,
+  container: Container,
+  restartCount?: number,
+): Map<string, string> {
+  return new Map(keptEnv(ctx, obj, container, restartCount));
+}
+
+/** The same environment, read only and not copied (for readers that look up a few variables). */
+export function keptEnv(
+  ctx: SimContext,
+  obj: KObject,
+  container: Container,
+  restartCount?: number,
+): ReadonlyMap<string, string> {
+  const kept = snapshotsOf(ctx).get(
+    instance(obj, container.name, restartCount ?? currentRestart(obj as Pod, container.name)),
+  );
+  return kept ?? composeEnv(ctx, obj, container);
+}
+
+/** The environment as the kubelet composes it now, in a stable order. */
+function composeEnv(ctx: SimContext, obj: KObject, container: Container): Map<string, string> {
   const pod = obj as Pod;
   const ns = pod.metadata.namespace!;
   const env = new Map<string, string>([

@@ -30,6 +30,7 @@ import {
   template,
   topRows,
 } from "../helpers/failures.js";
+import { nowStamp } from "../helpers/network.js";
 
 interface SystemCase {
   system: string;
@@ -67,11 +68,14 @@ const SYSTEMS: SystemCase[] = [
     speed: 60,
     target: "productcatalogservice",
     diskTarget: "productcatalogservice",
-    // Go gRPC clients wait 1 s: a 1000 ms delay on the callee's replies times them out
+    // Go gRPC clients wait 1 s: a 1000 ms delay on the callee's replies times them out. The
+    // frontend's renderHTTPError logs the handler's wrapped error (handlers.go homeHandler:
+    // "could not retrieve products"); grpc-go dials the Service's ClusterIP its resolver gave
     caller: {
       app: "frontend",
-      delay: /failed to connect to productcatalogservice:3550: context deadline exceeded/,
-      down: /dial tcp productcatalogservice:3550: connect: connection refused/,
+      delay:
+        /could not retrieve products: rpc error: code = DeadlineExceeded desc = context deadline exceeded/,
+      down: /could not retrieve products: .*dial tcp 10\.43\.\d+\.\d+:3550: connect: connection refused/,
     },
     ping: true,
   },
@@ -217,7 +221,7 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
       expect(before.ping, before.out).toMatchObject({ loss: 0 });
       expect(before.ping!.avg).toBeLessThan(5);
     }
-    const since = new Date().toISOString();
+    const since = nowStamp(c.t);
     await apply(c, "network-delay", c.sys.target);
     if (c.sys.ping) {
       const during = await pingFrom(c.kn, pod, addr);
@@ -297,7 +301,7 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
     const pod = await onePod(c, c.sys.target);
     const name = pod.metadata.name;
     const n = pod.spec.containers.length;
-    const since = new Date().toISOString();
+    const since = nowStamp(c.t);
     await apply(c, "pod-fail", c.sys.target);
     // 0/N Ready: an app that runs pause answers no probe, and a container whose command pause
     // lacks (the sidecar's sleep) cannot start, so kubectl's STATUS shows its crash loop

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { R } from "../../../src/sim/api/resources.js";
 import { podReady } from "../../../src/sim/core/meta.js";
-import type { Deployment, KObject, Pod } from "../../../src/sim/core/objects.js";
+import type { Deployment, KObject, Pod, Service } from "../../../src/sim/core/objects.js";
 import { containerRef, containerUsage } from "../../../src/sim/metrics/usage.js";
 import { allReady, deploy, type Sim } from "../helpers/topology.js";
 
@@ -160,11 +160,13 @@ describe("logs", () => {
     expect(tail("recommendationservice")).toContain(
       "failed to list products from productcatalogservice:3550",
     );
-    expect(tail("checkoutservice")).toContain(
-      "dial tcp productcatalogservice:3550: connect: connection refused",
-    );
+    // grpc-go dials the address its resolver gave: the Service's ClusterIP, which has no endpoints
+    const catalogIp = (ob.cluster.ctx.registry.get(R("Service"), ob.ns, "productcatalogservice") as Service)
+      .spec.clusterIP;
+    expect(tail("checkoutservice")).toContain(`dial tcp ${catalogIp}:3550: connect: connection refused`);
     // the frontend fails the requests whose calls failed below it
-    expect(tail("frontend")).toMatch(/"message":"request error","severity":"error"/);
+    // logrus's JSONFormatter writes the fields sorted by name
+    expect(tail("frontend")).toMatch(/"message":"request error","session":"[^"]+","severity":"error"/);
     expect(tail("loadgenerator")).toMatch(/ERROR\/locust\.runners/);
   });
 

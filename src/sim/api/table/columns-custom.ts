@@ -29,6 +29,7 @@ export const CHAOS_MESH_COLUMNS: Record<string, PrinterColumn[]> = {
     { name: "duration", type: "string", jsonPath: ".spec.duration" },
   ],
   PodChaos: [],
+  HTTPChaos: [{ name: "duration", type: "string", jsonPath: ".spec.duration" }],
 };
 
 /** A CRD without printer columns is served with an Age column alone. */

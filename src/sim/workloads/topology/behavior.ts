@@ -18,13 +18,15 @@
 import { bytes, milliCpu } from "../../../util/quantity.js";
 import { hashString, Rng } from "../../../util/rng.js";
 import type { Behavior, ContainerRef, ProbeReach, Usage } from "../../context/behavior.js";
-import type { Runtime, ServiceModel, SidecarModel } from "../../context/catalog.js";
+import { type Runtime, type ServiceModel, type SidecarModel, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod, Probe } from "../../core/objects.js";
 import { bindFailure } from "./bind-failure.js";
+import { missingAtStart, skippedAtStart } from "./dial.js";
 import { baseVars, render, sample } from "./logs.js";
 import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
+import { resolvedAtStart, startHost } from "./start-names.js";
 import { type Traffic, trafficOf } from "./traffic.js";
 
 const MiB = 1024 * 1024;
@@ -133,10 +135,47 @@ export class TopologyBehavior implements Behavior {
     return (hashString(`${ref.pod.metadata.uid}/${ref.container.name}/${w}`) / 4294967296) * 2 - 1;
   }
 
+  /** The variables the application needs at start that this instance's environment lacks. */
+  private missing(ref: ContainerRef, md: Model | undefined): string[] {
+    if (md?.kind !== "service") return [];
+    return missingAtStart(
+      this.ctx,
+      ref.pod as Pod,
+      md.m,
+      systemOf(md.m).edges.get(md.m.key) ?? [],
+      ref.restartCount,
+    );
+  }
+
+  /** The addresses (host:port) the application resolves at start that did not resolve. */
+  private unresolved(ref: ContainerRef, md: Model | undefined): string[] {
+    if (md?.kind !== "service") return [];
+    const out: string[] = [];
+    for (const e of systemOf(md.m).edges.get(md.m.key) ?? []) {
+      const host = startHost(e);
+      if (!host) continue;
+      const got = resolvedAtStart(this.ctx, ref.pod as Pod, ref.container.name, ref.restartCount, host);
+      if ("failed" in got) out.push(e.dial.address ?? host);
+    }
+    return out;
+  }
+
+  /** An application that lacks a variable stops early in its start (Go's mustMapEnv panics). */
+  private envExitAt(ref: ContainerRef): number {
+    return ref.startedAt + Math.min(500, this.startupMs(ref) / 10);
+  }
+
   exitCode(ref: ContainerRef, now: number): number | undefined {
     const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
     if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
     const md = this.modelOf(ref);
+    // a variable it needs is unset, or a host it resolves at start is not: it stops early (dial.ts)
+    if (
+      md?.kind === "service" &&
+      now >= this.envExitAt(ref) &&
+      (this.missing(ref, md).length || this.unresolved(ref, md).length)
+    )
+      return md.m.missingEnvExitCode;
     // its port was taken when it opened it: it exits as its runtime does (bind-failure.ts)
     const bound = md?.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
     if (bound && now >= bound.at) return bound.exitCode;
@@ -164,9 +203,30 @@ export class TopologyBehavior implements Behavior {
     const limit = bytes(ref.container.resources?.limits?.memory);
     switch (moment) {
       case "start": {
+        // a variable the application needs is unset: it says so and stops (mustMapEnv's panic)
+        const missing = this.missing(ref, md);
+        if (missing.length)
+          return [...render(logs.startup, vars), ...render(logs.missingEnv, { ...vars, var: missing[0] })];
+        // a host it resolves while reading its configuration did not resolve (nginx's [emerg])
+        const unresolved = this.unresolved(ref, md);
+        if (unresolved.length && md.kind === "service")
+          return [
+            ...render(logs.startup, vars),
+            ...render(md.m.logs.hostNotFound, { ...vars, dep: unresolved[0] }),
+          ];
+        // an optional dependency without its variable: the application says it goes without
+        const skipped =
+          md.kind === "service"
+            ? skippedAtStart(this.ctx, pod, md.m, systemOf(md.m).edges.get(md.m.key) ?? [], ref.restartCount)
+            : [];
+        const note = skipped.length ? render(logs.missingEnv, { ...vars, var: skipped[0] }) : [];
         // a start that needs more than the limit runs out of memory (the JVM's heap, Python's MemoryError)
         const need = md.rt.memory * MiB;
-        return [...render(logs.startup, vars), ...(limit > 0 && need > limit ? render(logs.oom, vars) : [])];
+        return [
+          ...render(logs.startup, vars),
+          ...note,
+          ...(limit > 0 && need > limit ? render(logs.oom, vars) : []),
+        ];
       }
       case "ready":
         // readiness without a probe comes at once: the app says it is up when it is

@@ -1,22 +1,25 @@
-// An HTTP request from one pod to an address, as the cluster carries it: kube-proxy sends a
-// ClusterIP's port to a Ready endpoint picked at random (no endpoint: the REJECT rule refuses at
-// once; a port the Service lacks: packets vanish, connect times out); NodePorts on node IPs the
-// same; the pod's container must listen on the port (listeners.ts), else it is refused; the
-// answer comes from the page table (toolboxes.yaml `http`) with the service's time and failure
-// rate from the traffic model. netem delay/loss apply to the handshake (lost SYNs retried after
-// 1, 2, 4... s, giving up after ~127 s as Linux does) and to the exchange (RTO from 200 ms).
+// What a service answers over HTTP, and how long the packets of a request take. The answer comes
+// from the page table (toolboxes.yaml `http`); a service with `routes` (the entry services) makes
+// the calls of the route that matches, each drawn from the traffic model (calls.ts), and fails
+// the page as its handler does: an application answers its error page at the first callee that
+// fails (soft callees' failures are ignored), a proxy passes its upstream's answer through or
+// answers its own 502/504 when the upstream cannot be reached. A service without routes answers
+// with its failure rate from the traffic model. The time is its own work plus its calls'.
+// netem delay/loss apply to the handshake (lost SYNs retried after 1, 2, 4... s, giving up after
+// ~127 s as Linux does) and to the exchange (RTO from 200 ms).
 
-import { R } from "../../api/resources.js";
+import type { ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
-import { podReady } from "../../core/meta.js";
-import type { Node, Pod, Service, ServicePort } from "../../core/objects.js";
+import type { Pod } from "../../core/objects.js";
 import { imageTools } from "../../userland/toolbox.js";
 import { POD_RTT_MS } from "./calls.js";
 import { draw, type Impairment, NONE, oneWay } from "./impairments.js";
-import type { Listener } from "./listeners.js";
+import { type Listener, listeners } from "./listeners.js";
+import { routeResult } from "./routes.js";
 import { trafficOf } from "./traffic.js";
 
 interface Page {
+  method?: string;
   app?: string;
   lang?: string;
   process?: string;
@@ -26,6 +29,9 @@ interface Page {
   body: string;
   failStatus?: number;
   failBody?: string;
+  /** A proxy's answer when its upstream times out (nginx's 504). */
+  timeoutStatus?: number;
+  timeoutBody?: string;
 }
 
 interface HttpDoc {
@@ -35,51 +41,6 @@ interface HttpDoc {
 
 /** The page table of the cluster's stages (toolboxes.yaml `http`). */
 const httpDoc = (ctx: SimContext) => ctx.stages.toolboxes.http as HttpDoc;
-
-export type Route =
-  | { pod: Pod; port: number }
-  | { refused: true }
-  | { blackhole: true }
-  | { unreachable: true };
-
-/** Where a connection to ip:port ends up. `who` is what holds the IP (dns.ts whoHas). */
-export function route(
-  ctx: SimContext,
-  who: { kind: string; pod?: Pod; svc?: Service; node?: Node },
-  port: number,
-): Route {
-  if (who.kind === "pod" && who.pod) return { pod: who.pod, port };
-  if (who.kind === "unassigned") return { unreachable: true };
-  if (who.kind === "external" || (who.kind === "service" && !who.svc)) return { blackhole: true };
-  let svc = who.svc;
-  let sp: ServicePort | undefined;
-  if (who.kind === "node") {
-    svc = (ctx.registry.list(R("Service"), undefined) as Service[]).find((s) =>
-      (s.spec?.ports ?? []).some((x) => x.nodePort === port),
-    );
-    sp = svc?.spec.ports?.find((x) => x.nodePort === port);
-    if (!sp) return { refused: true };
-  } else sp = svc?.spec?.ports?.find((x) => x.port === port);
-  if (!svc || !sp) return { blackhole: true };
-  const sel = svc.spec?.selector ?? {};
-  const ready = (ctx.registry.list(R("Pod"), svc.metadata.namespace) as Pod[]).filter(
-    (p) =>
-      Object.entries(sel).every(([k, v]) => p.metadata.labels?.[k] === v) &&
-      p.status?.podIP &&
-      !p.metadata.deletionTimestamp &&
-      podReady(p),
-  );
-  if (!Object.keys(sel).length || !ready.length) return { refused: true };
-  const pod = ready[Math.floor(ctx.rng.next() * ready.length)];
-  const tp = sp.targetPort ?? sp.port;
-  const target =
-    typeof tp === "number" || /^\d+$/.test(String(tp))
-      ? Number(tp)
-      : Number(
-          (pod.spec.containers ?? []).flatMap((c) => c.ports ?? []).find((x) => x.name === tp)?.containerPort,
-        );
-  return Number.isFinite(target) ? { pod, port: target } : { refused: true };
-}
 
 export interface Answer {
   status: number;
@@ -93,11 +54,16 @@ export interface Answer {
 
 const REASONS: Record<number, string> = {
   200: "OK",
+  302: "Found",
   404: "Not Found",
+  405: "Method Not Allowed",
   500: "Internal Server Error",
   502: "Bad Gateway",
   503: "Service Unavailable",
+  504: "Gateway Timeout",
 };
+
+export const reasonOf = (status: number) => REASONS[status] ?? "Unknown";
 
 const pretty = (app: string) =>
   app
@@ -105,6 +71,17 @@ const pretty = (app: string) =>
     .split("-")
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join(" ");
+
+/** The page of the table that answers `path` for this listener. */
+function pageOf(ctx: SimContext, m: ServiceModel | undefined, process: string, path: string): Page {
+  return httpDoc(ctx).pages.find(
+    (pg) =>
+      (!pg.app || pg.app === m?.key) &&
+      (!pg.lang || (m && new RegExp(pg.lang).test(m.lang))) &&
+      (!pg.process || pg.process === process) &&
+      new RegExp(`^(?:${pg.path})$`).test(path),
+  )!;
+}
 
 /** What the listener answers to `method path`. */
 export function answer(
@@ -114,49 +91,70 @@ export function answer(
   method: string,
   path: string,
   rnd: () => number,
+  depth = 0,
 ): Answer {
   const m = l.model;
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === l.container);
   const process = imageTools(String(spec?.image ?? "")).runtime;
   const lang = m?.lang ?? process;
-  const page = httpDoc(ctx).pages.find(
-    (pg) =>
-      (!pg.app || pg.app === m?.key) &&
-      (!pg.lang || (m && new RegExp(pg.lang).test(m.lang))) &&
-      (!pg.process || pg.process === process) &&
-      new RegExp(`^(?:${pg.path})$`).test(path),
-  )!;
+  const page = pageOf(ctx, m, process, path);
   const st = m
     ? trafficOf(ctx)
         .state(pod.metadata.namespace ?? "")
         .services.get(m.key)
     : undefined;
-  const fail = page.failStatus !== undefined && rnd() < (st?.failRate ?? 0);
-  const status = fail ? page.failStatus! : (page.status ?? 200);
+  const upstream = (p: Pod, um: ServiceModel, d: number) => {
+    const ul = listeners(ctx, p, ctx.clock.now()).find((x) => x.port === um.port)!;
+    const a = answer(ctx, p, ul, method, path, rnd, d);
+    const type = a.headers.find((h) => h[0] === "Content-Type")?.[1] ?? "text/plain";
+    return { status: a.status, body: a.body, type, serverMs: a.serverMs };
+  };
+  const routed = m ? routeResult(ctx, pod, m, method, path, rnd, upstream, depth) : undefined;
+  let status: number;
+  let body: string;
+  let type = page.type ?? "text/plain";
+  let serverMs = (st?.latencyMs ?? 1) * (0.85 + rnd() * 0.3);
+  if (!routed) {
+    // no route: the page as the service's health has it (a service with routes calls nobody
+    // for a path none of them matches)
+    const fail = page.failStatus !== undefined && !m?.routes.length && rnd() < (st?.failRate ?? 0);
+    status = fail ? page.failStatus! : (page.status ?? 200);
+    body = fail ? (page.failBody ?? "") : page.body;
+  } else if (routed.kind === "upstream") {
+    ({ status, body, type } = routed.answer);
+    serverMs = routed.ms;
+  } else if (routed.kind === "failed") {
+    const timedOut = routed.timeout && page.timeoutStatus !== undefined;
+    status = (timedOut ? page.timeoutStatus : page.failStatus) ?? 500;
+    body = (timedOut ? page.timeoutBody : page.failBody) ?? "";
+    serverMs = routed.ms;
+  } else {
+    status = routed.status;
+    // a redirect (Go's w.WriteHeader(302)) has no body
+    body = status >= 300 && status < 400 ? "" : page.body;
+    serverMs = routed.ms * (0.85 + rnd() * 0.3);
+  }
   const wall = new Date(ctx.clock.toWall(ctx.clock.now()));
   const vars: Record<string, string> = {
     time: wall.toISOString().replace("Z", "000+00:00"),
     path,
     app: pretty(m?.key ?? ""),
   };
-  const body = (fail ? (page.failBody ?? "") : page.body).replace(
-    /\{(time|path|app)\}/g,
-    (_a, k: string) => vars[k],
-  );
+  body = body.replace(/\{(time|path|app)\}/g, (_a, k: string) => vars[k]);
   const server = httpDoc(ctx).server.find((s) => new RegExp(s.match).test(lang))!;
   const headers: [string, string][] = [
     ...(server.header ? ([["Server", server.header]] as [string, string][]) : []),
     ["Date", wall.toUTCString()],
-    ["Content-Type", page.type ?? "text/plain"],
+    ["Content-Type", type],
     ["Content-Length", String(Buffer.byteLength(body))],
   ];
   return {
     status,
-    reason: REASONS[status] ?? "Unknown",
+    reason: reasonOf(status),
     version: server.version,
     headers,
     body: method === "HEAD" ? "" : body,
-    serverMs: (st?.latencyMs ?? 1) * (0.85 + rnd() * 0.3),
+    serverMs,
   };
 }
 

@@ -5,21 +5,32 @@
 // connections (nacos, rabbitmq), and the store pool of a service without traffic, are checked
 // every period whatever the load, and a disk under IOChaos shows as ioStall lines. A quiet service logs a request only as often as it gets one.
 
-import { R } from "../../api/resources.js";
-import { type Edge, type ServiceModel, systemOf } from "../../context/catalog.js";
+import { type Edge, type ServiceModel, softOnly, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
-import type { Pod, Service } from "../../core/objects.js";
-import { type EdgeView, edgeView } from "./calls.js";
+import type { Pod } from "../../core/objects.js";
+import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
 import { ownMs } from "./own-time.js";
 import { authLines } from "./store-auth.js";
 import type { Traffic } from "./traffic.js";
 
-export const PLACEHOLDERS = /\{(time|epochMs|pod|podIp|port|dep|depPort|ms|seconds|id)\}/g;
+export const PLACEHOLDERS = /\{(time|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id)\}/g;
 
 export type Vars = Partial<
   Record<
-    "time" | "epochMs" | "pod" | "podIp" | "port" | "dep" | "depPort" | "ms" | "seconds" | "id",
+    | "time"
+    | "epochMs"
+    | "pod"
+    | "podIp"
+    | "port"
+    | "dep"
+    | "depPort"
+    | "depIp"
+    | "var"
+    | "what"
+    | "ms"
+    | "seconds"
+    | "id",
     string | number
   >
 >;
@@ -59,25 +70,34 @@ function uuid(rnd: () => number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${"89ab"[Number.parseInt(h[16], 16) % 4]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The port callers dial for a dependency: its Service's first port, else the model's. */
-function depPort(ctx: SimContext, ns: string, e: Edge, callee: ServiceModel | undefined): number | string {
-  const svc = ctx.store.get(R("Service"), ns, e.dep) as Service | undefined;
-  return svc?.spec?.ports?.[0]?.port ?? callee?.port ?? "";
-}
-
-type Outcome = "refused" | "timeout" | "error" | "ok";
-
-function outcome(v: EdgeView, rnd: () => number): Outcome {
-  const x = rnd();
-  if (x < v.refused) return "refused";
-  if (x < v.refused + v.timeout) return "timeout";
-  if (x < v.refused + v.timeout + v.error) return "error";
-  return "ok";
-}
-
-function failureLines(m: ServiceModel, e: Edge, o: Outcome): string[] | undefined {
+/** The lines of a failed call: the store's, or the call's for that kind of failure. */
+export function failureLines(m: ServiceModel, e: Edge, o: CallOutcome, v?: EdgeView): string[] | undefined {
   if (e.store) return (o === "timeout" ? m.logs.storeTimeout : m.logs.storeError)?.[e.store];
-  return o === "timeout" ? m.logs.dependencyTimeout : m.logs.dependencyError;
+  const l = m.logs;
+  switch (o) {
+    case "timeout":
+      return l.dependencyTimeout;
+    case "refused":
+      return l.dependencyRefused ?? l.dependencyError;
+    case "dns":
+      return (v?.dnsAgain ? l.dependencyDnsTimeout : undefined) ?? l.dependencyDns ?? l.dependencyError;
+    case "reset":
+      return l.dependencyReset ?? l.dependencyError;
+    default:
+      return l.dependencyError;
+  }
+}
+
+/** The placeholders of a call's lines: what the caller dialled and reached, how long it took. */
+export function callVars(vars: Vars, e: Edge, v: EdgeView, ms: number): Vars {
+  return {
+    ...vars,
+    dep: v.dep,
+    depPort: v.depPort,
+    depIp: v.depIp,
+    what: e.dial.what ?? "",
+    ms: Math.round(ms),
+  };
 }
 
 /** The lines of a failed call: a store's refusal for want of its password has its own (store-auth.ts). */
@@ -85,13 +105,13 @@ function linesOf(
   ctx: SimContext,
   m: ServiceModel,
   e: Edge,
-  o: Outcome,
+  o: CallOutcome,
   v: EdgeView,
   rnd: () => number,
 ): string[] | undefined {
-  const auth = o === "error" && e.store && v.denied > 0 && rnd() * v.error < v.denied;
-  if (auth) return authLines(ctx, m, e) ?? failureLines(m, e, "refused");
-  return failureLines(m, e, o === "error" ? "refused" : o);
+  const auth = o === "error" && !!e.store && v.denied > 0 && rnd() * v.p.error < v.denied;
+  if (auth) return authLines(ctx, m, e) ?? failureLines(m, e, o, v);
+  return failureLines(m, e, o, v);
 }
 
 export interface SampleOpts {
@@ -117,18 +137,13 @@ export function sample(
   const out: string[] = [];
   const edges = sys.edges.get(m.key) ?? [];
   const view = (e: Edge) => edgeView(ctx, st.services, m, pod, e);
-  const depVars = (e: Edge, ms: number): Vars => ({
-    ...vars,
-    dep: e.dep,
-    depPort: depPort(ctx, ns, e, sys.services.get(e.to)),
-    ms: Math.round(ms),
-  });
   // background connections: service registry, message broker, and an idle service's store pool
   for (const e of edges.filter((x) => x.perReq === 0 || (x.store && o.rate <= 0))) {
     const v = view(e);
-    const res = outcome(v, rnd);
+    if (v.none) continue;
+    const res = drawOutcome(v, rnd);
     if (res !== "ok")
-      out.push(...render(linesOf(ctx, m, e, res, v, rnd), depVars(e, res === "timeout" ? v.timeoutMs : 1)));
+      out.push(...render(linesOf(ctx, m, e, res, v, rnd), callVars(vars, e, v, outcomeMs(v, res))));
   }
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   for (const f of spec ? ioFaultsOnMounts(ctx.faults, pod, spec) : [])
@@ -141,14 +156,16 @@ export function sample(
   for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
     if (rnd() >= e.perReq) continue;
     const v = view(e);
-    const res = outcome(v, rnd);
-    if (res === "ok") {
-      spent += v.latencyMs;
+    if (v.none) continue;
+    const res = drawOutcome(v, rnd);
+    const ms = outcomeMs(v, res);
+    // the handler carries on without a soft callee (the frontend shows no ad)
+    if (res === "ok" || softOnly(m, e.to)) {
+      spent += ms;
       continue;
     }
-    const ms = res === "timeout" ? v.timeoutMs : res === "error" ? v.latencyMs : 1;
     const lines = linesOf(ctx, m, e, res, v, rnd);
-    if (lines?.length) return [...out, ...render(lines, depVars(e, spent + ms))];
+    if (lines?.length) return [...out, ...render(lines, callVars(vars, e, v, spent + ms))];
     // no template for it: the request still went badly, shown by its duration
     spent += ms;
   }

@@ -21,6 +21,9 @@ export interface Caller {
   sleep(ms: number): Promise<boolean>;
 }
 
+/** Who asks, without the need to wait (the answers that take no time). */
+export type Asker = Pick<Caller, "pod" | "ctx">;
+
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 export type Holder =
@@ -32,23 +35,24 @@ export type Holder =
   | { kind: "external" };
 
 /** What answers at an IP in the cluster. */
-export function whoHas(p: Caller, ip: string): Holder {
+export function whoHas(p: Asker, ip: string): Holder {
   if (ip.startsWith("127.") || ip === p.pod.status?.podIP)
     return ip.startsWith("127.") ? { kind: "loopback" } : { kind: "pod", pod: p.pod };
-  const { registry } = p.ctx;
-  const pod = (registry.list(R("Pod"), undefined) as Pod[]).find(
+  // the store's own lists (an address is held by one object at most: no order to keep)
+  const { store } = p.ctx;
+  const pod = (store.list(R("Pod")) as Pod[]).find(
     (x) => x.status?.podIP === ip && !["Succeeded", "Failed"].includes(x.status?.phase ?? ""),
   );
   if (pod) return { kind: "pod", pod };
-  const svc = (registry.list(R("Service"), undefined) as Service[]).find((s) => s.spec?.clusterIP === ip);
+  const svc = (store.list(R("Service")) as Service[]).find((s) => s.spec?.clusterIP === ip);
   if (svc || ip === KUBERNETES_SERVICE_IP || ip === CLUSTER_DNS) return { kind: "service", svc };
-  const node = (registry.list(R("Node"), undefined) as Node[]).find((n) => internalIP(n) === ip);
+  const node = (store.list(R("Node")) as Node[]).find((n) => internalIP(n) === ip);
   if (node) return { kind: "node", node };
   return /^10\.4[23]\./.test(ip) ? { kind: "unassigned" } : { kind: "external" };
 }
 
 /** The addresses CoreDNS answers for a fully qualified name, or undefined (NXDOMAIN). */
-export function resolveFqdn(p: Caller, fqdn: string): string[] | undefined {
+export function resolveFqdn(p: Asker, fqdn: string): string[] | undefined {
   const name = fqdn.replace(/\.$/, "").toLowerCase();
   const suffix = `.svc.${CLUSTER_DOMAIN}`;
   const { registry } = p.ctx;
@@ -93,7 +97,7 @@ function matches(svc: Service, pod: Pod): boolean {
 }
 
 /** The names the resolver tries, in order (search list first below ndots:5). */
-export function candidates(p: Caller, name: string): string[] {
+export function candidates(p: Asker, name: string): string[] {
   if (name.endsWith(".")) return [name];
   const ns = p.pod.metadata.namespace;
   const search = [`${ns}.svc.${CLUSTER_DOMAIN}`, `svc.${CLUSTER_DOMAIN}`, CLUSTER_DOMAIN];
@@ -105,7 +109,7 @@ export function candidates(p: Caller, name: string): string[] {
 export type Lookup = { fqdn: string; ips: string[] } | { error: "nxdomain" | "timeout" };
 
 /** Resolve without the network: /etc/hosts, literals, then CoreDNS's answers. */
-export function resolveNow(p: Caller, name: string): Lookup {
+export function resolveNow(p: Asker, name: string): Lookup {
   if (IPV4.test(name)) return { fqdn: name, ips: [name] };
   if (name === "localhost") return { fqdn: "localhost", ips: ["127.0.0.1"] };
   const own = p.pod.spec?.hostname ?? p.pod.metadata.name;

@@ -1,10 +1,14 @@
 // One HTTP request from a pod, carried through the cluster in cluster time: resolve the name
-// (names.ts), follow kube-proxy to a Ready endpoint (http.ts route), cross the network both ways
-// (NetworkChaos delay/loss on the handshake and the exchange), and get the service's answer.
-// No Ready endpoint: refused at once; a slow path: late, or past the caller's timeouts.
-import { type Answer, answer, exchangeMs, handshakeMs, paths, route } from "./http.js";
-import { listeners } from "./listeners.js";
+// (names.ts), follow kube-proxy to a ready endpoint and the pod's network (resolve.ts: the same
+// resolution the applications' calls take), cross the network both ways (NetworkChaos delay/loss
+// on the handshake and the exchange), pass Chaos Mesh's HTTP proxy if one sits on the port, and
+// get the service's answer (http.ts). No ready endpoint, a policy or nothing listening: refused at
+// once; a partition or a port kube-proxy has no rule for: the connect times out; a slow path:
+// late, or past the caller's timeouts.
+import { type Answer, answer, exchangeMs, handshakeMs, reasonOf } from "./http.js";
 import { type Caller, lookup, whoHas } from "./names.js";
+import { dnsBlocked } from "./netpol.js";
+import { httpFaults, needsDns, open, placeIp } from "./resolve.js";
 
 export type Outcome =
   /** connectMs: when the TCP handshake completed (curl's time_connect). */
@@ -13,12 +17,16 @@ export type Outcome =
   | { kind: "refused"; ip: string; ms: number }
   | { kind: "unreachable"; ip: string; ms: number }
   | { kind: "reset"; ip: string; ms: number }
+  /** The server closed the connection without a response (HTTPChaos abort). */
+  | { kind: "empty"; ip: string; ms: number }
   | { kind: "timeout"; phase: "connect" | "read"; ip: string; ms: number }
   | { kind: "bad-url" };
 
 export interface Request {
   url: string;
-  method: "GET" | "HEAD";
+  method: string;
+  /** The request body (POST data). */
+  body?: string;
   /** Give up connecting after this long (ms). */
   connectMs: number;
   /** Give up the whole transfer after this long (ms). */
@@ -43,20 +51,22 @@ export async function request(p: Caller, req: Request): Promise<Outcome> {
   const elapsed = () => planned;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  // an egress policy that leaves out CoreDNS: the query is rejected, the lookup fails at once
+  if (needsDns(p, host) && dnsBlocked(p.ctx, p.pod)) return { kind: "dns", timeout: true };
   const r = await lookup(p, host);
   if ("error" in r) return { kind: "dns", timeout: r.error === "timeout" };
   const ip = r.ips[0];
-  const to = route(p.ctx, whoHas(p, ip), port);
+  const to = placeIp(p.ctx, p.pod, whoHas(p, ip), ip, port);
   const rnd = () => p.ctx.rng.next();
   const wait = async (ms: number) => {
     planned += Math.max(0, ms);
     return ms > 0 ? p.sleep(ms) : true;
   };
-  if ("refused" in to) {
+  if (to.kind === "refused") {
     await wait(0.2);
     return { kind: "refused", ip, ms: elapsed() };
   }
-  if ("unreachable" in to) {
+  if (to.kind === "unreachable") {
     const ms = Math.min(3000, req.connectMs, req.totalMs - elapsed());
     await wait(ms);
     return ms < 3000
@@ -64,11 +74,23 @@ export async function request(p: Caller, req: Request): Promise<Outcome> {
       : { kind: "unreachable", ip, ms: elapsed() };
   }
   const give = Math.min(req.connectMs, req.totalMs - elapsed());
-  if ("blackhole" in to) {
+  if (to.kind !== "pods") {
     await wait(Math.min(give, 127_000));
     return { kind: "timeout", phase: "connect", ip, ms: elapsed() };
   }
-  const [go, back] = paths(p.ctx, p.pod, to.pod);
+  const landing = to.pods[Math.floor(rnd() * to.pods.length)];
+  const v = open(p.ctx, p.pod, landing);
+  // a partition drops the SYN: the client retries until it gives up
+  if (v.kind === "timeout") {
+    await wait(Math.min(give, 127_000));
+    return { kind: "timeout", phase: "connect", ip, ms: elapsed() };
+  }
+  // nothing listens, or kube-router's REJECT: the SYN is answered with RST / port unreachable
+  if (v.kind === "refused") {
+    await wait(0.2);
+    return { kind: "refused", ip, ms: elapsed() };
+  }
+  const { go, back, listener: l } = v;
   const connect = handshakeMs(go, back, rnd);
   if (connect > give) {
     await wait(Math.min(give, 127_000));
@@ -76,21 +98,35 @@ export async function request(p: Caller, req: Request): Promise<Outcome> {
   }
   await wait(connect);
   const connectMs = elapsed();
-  const l = listeners(p.ctx, to.pod, p.ctx.clock.now()).find((x) => x.port === to.port);
-  // nothing listens: the kernel answers the SYN with RST
-  if (!l) return { kind: "refused", ip, ms: elapsed() };
   if (l.protocol !== "http") {
     await wait(exchangeMs(go, back, rnd));
     return { kind: "reset", ip, ms: elapsed() };
   }
   const path = url.pathname || "/";
-  const a = answer(p.ctx, to.pod, l, req.method, path, rnd);
+  const chaos = httpFaults(p.ctx, landing, { method: req.method, path, openedAt: p.ctx.clock.now() });
+  if (chaos.abort === "request") {
+    await wait(exchangeMs(go, back, rnd) + chaos.delayMs);
+    return { kind: "empty", ip, ms: elapsed() };
+  }
+  const a: Answer = answer(p.ctx, landing.pod, l, req.method, path, rnd);
+  const replaced = httpFaults(p.ctx, landing, {
+    method: req.method,
+    path,
+    openedAt: p.ctx.clock.now(),
+    status: a.status,
+  });
   const left = req.totalMs - elapsed();
-  const took = exchangeMs(go, back, rnd) + a.serverMs;
+  const took = exchangeMs(go, back, rnd) + a.serverMs + chaos.delayMs;
   if (took > left) {
     await wait(left);
     return { kind: "timeout", phase: "read", ip, ms: elapsed() };
   }
   await wait(took);
-  return { kind: "ok", ip, answer: a, ms: elapsed(), connectMs };
+  if (replaced.abort === "response") return { kind: "empty", ip, ms: elapsed() };
+  return { kind: "ok", ip, answer: withStatus(a, replaced.code), ms: elapsed(), connectMs };
+}
+
+/** A response rule's replace.code. */
+function withStatus(a: Answer, code: number | undefined): Answer {
+  return code === undefined ? a : { ...a, status: code, reason: reasonOf(code) };
 }

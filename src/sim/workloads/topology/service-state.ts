@@ -16,6 +16,9 @@ export interface SvcState {
   rps: number;
   /** Requests per second a load source (e.g. Locust) sends, spread over its running pods. */
   sends: number;
+  /** Mean time to serve a request, its calls included, and the share answered with an error. */
   latencyMs: number;
   failRate: number;
+  /** The part of latencyMs the service spends itself (CPU, throttling, a stalled disk). */
+  ownMs: number;
 }

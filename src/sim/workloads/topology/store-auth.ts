@@ -11,7 +11,7 @@
 import type { Edge, ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
-import { containerEnv } from "../../userland/env.js";
+import { keptEnv } from "../../userland/env.js";
 
 /** Why a store refuses a client's commands, as the server answers them. */
 export type Denial = "NOAUTH" | "WRONGPASS";
@@ -62,14 +62,17 @@ export function passwordIn(value: string, host: string): string | undefined | nu
 export function clientPassword(ctx: SimContext, pod: Pod, m: ServiceModel, dep: string): string | null {
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   if (!spec) return null;
-  for (const v of containerEnv(ctx, pod, spec).values()) {
+  for (const v of keptEnv(ctx, pod, spec).values()) {
     const pw = passwordIn(v, dep);
     if (pw !== undefined) return pw;
   }
   return null;
 }
 
-/** How a store pod answers a caller's commands: refused for want of the right password, or not. */
+/**
+ * How a store pod answers a caller's commands: refused for want of the right password, or not.
+ * `host` is the store's host as the caller dialled it (dial.ts), which its configuration names.
+ */
 export function storeDenial(
   ctx: SimContext,
   callerPod: Pod | undefined,
@@ -77,26 +80,13 @@ export function storeDenial(
   e: Edge,
   storePod: Pod,
   store: ServiceModel,
+  host: string = e.dep,
 ): Denial | undefined {
   if (e.store !== "redis") return undefined;
   const spec = (storePod.spec?.containers ?? []).find((c) => c.name === store.container);
   const need = requiredPassword(spec);
   if (need === undefined) return undefined;
-  const sent = callerPod ? clientPassword(ctx, callerPod, caller, e.dep) : null;
+  const sent = callerPod ? clientPassword(ctx, callerPod, caller, host) : null;
   if (sent === null) return "NOAUTH";
   return sent === need ? undefined : "WRONGPASS";
-}
-
-/** Of the calls kube-proxy spreads over `serving`, the share a store refuses for want of the password. */
-export function deniedShare(
-  ctx: SimContext,
-  callerPod: Pod | undefined,
-  caller: ServiceModel,
-  e: Edge,
-  serving: Pod[],
-  store: ServiceModel,
-): number {
-  if (e.store !== "redis" || !serving.length) return 0;
-  const locked = serving.filter((p) => storeDenial(ctx, callerPod, caller, e, p, store)).length;
-  return locked / serving.length;
 }

@@ -6,20 +6,26 @@
 // service makes its callers slow or failing, up the graph). Nothing here depends on time: a
 // namespace is recomputed only after its pods or the fault book changed.
 import { R } from "../../api/resources.js";
-import type { Edge, ServiceModel, SystemModel } from "../../context/catalog.js";
+import { type Edge, type ServiceModel, type SystemModel, softOnly } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import { podReady } from "../../core/meta.js";
 import type { Pod } from "../../core/objects.js";
 import type { KObject } from "../../core/types.js";
+import { containerRef } from "../../metrics/usage.js";
 import { isPause } from "../../userland/toolbox.js";
-import { edgeView } from "./calls.js";
+import { edgeView, type Spots, spotsOf } from "./calls.js";
 import { podFailed } from "./impairments.js";
 import { ownMs } from "./own-time.js";
 import type { SvcState } from "./service-state.js";
 
 export interface NsState {
   services: Map<string, SvcState>;
+  /** When an application that is starting opens its port: the state changes then. */
+  expiresAt: number;
 }
+
+/** What decides where calls go, besides the pods: Services, their endpoints, policies. */
+const ROUTING_KINDS = new Set(["Service", "Endpoints", "NetworkPolicy"]);
 
 const mainSpec = (pod: Pod, m: ServiceModel) =>
   (pod.spec?.containers ?? []).find((c) => c.name === m.container);
@@ -29,19 +35,23 @@ export class Traffic {
 
   constructor(private readonly ctx: SimContext) {
     ctx.store.subscribe((e) => {
-      if (e.rt.kind !== "Pod") return;
-      const o = e.object as Pod;
-      const was = e.old as Pod | undefined;
-      // only what changes who serves: existence, readiness, IP, phase, labels, deletion
-      if (was && fingerprint(was) === fingerprint(o)) return;
-      this.cache.delete(o.metadata.namespace ?? "");
+      const kind = e.rt.kind;
+      const ns = e.object.metadata.namespace ?? "";
+      if (kind === "Pod") {
+        const o = e.object as Pod;
+        const was = e.old as Pod | undefined;
+        // only what changes who serves: existence, readiness, IP, phase, labels, restarts, deletion
+        if (was && fingerprint(was) === fingerprint(o)) return;
+        this.cache.delete(ns);
+      } else if (ROUTING_KINDS.has(kind)) this.cache.delete(ns);
+      else if (kind === "Namespace") this.cache.clear(); // namespaceSelectors read its labels
     });
     ctx.faults.onChange(() => this.cache.clear());
   }
 
   state(ns: string): NsState {
     let st = this.cache.get(ns);
-    if (!st) {
+    if (!st || this.ctx.clock.now() >= st.expiresAt) {
       st = this.compute(ns);
       this.cache.set(ns, st);
     }
@@ -64,22 +74,69 @@ export class Traffic {
       byApp.set(app, [...(byApp.get(app) ?? []), p]);
     }
     const services = new Map<string, SvcState>();
+    // where each pod's calls go is worked out once per computation, for the load and the health
+    const memo = new Map<string, Spots>();
     for (const sys of cat.systems) {
       if (![...sys.services.keys()].some((k) => byApp.has(k))) continue;
-      this.flow(sys, byApp, services);
-      this.health(sys, services);
+      this.flow(sys, byApp, services, memo);
+      this.health(sys, services, memo);
     }
-    return { services };
+    return { services, expiresAt: this.nextOpening(ns) };
+  }
+
+  /** The next moment a container of the namespace finishes starting (its listener opens). */
+  private nextOpening(ns: string): number {
+    const now = this.ctx.clock.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const p of this.ctx.store.list(R("Pod"), ns) as Pod[])
+      for (const c of p.spec?.containers ?? []) {
+        const ref = containerRef(p, c.name, this.ctx.clock);
+        if (!ref) continue;
+        const at = ref.startedAt + this.ctx.behavior.startupMs(ref);
+        if (at > now && at < next) next = at;
+      }
+    return next;
+  }
+
+  /** The pods that make a service's calls: its serving pods, else any running one. */
+  private callers(s: SvcState): Pod[] {
+    if (s.serving.length) return s.serving;
+    return s.pods.filter((p) => p.status?.phase === "Running").slice(0, 1);
   }
 
   /** Entry load, then callers before callees. */
-  private flow(sys: SystemModel, byApp: Map<string, Pod[]>, out: Map<string, SvcState>) {
+  private view(out: Map<string, SvcState>, memo: Map<string, Spots>, m: ServiceModel, pod: Pod, e: Edge) {
+    const key = `${pod.metadata.uid}|${e.to}|${e.store ?? ""}`;
+    let where = memo.get(key);
+    if (!where) {
+      where = spotsOf(this.ctx, out, m, pod, e);
+      memo.set(key, where);
+    }
+    return edgeView(this.ctx, out, m, pod, e, undefined, where);
+  }
+
+  private flow(
+    sys: SystemModel,
+    byApp: Map<string, Pod[]>,
+    out: Map<string, SvcState>,
+    memo: Map<string, Spots>,
+  ) {
     for (const m of sys.services.values()) {
       const pods = byApp.get(m.key) ?? [];
       const endpoints = pods.filter((p) => podReady(p) && p.status?.podIP);
       // Chaos Mesh's pod-failure: pause answers nothing, even before readiness notices
       const serving = endpoints.filter((p) => !podFailed(this.ctx, p) && !isPause(mainSpec(p, m)));
-      out.set(m.key, { model: m, pods, endpoints, serving, rps: 0, sends: 0, latencyMs: 0, failRate: 0 });
+      out.set(m.key, {
+        model: m,
+        pods,
+        endpoints,
+        serving,
+        rps: 0,
+        sends: 0,
+        latencyMs: 0,
+        failRate: 0,
+        ownMs: 0,
+      });
     }
     for (const e of sys.entries) {
       const target = out.get(e.service);
@@ -98,31 +155,42 @@ export class Traffic {
       const s = out.get(k)!;
       const served = s.endpoints.length ? s.serving.length / s.endpoints.length : 0;
       const out$ = s.rps * served + s.sends;
-      for (const e of sys.edges.get(k) ?? [])
-        if (!e.back && e.perReq > 0) out.get(e.to)!.rps += out$ * e.perReq;
+      const callers = this.callers(s);
+      if (out$ <= 0 || !callers.length) continue;
+      // the load goes where each caller's calls land (its environment's address, the endpoints)
+      for (const e of sys.edges.get(k) ?? []) {
+        if (e.back || e.perReq <= 0) continue;
+        for (const pod of callers)
+          for (const [to, share] of this.view(out, memo, s.model, pod, e).lands) {
+            const t = out.get(to);
+            if (t) t.rps += (out$ * e.perReq * share) / callers.length;
+          }
+      }
     }
   }
 
   /** Callees before callers: own work (throttled CPU, stalled disk) plus what the calls cost. */
-  private health(sys: SystemModel, out: Map<string, SvcState>) {
+  private health(sys: SystemModel, out: Map<string, SvcState>, memo: Map<string, Spots>) {
     for (const k of sys.order) {
       const s = out.get(k)!;
-      const callers = s.serving.length ? s.serving : [undefined];
+      const callers = this.callers(s);
       let latency = 0;
       let ok = 1;
       for (const e of sys.edges.get(k) ?? []) {
-        if (e.back || e.perReq <= 0) continue;
+        if (e.back || e.perReq <= 0 || !callers.length) continue;
         let spent = 0;
         let fail = 0;
         for (const pod of callers) {
-          const v = edgeView(this.ctx, out, s.model, pod, e);
+          const v = this.view(out, memo, s.model, pod, e);
           spent += v.expectedMs;
-          fail += v.refused + v.timeout + v.error;
+          fail += 1 - v.p.ok;
         }
         latency += (e.perReq * spent) / callers.length;
-        ok *= 1 - (e.perReq * fail) / callers.length;
+        // a soft callee's failure costs its time, not the request
+        if (!softOnly(s.model, e.to)) ok *= 1 - (e.perReq * fail) / callers.length;
       }
-      s.latencyMs = this.ownMs(s) + latency;
+      s.ownMs = this.ownMs(s);
+      s.latencyMs = s.ownMs + latency;
       s.failRate = Math.min(1, Math.max(0, 1 - ok));
     }
   }
@@ -152,7 +220,8 @@ export function trafficOf(ctx: SimContext): Traffic {
 
 function fingerprint(p: Pod): string {
   return JSON.stringify([
-    p.metadata.labels?.app,
+    p.metadata.labels,
+    (p.status?.containerStatuses ?? []).map((c) => c.restartCount),
     p.metadata.deletionTimestamp,
     p.status?.phase,
     p.status?.podIP,
