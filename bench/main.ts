@@ -3,7 +3,14 @@
 import { benchApi } from "./api.js";
 import { benchClock } from "./clock.js";
 import { benchDeploy } from "./deploy.js";
-import { benchConfinement, benchParallel, benchPhases, benchRemediationTime, benchTiers } from "./runs.js";
+import {
+  benchConfinement,
+  benchExpert,
+  benchParallel,
+  benchPhases,
+  benchRemediationTime,
+  benchTiers,
+} from "./runs.js";
 
 const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
@@ -11,6 +18,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   deploy: benchDeploy,
   phases: benchPhases,
   tiers: benchTiers,
+  expert: benchExpert,
   parallel: benchParallel,
   time: benchRemediationTime,
   confinement: benchConfinement,
