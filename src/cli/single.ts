@@ -10,6 +10,7 @@ import type { KubeClient } from "../cluster/client.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
+import { targetVars } from "../runner/experiments.js";
 import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
 import { DEFAULT_TIMEOUTS } from "../verify/types.js";
 import { type ClusterFlags, openCluster } from "./cluster.js";
@@ -127,7 +128,9 @@ export function registerSingleSteps(program: Command) {
     checkTarget(o.env, f, service);
     await withCluster("inject", o, async (c, ns) => {
       const { inject } = await ops();
-      const inj = await inject(c.client, spec, ns, service);
+      // an expert type's values for this target, as a case gets them (env.yaml faultTargets)
+      const vars = targetVars(loadEnv(o.env), f, service);
+      const inj = await inject(c.client, spec, ns, service, undefined, vars);
       process.stdout.write(
         `injected ${f} into ${service} in ${ns}${inj.chaos ? ` (${inj.chaos.kind} ${inj.chaos.name})` : " (deployment patched)"}\n`,
       );

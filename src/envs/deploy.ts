@@ -119,6 +119,26 @@ function covers(want: unknown, have: unknown): boolean {
   return want === have || (typeof want === "number" && String(want) === String(have));
 }
 
+// what a change may add to a pod template that the source lacks (a probe, a command, an init
+// container, a sidecar, a nodeSelector): `covers` reads only the source's fields, and the API
+// server's defaults make a plain two-way comparison useless
+const CONTAINER_ADDITIONS = ["command", "args", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle"] as const;
+const POD_ADDITIONS = ["nodeSelector", "affinity", "tolerations", "nodeName"] as const;
+
+function added(want: V1PodTemplateSpec, live: V1PodTemplateSpec): boolean {
+  const names = (cs?: { name: string }[]) => (cs ?? []).map((c) => c.name).join(",");
+  if (names(want.spec?.containers) !== names(live.spec?.containers)) return true;
+  if (names(want.spec?.initContainers) !== names(live.spec?.initContainers)) return true;
+  if (POD_ADDITIONS.some((k) => live.spec?.[k] !== undefined && want.spec?.[k] === undefined)) return true;
+  return (live.spec?.containers ?? []).some((c, i) => {
+    const w = want.spec?.containers?.[i];
+    if (CONTAINER_ADDITIONS.some((k) => c[k] !== undefined && w?.[k] === undefined)) return true;
+    // an entry added to the environment, a second one of the same name among them
+    const env = (x?: { env?: { name: string }[] }) => (x?.env ?? []).map((e) => e.name).join(",");
+    return env(c) !== env(w);
+  });
+}
+
 /** The live Deployment no longer is what the source manifest says (replicas, strategy, template). */
 export function differs(source: Deployment, live: Deployment): boolean {
   if ((source.spec?.replicas ?? 1) !== (live.spec?.replicas ?? 1)) return true;
@@ -134,6 +154,7 @@ export function differs(source: Deployment, live: Deployment): boolean {
   return (
     !covers(wantTemplate, liveTemplate) ||
     !covers(res(liveTemplate), res(wantTemplate)) ||
+    added(wantTemplate, liveTemplate) ||
     Object.keys(ann ?? {}).length !== Object.keys(wantTemplate.metadata?.annotations ?? {}).length
   );
 }

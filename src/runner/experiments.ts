@@ -210,7 +210,7 @@ const isUserFailure = (id: string) => id.startsWith("template:");
  * then the env's params for the target. Every placeholder the template names must have one (or
  * be one the injector reads from the live target), checked before any cluster is touched.
  */
-function targetVars(env: EnvSpec, failureId: string, service: string): Record<string, unknown> | undefined {
+export function targetVars(env: EnvSpec, failureId: string, service: string): Record<string, unknown> | undefined {
   const spec = failure(failureId);
   if (spec.tier !== "expert") return undefined;
   const vars = { ...spec.params, ...env.targetParams[failureId]?.[service] };
@@ -236,6 +236,16 @@ const allTargets = (env: EnvSpec) => [...new Set(Object.values(env.faultTargets)
 export function inapplicable(exp: ExperimentFile, env: EnvSpec): string[] {
   const ids = exp.cases.flatMap((c) => c.faults.map((f) => f.failure));
   return [...new Set(ids)].filter((id) => failure(id).tier === "expert" && !env.faultTargets[id]?.length);
+}
+
+/**
+ * Whether an expert fault on `service`, beside the case's other targets, still leaves a pod for
+ * the user-facing check to request from (a case whose faults take every such pod down cannot be
+ * confirmed). The reference's failures draw as the reference does.
+ */
+function leavesRequester(env: EnvSpec, id: string, used: Set<string>, service: string): boolean {
+  if (failure(id).tier !== "expert" || !env.userCheck) return true;
+  return env.userCheck.from.apps.some((a) => a !== service && !used.has(a));
 }
 
 export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count?: number): PlannedCase[] {
@@ -264,8 +274,10 @@ export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count
           `add faultTargets.${f.failure} to ${env.dir}/env.yaml`,
         );
       // draw for every fault, so a given target does not shift the later draws
-      const candidates = pool.filter((s) => !used.has(s));
-      const drawn = candidates.length ? rng.pick(candidates) : rng.pick(pool);
+      // a target of its own first, then one that leaves the check a pod to request from
+      const leaving = pool.filter((s) => leavesRequester(env, f.failure, used, s));
+      const prefer = [leaving.filter((s) => !used.has(s)), leaving, pool.filter((s) => !used.has(s)), pool];
+      const drawn = rng.pick(prefer.find((p) => p.length) ?? pool);
       const service = f.target ?? drawn;
       if (
         f.target &&

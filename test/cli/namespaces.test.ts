@@ -110,4 +110,26 @@ describe("in a namespace MicroRemed deployed", { timeout: 300_000 }, () => {
     const left = await sim.kubectl(["get", CHAOS_KINDS, "-n", ns, "-o", "name"]);
     expect(left.stdout.trim()).toBe("stresschaos.chaos-mesh.org/someone-elses");
   });
+
+  it("inject takes an expert type's values from env.yaml, and restore puts back what the change added", async () => {
+    const ns = "mr-own";
+    // liveness-bad adds a probe the source lacks (tcpSocket on a port nothing listens on)
+    const i = await cli(["inject", "liveness-bad", "time-service", ...conn, "--namespace", ns]);
+    expect(i.exitCode, i.stderr).toBe(0);
+    const probe = () =>
+      sim.kubectl([
+        "get",
+        "deployment",
+        "time-service",
+        "-n",
+        ns,
+        "-o",
+        "jsonpath={.spec.template.spec.containers[0].livenessProbe.tcpSocket.port}",
+      ]);
+    expect((await probe()).stdout).toBe("5006");
+    const r = await cli(["restore", "time-service", ...conn, "--namespace", ns], { timeout: 240_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("time-service restored");
+    expect((await probe()).stdout).toBe("");
+  });
 });

@@ -148,3 +148,22 @@ describe("confirmation", () => {
     );
   });
 });
+
+describe("drawing the expert tier's targets", () => {
+  it("leaves the user-facing check a pod to request from in every case with two faults", async () => {
+    const { readFileSync } = await import("node:fs");
+    const env = loadEnv("simple-micro");
+    const exp = parseExperimentText(readFileSync("experiments/expert.txt", "utf8"), "expert.txt");
+    for (const seed of [1, 2, 3, 42]) {
+      const two = planCases(exp, env, seed).filter((c) => c.faults.length > 1);
+      expect(two.length).toBeGreaterThan(0);
+      for (const c of two) {
+        const hit = new Set(c.faults.map((f) => f.service));
+        expect(
+          env.userCheck?.from.apps.some((a) => !hit.has(a)),
+          JSON.stringify(c),
+        ).toBe(true);
+      }
+    }
+  });
+});
