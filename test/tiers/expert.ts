@@ -19,7 +19,7 @@ const RESTART = `turns:
           - name: restart the service
             ansible.builtin.command: kubectl -n {{namespace}} rollout restart deployment/{{service}}
           - name: wait for it
-            ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/{{service}} --timeout=300s
+            ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/{{service}} --timeout=60s
             ignore_errors: true
       \`\`\`
 `;
