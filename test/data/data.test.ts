@@ -14,6 +14,7 @@ import type {
 } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { EXPERT_FAILURE_IDS } from "../../src/envs/schema-env.js";
 
 // The shapes the data files must have, as the tests read them: Kubernetes parts from
 // client-node's models, the benchmark's own files (topology.yaml, env.yaml, the catalog, the
@@ -142,29 +143,8 @@ interface CatalogEntry {
   patchType?: string;
 }
 
-/** The expert tier's twenty (docs/expert-tier.md). */
-const EXPERT = [
-  "image-bad-tag",
-  "bad-command",
-  "env-wrong-addr",
-  "env-missing",
-  "env-shadowed",
-  "svc-targetport",
-  "svc-selector",
-  "svc-deleted",
-  "readiness-bad",
-  "liveness-bad",
-  "init-hang",
-  "cache-auth",
-  "cpu-throttle",
-  "oom-limit",
-  "unschedulable",
-  "sidecar-port",
-  "netpol-deny",
-  "scale-zero",
-  "http-abort",
-  "network-partition",
-] as const;
+/** The expert tier's twenty, as the env schema lists them (docs/expert-tier.md). */
+const EXPERT = EXPERT_FAILURE_IDS;
 /** A chaos template or the config-error patch, filled. */
 interface ChaosDoc {
   apiVersion: string;
