@@ -2,9 +2,9 @@
 // target's pods, has a ready endpoint for every port, and sends each port to a port the pods'
 // containers declare (by number or by name), as kube-proxy would route it.
 import type { Deployment, Endpoints, Service } from "../cluster/objects.js";
-import { waitFor } from "../cluster/wait.js";
 import { targetPods } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
+import { watchedVerifier } from "./watched.js";
 
 async function read(ctx: VerifyContext): Promise<Verdict> {
   const [svc, ep, dep] = await Promise.all([
@@ -42,26 +42,7 @@ async function read(ctx: VerifyContext): Promise<Verdict> {
   };
 }
 
-export const endpointsVerifier: Verifier = {
-  id: "endpoints",
-  async verify(ctx) {
-    const wantPass = ctx.mode === "final";
-    let last: Verdict | undefined;
-    const r = await waitFor({
-      client: ctx.client,
-      time: ctx.time,
-      signal: ctx.signal,
-      timeoutMs: wantPass ? ctx.timeouts.readyMs : ctx.windowMs,
-      pollMs: 10_000,
-      watch: [
-        { apiVersion: "v1", kind: "Service", namespace: ctx.namespace },
-        { apiVersion: "v1", kind: "Endpoints", namespace: ctx.namespace },
-      ],
-      check: async () => {
-        last = await read(ctx);
-        return last.pass === wantPass ? last : undefined;
-      },
-    });
-    return r.ok ? r.value : (last ?? (await read(ctx)));
-  },
-};
+export const endpointsVerifier: Verifier = watchedVerifier("endpoints", read, (ctx) => [
+  { apiVersion: "v1", kind: "Service", namespace: ctx.namespace },
+  { apiVersion: "v1", kind: "Endpoints", namespace: ctx.namespace },
+]);

@@ -3,9 +3,9 @@
 // the replicas), and every pod Running and Ready with no container waiting (ErrImagePull,
 // CrashLoopBackOff, Init:0/1, Pending). A pod that flaps between readings is the hold's to catch.
 import type { Deployment, Pod } from "../cluster/objects.js";
-import { waitFor } from "../cluster/wait.js";
 import { describePods, isReady, targetPods } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
+import { watchedVerifier } from "./watched.js";
 
 /** What keeps a pod from serving, in kubectl's words (a container's waiting reason, Pending). */
 function trouble(p: Pod): string | undefined {
@@ -50,27 +50,7 @@ async function read(ctx: VerifyContext): Promise<Verdict> {
   };
 }
 
-export const rolloutVerifier: Verifier = {
-  id: "rollout",
-  async verify(ctx) {
-    // confirm mode: the symptom shows as soon as one reading fails; final: wait up to readyMs for a pass
-    const wantPass = ctx.mode === "final";
-    let last: Verdict | undefined;
-    const r = await waitFor({
-      client: ctx.client,
-      time: ctx.time,
-      signal: ctx.signal,
-      timeoutMs: wantPass ? ctx.timeouts.readyMs : ctx.windowMs,
-      pollMs: 10_000,
-      watch: [
-        { apiVersion: "apps/v1", kind: "Deployment", namespace: ctx.namespace },
-        { apiVersion: "v1", kind: "Pod", namespace: ctx.namespace, labelSelector: `app=${ctx.service}` },
-      ],
-      check: async () => {
-        last = await read(ctx);
-        return last.pass === wantPass ? last : undefined;
-      },
-    });
-    return r.ok ? r.value : (last ?? (await read(ctx)));
-  },
-};
+export const rolloutVerifier: Verifier = watchedVerifier("rollout", read, (ctx) => [
+  { apiVersion: "apps/v1", kind: "Deployment", namespace: ctx.namespace },
+  { apiVersion: "v1", kind: "Pod", namespace: ctx.namespace, labelSelector: `app=${ctx.service}` },
+]);
