@@ -122,7 +122,14 @@ function covers(want: unknown, have: unknown): boolean {
 // what a change may add to a pod template that the source lacks (a probe, a command, an init
 // container, a sidecar, a nodeSelector): `covers` reads only the source's fields, and the API
 // server's defaults make a plain two-way comparison useless
-const CONTAINER_ADDITIONS = ["command", "args", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle"] as const;
+const CONTAINER_ADDITIONS = [
+  "command",
+  "args",
+  "livenessProbe",
+  "readinessProbe",
+  "startupProbe",
+  "lifecycle",
+] as const;
 const POD_ADDITIONS = ["nodeSelector", "affinity", "tolerations", "nodeName"] as const;
 
 function added(want: V1PodTemplateSpec, live: V1PodTemplateSpec): boolean {

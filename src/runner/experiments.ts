@@ -210,7 +210,11 @@ const isUserFailure = (id: string) => id.startsWith("template:");
  * then the env's params for the target. Every placeholder the template names must have one (or
  * be one the injector reads from the live target), checked before any cluster is touched.
  */
-export function targetVars(env: EnvSpec, failureId: string, service: string): Record<string, unknown> | undefined {
+export function targetVars(
+  env: EnvSpec,
+  failureId: string,
+  service: string,
+): Record<string, unknown> | undefined {
   const spec = failure(failureId);
   if (spec.tier !== "expert") return undefined;
   const vars = { ...spec.params, ...env.targetParams[failureId]?.[service] };
