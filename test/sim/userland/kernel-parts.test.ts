@@ -114,6 +114,39 @@ describe("/proc and the cgroup under Chaos Mesh", () => {
     expect(Number(fs.read("/sys/fs/cgroup/memory.current").toString())).toBe(100 * 1048576);
     sim.cluster.ctx.faults.remove("StressChaos/parts/m");
   });
+
+  it("cpu.stat: while a stressor runs past the quota, every period counts as throttled, and no count goes back", async () => {
+    // sched-bwc.rst: nr_throttled counts the periods in which the group ran out of quota, so a
+    // group with ten busy threads under a 500m limit is throttled in each period it runs
+    const fs = () => sim.cluster.exec.files.forContainer(time, time.spec.containers[0], 0);
+    const stat = (): Record<string, number> =>
+      Object.fromEntries(
+        fs()
+          .read("/sys/fs/cgroup/cpu.stat")
+          .toString()
+          .trim()
+          .split("\n")
+          .map((l) => [l.split(" ")[0], Number(l.split(" ")[1])]),
+      );
+    sim.advance(3_737);
+    sim.inject(time, { kind: "stress", cpu: { workers: 10, load: 100 } }, "StressChaos/parts/c");
+    let last = stat();
+    for (let i = 0; i < 40; i++) {
+      sim.advance(1_000 + ((i * 377) % 1_000));
+      const now = stat();
+      expect(now.nr_periods - last.nr_periods).toBeGreaterThan(0);
+      expect(now.nr_throttled - last.nr_throttled).toBe(now.nr_periods - last.nr_periods);
+      last = now;
+    }
+    sim.cluster.ctx.faults.remove("StressChaos/parts/c");
+    for (let i = 0; i < 20; i++) {
+      sim.advance(700 + ((i * 211) % 900));
+      const now = stat();
+      expect(now.nr_throttled).toBeGreaterThanOrEqual(last.nr_throttled);
+      expect(now.nr_periods).toBeGreaterThanOrEqual(last.nr_periods);
+      last = now;
+    }
+  });
 });
 
 describe("files an engineer reads with the simple tools", () => {

@@ -49,6 +49,17 @@ export function periodsWaited(cpuMs: number, limit: number, demand: number): num
   return Math.max(0, Math.ceil(cpuMs / quotaShareMs(limit, demand) - 1e-9) - 1);
 }
 
+/**
+ * nr_periods and nr_throttled from the integrals of their rates. A period ran out of quota or did
+ * not: the ones that did not are counted whole, so while every period is throttled the two counts
+ * step together (the integrals' fractions differ once the group has run below its limit).
+ */
+export function wholePeriods(periods: number, throttled: number): [number, number] {
+  const all = Math.floor(periods);
+  const unthrottled = Math.floor(Math.max(0, periods - throttled) + 1e-6);
+  return [all, Math.min(all, Math.max(0, all - unthrottled))];
+}
+
 /** cpu.weight: the request as cgroup v1 shares (kubelet), converted to a v2 weight (runc). */
 export function cpuWeight(requestMilli: number): number {
   const shares = requestMilli > 0 ? Math.max(2, Math.floor((requestMilli * 1024) / 1000)) : 2;
@@ -143,7 +154,14 @@ export function cgroupFs(c: CgroupInput): PseudoFs {
     "cgroup.type": () => "domain\n",
     "cpu.max": () => `${cpuMax(limitMilli)}\n`,
     "cpu.stat": () => {
-      const [usage, periods, throttled, throttledUs] = cpu().map(Math.floor);
+      const [rawUsage, rawPeriods, rawThrottled, rawThrottledUs] = cpu();
+      const [usage, throttledUs] = [rawUsage, rawThrottledUs].map(Math.floor);
+      const [periods, whole] = wholePeriods(rawPeriods, rawThrottled);
+      // as in the kernel, the count never goes back between two reads
+      const throttled = c.meters.atLeast(
+        `${cpuMeterKey(pod, container.name, restartCount)}/nr_throttled`,
+        whole,
+      );
       const user = Math.floor(usage * 0.85);
       const rows: [string, number][] = [
         ["usage_usec", usage],

@@ -14,6 +14,7 @@ interface Meter {
 
 export class Meters {
   private readonly byKey = new Map<string, Meter>();
+  private readonly shown = new Map<string, number>();
 
   /**
    * The counters under `key`, up to `now`. A meter seen for the first time counts from `start` at
@@ -30,6 +31,16 @@ export class Meters {
     m.rate = rate;
     this.advance(m, now);
     return [...m.totals];
+  }
+
+  /**
+   * The greater of `value` and what this counter showed before: a count derived from integrals
+   * (a whole number of periods) never goes back between two reads.
+   */
+  atLeast(key: string, value: number): number {
+    const shown = Math.max(this.shown.get(key) ?? value, value);
+    this.shown.set(key, shown);
+    return shown;
   }
 
   has(key: string): boolean {
@@ -50,5 +61,6 @@ export class Meters {
 
   forget(prefix: string): void {
     for (const k of [...this.byKey.keys()]) if (k.startsWith(prefix)) this.byKey.delete(k);
+    for (const k of [...this.shown.keys()]) if (k.startsWith(prefix)) this.shown.delete(k);
   }
 }
