@@ -80,6 +80,17 @@ export function handshakeRetried(t: { connectMs: number; totalMs: number }): boo
 }
 
 /**
+ * Which of a run's requests lost a packet of their handshake. Beside the request's own round trip,
+ * the run's shortest round trip (a handshake or a request: a delay slows both alike) is the path's:
+ * a handshake a second past it was resent even when the same request's segment was resent too
+ * (then its own round trip is long as well, and alone would hide the lost SYN).
+ */
+export function handshakesRetried(times: { connectMs: number; totalMs: number }[]): boolean[] {
+  const path = Math.min(...times.map((t) => Math.min(t.connectMs, t.totalMs - t.connectMs)));
+  return times.map((t) => handshakeRetried(t) || t.connectMs - path >= 500);
+}
+
+/**
  * For a pod with neither ping nor the busybox sidecar (Train-Ticket's images), the same question
  * asked over TCP with the curl the image has: three HTTP requests to the target; one that fails or
  * whose handshake was retransmitted counts as lost, and the round trip is half of curl's total
@@ -93,7 +104,7 @@ async function tcpProbe(
   wallTimeout: number,
 ) {
   const url = `http://${target.ip}:${target.port}/`;
-  const rtts: number[] = [];
+  const times: { connectMs: number; totalMs: number }[] = [];
   let lost = 0;
   for (let i = 0; i < 3; i++) {
     const r = await execIn(
@@ -106,11 +117,11 @@ async function tcpProbe(
     );
     if (noBinary(r)) return undefined;
     const t = parseCurlTimes(r.stdout);
-    if ((r.exitCode === 0 || r.exitCode === 22) && t) {
-      rtts.push(t.totalMs / 2);
-      if (handshakeRetried(t)) lost++;
-    } else lost++;
+    if ((r.exitCode === 0 || r.exitCode === 22) && t) times.push(t);
+    else lost++;
   }
+  lost += handshakesRetried(times).filter(Boolean).length;
+  const rtts = times.map((t) => t.totalMs / 2);
   const avgMs = rtts.length
     ? Math.round((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 1000) / 1000
     : undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseDd } from "../../src/verify/io.js";
-import { handshakeRetried, parseCurlTimes, parsePing } from "../../src/verify/network.js";
+import { handshakeRetried, handshakesRetried, parseCurlTimes, parsePing } from "../../src/verify/network.js";
 
 describe("parsing what the checks run", () => {
   it("reads iputils and busybox ping summaries", () => {
@@ -36,6 +36,28 @@ describe("parsing what the checks run", () => {
     expect(handshakeRetried({ connectMs: 1000.4, totalMs: 2003.9 })).toBe(false);
     // a slow server makes the request long, not the handshake
     expect(handshakeRetried({ connectMs: 0.8, totalMs: 2500 })).toBe(false);
+  });
+
+  // at 50% loss a request can lose its SYN (+1 s) and its segment twice (+200 + 400 ms RTO): the
+  // request's own round trip is then longer than the SYN's wait, but the run's others show the path's
+  it("tells a retried handshake by the run's shortest round trip when the request was resent too", () => {
+    const healthy = { connectMs: 1.1, totalMs: 2.6 };
+    const both = { connectMs: 1001.2, totalMs: 1001.2 + 601.5 };
+    expect(handshakeRetried(both)).toBe(false);
+    expect(handshakesRetried([healthy, both, healthy])).toEqual([false, true, false]);
+    // a 1000 ms delay on every request: none lost
+    const delayed = [
+      { connectMs: 1000.4, totalMs: 2003.9 },
+      { connectMs: 1000.9, totalMs: 2002.1 },
+      { connectMs: 1000.2, totalMs: 2001.7 },
+    ];
+    expect(handshakesRetried(delayed)).toEqual([false, false, false]);
+    // a slow server: long requests, short handshakes
+    expect(handshakesRetried([{ connectMs: 0.8, totalMs: 2500 }, healthy])).toEqual([false, false]);
+    // every SYN lost once, the segments through: each handshake a second past the requests'
+    const syns = [1, 2, 3].map((i) => ({ connectMs: 1000 + i, totalMs: 1003 + i }));
+    expect(handshakesRetried(syns)).toEqual([true, true, true]);
+    expect(handshakesRetried([])).toEqual([]);
   });
 
   it("reads GNU and busybox dd summaries in MB/s", () => {
