@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { parseEgress } from "../runner/options.js";
 import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
-import { startEmbeddedCluster } from "./embedded.js";
 
 export function registerSim(program: Command) {
   program
@@ -39,7 +38,7 @@ export function registerSim(program: Command) {
         egress: "internet" | "none";
         env?: string[];
       }) => {
-        const cluster = await startEmbeddedCluster({
+        const cluster = await (await import("./embedded.js")).startEmbeddedCluster({
           port: opts.port,
           speed: opts.speed,
           seed: opts.seed,

@@ -10,15 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { renderReport } from "../diagnosis/report.js";
-import {
-  CallLog,
-  createMcpServer,
-  listenMcp,
-  type McpCase,
-  type McpListener,
-  type Submission,
-  writeAgentConfig,
-} from "../mcp/index.js";
+import type { McpCase, McpListener, Submission } from "../mcp/index.js";
 import { cut } from "../probe/index.js";
 import { agentError } from "./errors.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
@@ -111,6 +103,8 @@ export class McpAgent implements Method {
       };
       return result;
     }
+    // the MCP SDK loads when an mcp: agent runs, not with every method
+    const { CallLog, createMcpServer, listenMcp, writeAgentConfig } = await import("../mcp/index.js");
     const log = new CallLog();
     const mcpCase = caseTools({ ...ctx, launcher, prober }, attempt);
     const make = () => createMcpServer(mcpCase, log, VERSION);
