@@ -1,11 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { LONG_LANE } from "./test/lanes.js";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // whole tiers run in their own lane (vitest.tiers.config.ts, npm run test:tiers) and the
-    // sweep by hand (vitest.sweep.config.ts, npm run test:sweep)
-    exclude: ["test/tiers/**", "test/sweep/**", "**/node_modules/**"],
+    // whole tiers and the long files (test/lanes.ts) run in their own lane (vitest.tiers.config.ts,
+    // npm run test:tiers) and the sweep by hand (vitest.sweep.config.ts, npm run test:sweep)
+    exclude: ["test/tiers/**", "test/sweep/**", ...LONG_LANE, "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
