@@ -15,4 +15,6 @@ export const LONG_LANE = [
   "test/cli/parallel.test.ts",
   // the expert tier's fixes with kubernetes.core, and a restart that does not fix them
   "test/cli/expert-fixes.test.ts",
+  // the symptom-level oracle on every reference type (npm test: one per localization signal)
+  "test/cli/symptom-every-type.test.ts",
 ];

@@ -5,25 +5,15 @@
 // without localizing.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
-import type { RunSummary } from "../../src/runlog/summary.js";
-import {
-  type ConversationJson,
-  checkBuilt,
-  cli,
-  type RunJson,
-  readCases,
-  readJson,
-  tmp,
-  write,
-} from "./cli-helpers.js";
+import { type ConversationJson, checkBuilt, cli, readCases, readJson, tmp, write } from "./cli-helpers.js";
+import { exp, run, summaryOf, symptomOracle } from "./levels.js";
 
 beforeAll(checkBuilt);
 
 /**
  * One fault for each signal the oracle finds a service by (models/oracle/localize.py: saturated,
  * slow_disk, shaped, unready, drifted, services_broken); every type of every tier at the symptom
- * level is the sweep's (test/sweep/levels.test.ts, run by hand).
+ * level is the long lane's (symptom-every-type.test.ts) and the sweep's (test/sweep/levels.test.ts).
  */
 const SIGNALS = [
   ["cpu-stress", "time-service"],
@@ -33,57 +23,9 @@ const SIGNALS = [
   ["pod-config-error", "time-service"],
   ["svc-deleted", "hello-service"],
 ];
-const exp = (cases: string[][]) =>
-  stringify({
-    cases: cases.map(([failure, target]) => ({ failure, target })),
-  });
-
-async function run(
-  level: string,
-  model: string,
-  cases: string[][],
-  extra: string[] = [],
-  dir = tmp("mr-levels-"),
-) {
-  const file = write(dir, "exp.yaml", exp(cases));
-  const args = [
-    ...["run", "--env", "simple-micro", "--model", model, "--remediate-method", "SoloGen"],
-    ...["--experiment-path", file, "--save-path", dir, "--run-name", "lv", "--speed", "600", "--settle", "5"],
-    ...["--report", level, ...extra],
-  ];
-  const r = await cli(args, { timeout: 900_000 });
-  const runDir = join(dir, "lv");
-  return { r, dir, runDir, args };
-}
-
-const summaryOf = (runDir: string) => readJson(join(runDir, "summary.json")) as unknown as RunSummary;
-
 describe("report levels", () => {
   it("symptom: the oracle finds and repairs a fault of each signal, localized, from an alert that names neither service nor failure", async () => {
-    const { r, runDir } = await run("symptom", "oracle", SIGNALS);
-    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
-    expect((readJson(join(runDir, "run.json")) as unknown as RunJson).config).toMatchObject({
-      report: "symptom",
-    });
-    const cases = readCases(runDir);
-    expect(cases.map((c) => [c.status, c.report, c.localization?.localized])).toEqual(
-      SIGNALS.map(() => ["success", "symptom", true]),
-    );
-    for (const [i, c] of cases.entries()) {
-      const conv = readJson(
-        join(runDir, `case-${String(i + 1).padStart(3, "0")}`, "conversation.json"),
-      ) as ConversationJson;
-      const text = String((conv.conversation as { content: string }[])[1].content);
-      const alert = text.slice(0, text.indexOf("## Runtime context"));
-      expect(alert).toMatch(/^## Alert\n/);
-      for (const word of [c.target, c.failure, "Root-cause", "Failure category"])
-        expect(alert).not.toContain(word);
-      expect(alert).toMatch(/Entry path GET \/hello \(hello\): \d+% of 3 requests failed/);
-    }
-    expect(summaryOf(runDir).localization).toEqual([
-      expect.objectContaining({ level: "symptom", tier: "expert", evaluated: 1 }),
-      expect.objectContaining({ level: "symptom", tier: "reference", evaluated: 5 }),
-    ]);
+    await symptomOracle(SIGNALS);
   }, 900_000);
 
   it("service and full: the oracle repairs; a resume with another --report is refused", async () => {
