@@ -4,19 +4,12 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { stringify } from "yaml";
+import { REFERENCE_FAILURE_IDS } from "../../src/envs/schema-env.js";
 import type { RunSummary } from "../../src/runlog/summary.js";
 import { type ConversationJson, cli, type RunJson, readCases, readJson, tmp, write } from "./cli-helpers.js";
 
 /** The reference's seven types; the others in a case list are the expert tier's. */
-const REFERENCE = new Set([
-  "cpu-stress",
-  "memory-stress",
-  "disk-io",
-  "network-loss",
-  "network-delay",
-  "pod-fail",
-  "pod-config-error",
-]);
+const REFERENCE = new Set(REFERENCE_FAILURE_IDS);
 
 export const exp = (cases: string[][]) =>
   stringify({
