@@ -1,7 +1,8 @@
 // BusyBox's `time` applet (miscutils/time.c): runs a program and prints, on stderr, the time it
 // took: "real\t0m 0.12s\nuser\t0m 0.00s\nsys\t0m 0.00s" by default, "real 0.12\nuser 0.00\nsys 0.00"
-// with -p (its posix_format). Elapsed time is the container's, the cluster's clock; the CPU a
-// request costs a client is too small to show at this precision, as on a real pod.
+// with -p (its posix_format). Elapsed time is the cluster time the program waited (its sleeps,
+// its requests' round trips: Proc.waited); the CPU a request costs a client is too small to show
+// at this precision, as on a real pod.
 import type { CommandRegistry, Proc } from "../userland/process.js";
 import { gated } from "../userland/toolbox.js";
 
@@ -29,9 +30,11 @@ async function time(args: string[], p: Proc): Promise<number> {
     );
     return 1;
   }
-  const start = p.clock.now();
+  // the program's own time: the cluster time it waited, not the clock's (which also counts the
+  // simulator's work, multiplied by the clock's speed)
+  const start = p.waited;
   const code = await p.spawn(argv);
-  const took = p.clock.now() - start;
+  const took = p.waited - start;
   if (code === undefined) {
     p.stderr.write(`time: can't execute '${argv[0]}': No such file or directory\n`);
   }

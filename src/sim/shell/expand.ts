@@ -72,9 +72,9 @@ async function expansion(sh: ShellState, part: Expansion, io: Stdio): Promise<st
   }
   if (part.t === "sub") {
     const out = new Collector();
-    sh.lastSubStatus = await sh
-      .subshell()
-      .runScript(part.script, { stdin: io.stdin, stdout: out, stderr: io.stderr });
+    const sub = sh.subshell();
+    sh.lastSubStatus = await sub.runScript(part.script, { stdin: io.stdin, stdout: out, stderr: io.stderr });
+    sh.p.join(sub.p);
     return out.text.replace(/\n+$/, "");
   }
   const v = param(sh, part.name);

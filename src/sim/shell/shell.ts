@@ -129,7 +129,10 @@ export class Shell implements ShellState {
         return this.simple(c, io);
       case "group": {
         if (!c.subshell) return this.list(c.body, io);
-        return this.done(await this.subshell().runScript(c.body, io));
+        const sub = this.subshell();
+        const st = await sub.runScript(c.body, io);
+        this.p.join(sub.p);
+        return this.done(st);
       }
       case "if": {
         for (const b of c.branches) {

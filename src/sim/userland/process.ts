@@ -83,6 +83,12 @@ export class Proc implements Stdio {
   readonly ppid: number;
   /** The name the command was invoked by (for messages). */
   name = "";
+  /**
+   * Cluster time this process has waited (its sleeps and its children's), from its parent's at its
+   * start. The program's own time: what the clock shows also counts the simulator's work, which
+   * at speed 600 turns a millisecond of wall time into 600 ms (time.ts reads this).
+   */
+  waited = 0;
 
   constructor(init: ProcInit) {
     // every caller passes the pod the container belongs to
@@ -113,7 +119,7 @@ export class Proc implements Stdio {
     over: Partial<Pick<ProcInit, "stdin" | "stdout" | "stderr" | "env" | "cwd">> = {},
     task?: Task,
   ): Proc {
-    return new Proc({
+    const c = new Proc({
       ...this,
       env: new Map(over.env ?? this.env),
       ...over,
@@ -122,6 +128,8 @@ export class Proc implements Stdio {
       ppid: task?.ppid ?? this.ppid,
       fs: task ? this.fs.forPid(task.pid) : this.fs,
     });
+    c.waited = this.waited;
+    return c;
   }
 
   /** An absolute path for a path the user gave, against the working directory. */
@@ -142,13 +150,16 @@ export class Proc implements Stdio {
   /** Wait `ms` of cluster time; false when interrupted because the client went away. */
   sleep(ms: number): Promise<boolean> {
     if (this.signal.aborted) return Promise.resolve(false);
+    const from = this.clock.now();
     return new Promise((resolve) => {
       const onAbort = () => {
         cancel();
+        this.waited += Math.min(Math.max(0, ms), this.clock.now() - from);
         resolve(false);
       };
       const cancel = this.clock.after(ms, () => {
         this.signal.removeEventListener("abort", onAbort);
+        this.waited += Math.max(0, ms);
         resolve(true);
       });
       this.signal.addEventListener("abort", onAbort, { once: true });
@@ -182,7 +193,16 @@ export class Proc implements Stdio {
       return await runHandler(fn, argv.slice(1), child);
     } finally {
       pids.exit(task.pid);
+      this.join(child);
     }
+  }
+
+  /**
+   * A child this process waited for has ended: this process waited as long as it did (children
+   * run at once, as a pipeline's, count the longest).
+   */
+  join(child: Proc): void {
+    this.waited = Math.max(this.waited, child.waited);
   }
 }
 

@@ -35,7 +35,13 @@ export interface Sim {
   /** Create a bare pod in the namespace and run the clock until it is Ready. */
   addPod(name: string, containers: Container[], labels?: Record<string, string>): Pod;
   /** Run a command in a container, moving the clock until it ends. */
-  exec(pod: KObject, argv: string[], container?: string): Promise<{ code: number; out: string; err: string }>;
+  /** Run a command, the clock moving `step` ms (10 by default) each turn of the event loop it takes. */
+  exec(
+    pod: KObject,
+    argv: string[],
+    container?: string,
+    step?: number,
+  ): Promise<{ code: number; out: string; err: string }>;
 }
 
 export function deploy(system: string, ns = system, opts: { create?: (o: KObject) => KObject } = {}): Sim {
@@ -83,7 +89,7 @@ export function deploy(system: string, ns = system, opts: { create?: (o: KObject
       for (let i = 0; i < 60 && !podReady(registry.get(R("Pod"), ns, name)); i++) sim.advance(1000);
       return registry.get(R("Pod"), ns, name) as Pod;
     },
-    async exec(pod, argv, container) {
+    async exec(pod, argv, container, step = 10) {
       let out = "";
       let err = "";
       const stdin = new Pipe();
@@ -109,7 +115,7 @@ export function deploy(system: string, ns = system, opts: { create?: (o: KObject
       for (let i = 0; i < 100_000 && !done; i++) {
         await new Promise((r) => setImmediate(r));
         if (!done) {
-          clock.advance(10);
+          clock.advance(step);
           runtime.drain();
         }
       }
