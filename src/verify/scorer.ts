@@ -81,10 +81,16 @@ export class CaseScorer implements Scorer {
     return this.hold(first, holdMs, signal);
   }
 
-  /** Every check once: the faults' own, what users see, then the namespace's health. */
+  /**
+   * Every check once: the faults' own, what users see, then the namespace's health. The first
+   * reading waits for what it reads and counts only within the faults' lives; the hold's look
+   * once, and count whenever they end (the recovery was already seen before the faults' end;
+   * they watch for it coming undone, which after that end only a fix can do).
+   */
   private async read(signal: AbortSignal | undefined, wait: boolean): Promise<Score> {
     const refs: Verdict[] = [];
-    for (const f of this.plan.faults) refs.push(await this.verifyInTime(f, signal, wait));
+    for (const f of this.plan.faults)
+      refs.push(await (wait ? this.verifyInTime(f, signal) : f.check.verify(this.once(f.service, signal))));
     const reference = mergeVerdicts(refs);
     const scope = { ...this.ctx, signal };
     // A failed check decides the case: the checks after it are read once instead of waited for.
@@ -133,14 +139,15 @@ export class CaseScorer implements Scorer {
     return { ...first, held: { ms: holdMs } };
   }
 
-  /** One fault's check, within the time its fault still holds; without wait, one reading now. */
-  private async verifyInTime(
-    f: ScorePlan["faults"][number],
-    signal?: AbortSignal,
-    wait = true,
-  ): Promise<Verdict> {
-    const now = checkOf(this.ctx, f.service, "final", signal);
-    const ctx = wait ? now : { ...now, timeouts: { ...now.timeouts, readyMs: 0, usageMs: 0 } };
+  /** One reading now of a fault's check, without waiting for readiness or usage. */
+  private once(service: string, signal?: AbortSignal): VerifyContext {
+    const now = checkOf(this.ctx, service, "final", signal);
+    return { ...now, timeouts: { ...now.timeouts, readyMs: 0, usageMs: 0 } };
+  }
+
+  /** One fault's check, within the time its fault still holds. */
+  private async verifyInTime(f: ScorePlan["faults"][number], signal?: AbortSignal): Promise<Verdict> {
+    const ctx = checkOf(this.ctx, f.service, "final", signal);
     const end = this.plan.faultsEndAt;
     if (end === undefined) return f.check.verify(ctx);
     const left = end - (await this.ctx.time.clusterNow());

@@ -141,6 +141,36 @@ describe("the scorer", () => {
     expect(s).toMatchObject({ pass: true, held: { ms: 60_000 } });
   });
 
+  // The first reading must pass within the faults' lives (else the fault's own end cannot be told
+  // from a repair); the hold's readings watch for the repair coming undone, and a reading that
+  // ends after the chaos's duration still counts (at speed 600 a reading's execs can take minutes
+  // of cluster time: a repaired case failed 453 s into its 60 s hold)
+  it("holds past the faults' end: the hold's readings count whenever they end", async () => {
+    const clock = new FakeClock();
+    const slow = check(clock, pass("cart pods Ready"), 30_000);
+    const s = await scorer(clock, {
+      faults: [{ check: slow.verifier, service: "cart" }],
+      health: health().h,
+      holdMs: 60_000,
+      faultsEndAt: clock.now + SETTLE + 40_000,
+    }).score();
+    expect(s).toMatchObject({ pass: true, held: { ms: 60_000 } });
+    expect(slow.seen.length).toBeGreaterThan(2);
+    const reverted = [pass("cart pods Ready"), pass("cart pods Ready"), fail("cart 0/1 Ready")];
+    let n = 0;
+    const flapping: Verifier = { id: "pod", verify: async () => reverted[Math.min(n++, 2)] };
+    const late = await scorer(clock, {
+      faults: [{ check: flapping, service: "cart" }],
+      health: health().h,
+      holdMs: 60_000,
+      faultsEndAt: clock.now + SETTLE + 1_000,
+    }).score();
+    expect(late).toMatchObject({
+      pass: false,
+      reason: expect.stringMatching(/^the checks passed, then failed 12 s into/),
+    });
+  });
+
   it("a fix that reverts within the hold fails, saying which check and when", async () => {
     const clock = new FakeClock();
     const answers = [
