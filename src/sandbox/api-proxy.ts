@@ -10,6 +10,7 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { KubeConfig } from "@kubernetes/client-node";
+import { keepAliveAgent } from "../util/agent.js";
 import { sameUser } from "./peer.js";
 import { WaitTracker } from "./waiting.js";
 
@@ -83,7 +84,9 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
   // one agent for the whole case (keep-alive, one TLS session); credentials are asked for each
   // request, so exec plugins and token files that rotate keep working
   const plain = target.protocol === "http:";
-  const agent = plain ? new http.Agent({ keepAlive: true }) : (await credentials(kc, false)).agent;
+  const agent = plain
+    ? new http.Agent({ keepAlive: true })
+    : keepAliveAgent((await credentials(kc, false)).agent as http.Agent | undefined);
 
   const upstream = async (req: IncomingMessage): Promise<http.RequestOptions> => {
     const opts = await credentials(kc, plain);
