@@ -107,26 +107,6 @@ export async function eventsShow(kn: Kn, pod: string, re: RegExp, ms = 60_000): 
   return out.slice(out.indexOf("\nEvents:"));
 }
 
-/** A pod with curl (centos:7) in the namespace, to make requests from as the user-facing check does. */
-export async function curlPod(kn: Kn, name = "curl"): Promise<string> {
-  const yaml = `apiVersion: v1
-kind: Pod
-metadata: { name: ${name}, labels: { app: ${name} } }
-spec:
-  containers:
-  - { name: curl, image: centos:7, command: [sleep, infinity] }
-`;
-  const r = await kn(["apply", "-f", "-"], yaml);
-  expect(r.exitCode, r.stderr).toBe(0);
-  await eventually(
-    kn,
-    ["get", "pod", name, "-o", "jsonpath={.status.phase}"],
-    (o) => o === "Running",
-    60_000,
-  );
-  return name;
-}
-
 /** curl from a pod: the status code (000 without an answer), the body, curl's exit and error. */
 export async function curlFrom(kn: Kn, pod: string, url: string, extra: string[] = []) {
   const r = await kn(["exec", pod, "--", "curl", "-sS", "-m", "30", ...extra, "-w", "\n%{http_code}", url]);

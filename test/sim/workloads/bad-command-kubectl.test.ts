@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn } from "../helpers/failures.js";
-import { curlPod, curlUntil, eventsShow, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { curlUntil, eventsShow, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -32,7 +33,7 @@ describe("Simple-Micro: time-service told to run /app/server", () => {
   }, 180_000);
 
   it("StartError, exit 128, runc's message, CrashLoopBackOff; callers fail; undone: healthy", async () => {
-    const curl = await curlPod(kn);
+    const curl = await debugPod(kn);
     const r = await patchWith(t, kn, "time-service", "bad-command", {
       target_container: "time-service",
       command: "/app/server",

@@ -22,7 +22,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn } from "../helpers/failures.js";
-import { curlPod, curlUntil, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { curlUntil, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -40,7 +41,7 @@ describe("Online-Boutique: redis-cart requires a password cartservice does not s
   beforeAll(async () => {
     kn = kubectlIn(t, NS);
     await deploySystem(t, "online-boutique", NS);
-    curl = await curlPod(kn);
+    curl = await debugPod(kn);
     await curlUntil(kn, curl, "http://frontend/cart", (a) => a.code === "200");
   }, 240_000);
 

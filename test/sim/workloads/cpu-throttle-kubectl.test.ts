@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn } from "../helpers/failures.js";
-import { curlPod, onePod, patchWith, rolloutStatus, statusOf, undo } from "../helpers/lifecycle.js";
+import { onePod, patchWith, rolloutStatus, statusOf, undo } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -80,7 +81,7 @@ describe.each(cases)("$system: $target limited to $cpu", (c) => {
   beforeAll(async () => {
     kn = kubectlIn(t, c.ns);
     await deploySystem(t, c.system, c.ns);
-    curl = await curlPod(kn);
+    curl = await debugPod(kn);
   }, 240_000);
 
   it("the rollout completes, requests through the entry route slow down at least threefold; undone: fast again", async () => {

@@ -15,7 +15,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn } from "../helpers/failures.js";
-import { curlPod, curlUntil, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { curlUntil, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -35,7 +36,7 @@ describe("Simple-Micro: time-service waits for a Service that does not exist", (
   beforeAll(async () => {
     kn = kubectlIn(t, NS);
     await deploySystem(t, "simple-micro", NS);
-    curl = await curlPod(kn);
+    curl = await debugPod(kn);
   }, 180_000);
 
   it("stays at Init:0/1 with BusyBox's NXDOMAIN replies and the echo in its log; callers fail", async () => {
@@ -143,7 +144,7 @@ describe("Online-Boutique: productcatalogservice waits; the shop's pages fail", 
   }, 240_000);
 
   it("Init:0/1, the frontend's product pages fail; undone: healthy", async () => {
-    const curl = await curlPod(kn);
+    const curl = await debugPod(kn);
     const r = await patchWith(t, kn, "productcatalogservice", "init-hang", { wait_for: "catalog-db" });
     expect(r.exitCode, r.stderr).toBe(0);
     const pod = await onePod(

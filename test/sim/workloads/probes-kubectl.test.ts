@@ -17,7 +17,6 @@ import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn } from "../helpers/failures.js";
 import {
   curlFrom,
-  curlPod,
   curlUntil,
   endpointsOf,
   eventsShow,
@@ -27,6 +26,7 @@ import {
   statusOf,
   undo,
 } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -44,7 +44,7 @@ describe("Simple-Micro: time-service's probes", () => {
   beforeAll(async () => {
     kn = kubectlIn(t, NS);
     await deploySystem(t, "simple-micro", NS);
-    debug = await curlPod(kn);
+    debug = await debugPod(kn);
   }, 180_000);
 
   it("readiness on a path the app does not serve: its 404, never Ready, out of the endpoints, callers fail; undone: healthy", async () => {
@@ -156,7 +156,7 @@ describe("Online-Boutique: the frontend's and a gRPC service's probes", () => {
     expect(events).toMatch(/Readiness probe failed: HTTP probe failed with statuscode: 404/);
     expect((await endpointsOf(kn, "frontend")).ready).toEqual([]);
     // the home page: kube-proxy rejects a Service without endpoints
-    const home = await curlFrom(kn, await curlPod(kn), "http://frontend:80/");
+    const home = await curlFrom(kn, await debugPod(kn), "http://frontend:80/");
     expect(home.stderr).toMatch(/curl: \(7\) Failed to connect to frontend port 80: Connection refused/);
     await undo(kn, "frontend");
   }, 240_000);

@@ -14,7 +14,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn, type Pod } from "../helpers/failures.js";
-import { curlPod, curlUntil, eventsShow, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { curlUntil, eventsShow, onePod, patchWith, statusOf, undo } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -37,7 +38,7 @@ describe("Simple-Micro: a sidecar takes time-service's port", () => {
   }, 180_000);
 
   it("the app exits with Python's EADDRINUSE traceback in a CrashLoopBackOff, the sidecar runs; undone: healthy", async () => {
-    const curl = await curlPod(kn);
+    const curl = await debugPod(kn);
     const r = await patchWith(t, kn, "time-service", "sidecar-port", { port: "5001" });
     expect(r.exitCode, r.stderr).toBe(0);
     const pod = await crashed(kn, "time-service", "time-service");

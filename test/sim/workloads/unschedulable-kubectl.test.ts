@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import { deploySystem, eventually, isReady, type Kn, kubectlIn } from "../helpers/failures.js";
 import {
-  curlPod,
   curlUntil,
   endpointsOf,
   eventsShow,
@@ -21,6 +20,7 @@ import {
   rolloutStatus,
   undo,
 } from "../helpers/lifecycle.js";
+import { debugPod } from "../helpers/network.js";
 
 let t: TestCluster;
 
@@ -56,7 +56,7 @@ describe.each(cases)("$system: $target selects a node that does not exist", (c) 
   beforeAll(async () => {
     kn = kubectlIn(t, c.ns);
     await deploySystem(t, c.system, c.ns);
-    curl = await curlPod(kn);
+    curl = await debugPod(kn);
     await curlUntil(kn, curl, c.url, (a) => a.code === "200");
   }, 240_000);
 
