@@ -3,7 +3,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { z } from "zod";
 import type { CallLog } from "./record.js";
-import { type McpCase, TOOLS, type ToolSpec } from "./tools.js";
+import { AFTER_SUBMIT, type McpCase, TOOLS, type ToolSpec } from "./tools.js";
 
 export const SERVER_NAME = "microremed";
 
@@ -11,8 +11,10 @@ function register<S extends z.ZodRawShape>(server: McpServer, spec: ToolSpec<S>,
   server.registerTool(spec.name, { description: spec.description, inputSchema: spec.input }, (async (
     args: z.infer<z.ZodObject<S>>,
   ) => {
-    const { text, error } = await log.record(spec.name, args as Record<string, unknown>, () =>
-      spec.run(c, args),
+    // submit is the agent's last act: what it would change afterwards would be changed under the
+    // verification, so the tools that act refuse from then on (the refusal is recorded too)
+    const { text, error } = await log.record(spec.name, args as Record<string, unknown>, async () =>
+      spec.acts && c.submission() ? AFTER_SUBMIT : spec.run(c, args),
     );
     return { content: [{ type: "text" as const, text }], ...(error ? { isError: true } : {}) };
   }) as Parameters<McpServer["registerTool"]>[2]);

@@ -26,12 +26,16 @@ export interface McpCase {
   runPlaybook(playbook: string): Promise<ExecutionResult>;
   /** The agent says it is done; true the first time. */
   submit(s: Submission): boolean;
+  /** What the agent submitted, once it has: from then on the tools that act refuse. */
+  submission(): Submission | undefined;
 }
 
 export interface ToolSpec<S extends z.ZodRawShape> {
   name: string;
   description: string;
   input: S;
+  /** The tool looks or acts on the cluster: refused once the agent has submitted. */
+  acts?: boolean;
   run(c: McpCase, args: z.infer<z.ZodObject<S>>): Promise<string>;
 }
 
@@ -68,6 +72,7 @@ const report: ToolSpec<Record<string, never>> = {
 
 const kubectl: ToolSpec<{ command: z.ZodString }> = {
   name: "kubectl",
+  acts: true,
   description: [
     "Runs kubectl as the case's identity, in the incident's namespace, and returns what it printed.",
     "Reads (get, describe, logs, top, events, rollout status, auth can-i, exec of a read-only command) run as the probe runs them: ';' between commands, pipes into grep/head/tail/wc, output cut when long.",
@@ -82,6 +87,7 @@ const kubectl: ToolSpec<{ command: z.ZodString }> = {
 
 const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
   name: "run_playbook",
+  acts: true,
   description:
     "Runs an Ansible playbook (YAML text; hosts: localhost, kubernetes.core modules or kubectl commands) as the case's identity, and returns its result as JSON: ok, exit code, problems, and each task's status and message.",
   input: { playbook: z.string().describe("the playbook, as YAML text") },
@@ -91,7 +97,7 @@ const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
 const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOptional<z.ZodString> }> = {
   name: "submit",
   description:
-    "Say you are done: the harness then verifies the system. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
+    "Say you are done: the harness then verifies the system, and kubectl and run_playbook answer no more. Optionally give your diagnosis: the root-cause service and the cause in a few words (the service is scored against the fault's). Call it once, then stop.",
   input: {
     service: z.string().optional().describe("the service you found at the root of the incident"),
     cause: z.string().optional().describe("what was wrong with it, in a few words"),
@@ -101,6 +107,10 @@ const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOption
       ? "submitted: the harness verifies the system now; stop here."
       : "already submitted: the first submit counts; stop here.",
 };
+
+/** The answer of a tool that acts, once the agent has submitted. */
+export const AFTER_SUBMIT =
+  "refused: you already called submit, so the harness is verifying the system as you left it; stop here.";
 
 /** Every tool the server offers, in the order an agent meets them. */
 export const TOOLS = [report, kubectl, runPlaybook, submit] as const;

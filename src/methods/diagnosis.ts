@@ -1,11 +1,14 @@
 // The diagnosis an agent states (issue 23), optional: the submit_diagnosis tool, with the service
 // it found at fault and the cause in one line, offered by both methods beside print_playbook.
-// Read from the conversation after the method ran (the last call counts), and scored by fact:
-// whether the service named is a fault's service. Never by an LLM judge.
+// An mcp: agent states it with the MCP server's submit, whose first call counts (the server refuses
+// the others). Read from the conversation after the method ran (the last submit_diagnosis counts),
+// and scored by fact: whether the service named is a fault's service. Never by an LLM judge.
 import type { ChatMessage } from "../models/types.js";
 import { argumentsObject } from "./answer.js";
 
 export const SUBMIT_DIAGNOSIS = "submit_diagnosis";
+/** The MCP server's last tool (src/mcp/tools.ts), whose optional arguments are the same two. */
+const MCP_SUBMIT = "submit";
 
 export interface StatedDiagnosis {
   service: string;
@@ -29,9 +32,13 @@ export function statedDiagnosis(
   services: string[],
 ): StatedDiagnosis | undefined {
   let last: { service: string; cause: string } | undefined;
+  let mcpSubmitted = false;
   for (const m of conversation)
     for (const c of m.toolCalls ?? []) {
-      if (c.name !== SUBMIT_DIAGNOSIS) continue;
+      if (c.name === MCP_SUBMIT) {
+        if (mcpSubmitted) continue;
+        mcpSubmitted = true;
+      } else if (c.name !== SUBMIT_DIAGNOSIS) continue;
       const a = diagnosisArgument(c.arguments);
       if (!("problem" in a)) last = a;
     }

@@ -38,10 +38,11 @@ export type McpRoles = Pick<MethodContext, "report" | "executor" | "caseDir" | "
   Required<Pick<MethodContext, "launcher" | "prober">>;
 
 /** The case as the MCP tools reach it, through the roles; the attempt records what they did. */
-export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase & { submitted?: Submission } {
+export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
   const namespace = ctx.report.namespace;
   let playbooks = 0;
-  const c: McpCase & { submitted?: Submission } = {
+  let submitted: Submission | undefined;
+  return {
     report: renderReport(ctx.report),
     namespace,
     probe: async (command) => {
@@ -74,12 +75,12 @@ export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase & { submitte
       return execution;
     },
     submit: (s) => {
-      if (c.submitted) return false;
-      c.submitted = s;
+      if (submitted) return false;
+      submitted = s;
       return true;
     },
+    submission: () => submitted,
   };
-  return c;
 }
 
 export class McpAgent implements Method {
@@ -141,11 +142,9 @@ export class McpAgent implements Method {
       writeFileSync(join(ctx.caseDir, "agent.stderr"), stderr);
       result.conversation.push(...log.messages());
       if (stdout.trim()) result.conversation.push({ role: "assistant", content: stdout });
-      if (mcpCase.submitted)
-        writeFileSync(
-          join(ctx.caseDir, "submission.json"),
-          `${JSON.stringify(mcpCase.submitted, null, 2)}\n`,
-        );
+      const submitted = mcpCase.submission();
+      if (submitted)
+        writeFileSync(join(ctx.caseDir, "submission.json"), `${JSON.stringify(submitted, null, 2)}\n`);
       const broken = agentError(run.cause, stderr);
       if (broken) {
         result.error = broken;
@@ -159,7 +158,7 @@ export class McpAgent implements Method {
         attempt.problems.push(
           `the agent exited with code ${run.exitCode}${stderr.trim() ? `: ${stderr.trim().slice(-300)}` : ""}`,
         );
-      if (!mcpCase.submitted) attempt.problems.push("the agent never called submit");
+      if (!submitted) attempt.problems.push("the agent never called submit");
       if (attempt.execution) attempt.problems.push(...attempt.execution.problems);
       return result;
     } finally {

@@ -87,7 +87,7 @@ export interface CaseRecord {
   tier?: Tier;
   /** What the agent changed against what the faults changed or targeted (src/localization). */
   localization?: Localization;
-  /** The diagnosis the agent stated (submit_diagnosis), scored by the service it named. */
+  /** The diagnosis the agent stated (submit_diagnosis, or MCP submit), scored by the service it named. */
   diagnosis?: StatedDiagnosis;
   /** The background events made before the report (--noise), none of them the fault. */
   noise?: NoiseEvent[];

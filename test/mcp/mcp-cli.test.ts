@@ -66,6 +66,12 @@ describe("mcp: agents", () => {
       service: "time-service",
       cause: "its pod was failing; restarted the Deployment",
     });
+    // the diagnosis given with submit is scored as submit_diagnosis's is: by the service it names
+    expect(cases[0].diagnosis).toEqual({
+      service: "time-service",
+      cause: "its pod was failing; restarted the Deployment",
+      correct: true,
+    });
     expect(readFileSync(join(caseDir, "playbook-1.yml"), "utf8")).toMatch(
       /rollout restart deployment\/time-service/,
     );
@@ -87,9 +93,11 @@ describe("mcp: agents", () => {
     const hostFile = join(ROOT, "package.json");
     const { cases, caseDir } = await runMcp("node test/mcp/fixtures/writer-agent.mjs");
     delete process.env.MICROREMED_TEST_API_KEY;
-    const seen = JSON.parse(
-      readFileSync(join(caseDir, "agent.stderr"), "utf8").trim().split("\n").at(-1) ?? "{}",
-    );
+    const [seen, after] = readFileSync(join(caseDir, "agent.stderr"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(-2)
+      .map((l) => JSON.parse(l));
     expect(seen.restart).toMatch(/deployment.apps\/time-service restarted/);
     expect(seen.otherNamespace).toMatch(/Forbidden/);
     expect(seen.chaos).toMatch(/Forbidden/);
@@ -98,8 +106,11 @@ describe("mcp: agents", () => {
     expect(seen.hostPackageJson).toBe(false);
     expect(seen.nodeModules).toBe(true);
     expect(existsSync(hostFile)).toBe(true);
+    // submit was its last act: the scale to zero after it was refused, not run
+    expect(after.afterSubmit).toMatch(/^refused: you already called submit/);
     // the restart fixed the pod; no diagnosis was submitted
     expect(cases[0]).toMatchObject({ status: "success" });
+    expect(cases[0].diagnosis).toBeUndefined();
     expect(readJson(join(caseDir, "submission.json"))).toEqual({});
   }, 300_000);
 });
