@@ -27,6 +27,20 @@ export async function expandWord(sh: ShellState, w: Word, io: Stdio): Promise<st
       if (!part.quoted && /[*?[]/.test(part.s)) glob = true;
       continue;
     }
+    if (part.t === "var" && part.name === "@" && part.quoted && !part.op) {
+      // "$@": each positional parameter its own field, the first and last joined to what is
+      // around them; with none, no field at all (POSIX 2.5.2, Special Parameters)
+      const args = sh.opts.args;
+      for (const [i, a] of args.entries()) {
+        if (i > 0) {
+          fields.push(cur);
+          cur = "";
+        }
+        cur += a;
+        have = true;
+      }
+      continue;
+    }
     const value = await expansion(sh, part, io);
     if (part.quoted) {
       cur += value;

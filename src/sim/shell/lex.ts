@@ -139,7 +139,9 @@ function readWord(src: string, i: number, parse: SubParser): [Word, number] {
           j++;
         }
       }
-      if (!parts.length || parts[parts.length - 1].t !== "lit") lit("", true);
+      // "" and "$x" with x empty are still a field; "$@" without arguments is none
+      const last = parts[parts.length - 1];
+      if (!last || (last.t !== "lit" && !(last.t === "var" && last.name === "@" && !last.op))) lit("", true);
       i = j + 1;
     } else if (c === "$") i = dollar(i, false);
     else if (c === "`") {

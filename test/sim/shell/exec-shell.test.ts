@@ -74,6 +74,22 @@ describe("shell", () => {
     expect((await run(["sh", "-c", 'echo "$0:$1:$2"', "name", "one", "two"])).out).toBe("name:one:two\n");
   });
 
+  it('expands "$@" to one field per argument, and to none without arguments (POSIX 2.5.2)', async () => {
+    const each = 'for a in "$@"; do echo "[$a]"; done';
+    expect((await run(["sh", "-c", each, "sh", "a b", "c"])).out).toBe("[a b]\n[c]\n");
+    expect((await run(["sh", "-c", each, "sh"])).out).toBe("");
+    expect((await run(["sh", "-c", 'for a in "x$@y"; do echo "[$a]"; done', "sh", "1", "2"])).out).toBe(
+      "[x1]\n[2y]\n",
+    );
+    // "$*" stays one field; unquoted $@ is split as any expansion
+    expect((await run(["sh", "-c", 'for a in "$*"; do echo "[$a]"; done', "sh", "1", "2"])).out).toBe(
+      "[1 2]\n",
+    );
+    expect((await run(["sh", "-c", 'for a in $@; do echo "[$a]"; done', "sh", "a b", "c"])).out).toBe(
+      "[a]\n[b]\n[c]\n",
+    );
+  });
+
   it("runs and-or lists and keeps the last status", async () => {
     expect((await sh("false || echo no; true && echo yes; false")).code).toBe(1);
     expect((await sh("false || echo no; true && echo yes")).out).toBe("no\nyes\n");
