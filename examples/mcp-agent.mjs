@@ -3,14 +3,14 @@
 // A real MCP client (the official SDK's Client over streamable HTTP) that asks no model: it reads
 // the diagnosis report through the server's get_report tool, looks at the pods with kubectl,
 // restarts the root-cause Deployment with a playbook (run_playbook), and submits its diagnosis.
-// The URL of the server is in MICROREMED_MCP_URL (also in the files .mcp.json, mcp.json and
+// The URL of the server is in MCP_SERVER_URL (also in the files .mcp.json, mcp.json and
 // $CODEX_HOME/config.toml of its working folder); it runs in the sandbox as the case's identity.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const url = process.env.MICROREMED_MCP_URL;
+const url = process.env.MCP_SERVER_URL;
 if (!url) {
-  console.error("MICROREMED_MCP_URL is not set: run me with --remediate-method mcp:...");
+  console.error("MCP_SERVER_URL is not set: run me with --remediate-method mcp:...");
   process.exit(2);
 }
 

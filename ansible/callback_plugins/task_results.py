@@ -1,5 +1,5 @@
 # MicroRemed's notification callback: one JSON line per task result (name, module, host, status,
-# message, duration) appended to the file named by MICROREMED_TASKS_FILE, so the runner reads
+# message, duration) appended to the file named by TASK_RESULTS_FILE, so the runner reads
 # ansible's results as data instead of parsing its text output.
 from __future__ import absolute_import, division, print_function
 
@@ -10,7 +10,7 @@ DOCUMENTATION = """
     type: notification
     short_description: write each task result as a JSON line for MicroRemed
     description:
-      - Appends one JSON object per task result to the file in MICROREMED_TASKS_FILE.
+      - Appends one JSON object per task result to the file in TASK_RESULTS_FILE.
     requirements:
       - enable in ansible.cfg or with ANSIBLE_CALLBACKS_ENABLED=task_results
 """
@@ -95,7 +95,7 @@ class CallbackModule(CallbackBase):
 
     def __init__(self, *args, **kwargs):
         super(CallbackModule, self).__init__(*args, **kwargs)
-        self.path = os.environ.get("MICROREMED_TASKS_FILE")
+        self.path = os.environ.get("TASK_RESULTS_FILE")
         self.started = {}
 
     def _start(self, task):

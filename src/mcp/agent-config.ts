@@ -30,6 +30,6 @@ export function writeAgentConfig(dir: string, url: string): AgentConfig {
   );
   return {
     files: { claude, codex, plain },
-    env: { MICROREMED_MCP_URL: url, MICROREMED_MCP_CONFIG: plain, CODEX_HOME: codexHome },
+    env: { MCP_SERVER_URL: url, MCP_CONFIG_FILE: plain, CODEX_HOME: codexHome },
   };
 }

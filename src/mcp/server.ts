@@ -5,7 +5,8 @@ import type { z } from "zod";
 import type { CallLog } from "./record.js";
 import { AFTER_SUBMIT, type McpCase, TOOLS, type ToolSpec } from "./tools.js";
 
-export const SERVER_NAME = "microremed";
+// a name an on-call engineer's own server could have: nothing in what the agent sees names the harness
+export const SERVER_NAME = "cluster";
 
 function register<S extends z.ZodRawShape>(server: McpServer, spec: ToolSpec<S>, c: McpCase, log: CallLog) {
   server.registerTool(spec.name, { description: spec.description, inputSchema: spec.input }, (async (
@@ -25,7 +26,7 @@ export function createMcpServer(c: McpCase, log: CallLog, version: string): McpS
   const server = new McpServer(
     { name: SERVER_NAME, version },
     {
-      instructions: `Tools to repair an incident in the Kubernetes namespace ${c.namespace}, acting as the case's identity: read the report (get_report), look and act (kubectl, run_playbook), then call submit once and stop.`,
+      instructions: `Tools to repair an incident in the Kubernetes namespace ${c.namespace}, acting as your on-call identity: read the report (get_report), look and act (kubectl, run_playbook), then call submit once and stop.`,
     },
   );
   for (const spec of TOOLS) register(server, spec as ToolSpec<z.ZodRawShape>, c, log);

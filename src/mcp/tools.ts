@@ -74,7 +74,7 @@ const kubectl: ToolSpec<{ command: z.ZodString }> = {
   name: "kubectl",
   acts: true,
   description: [
-    "Runs kubectl as the case's identity, in the incident's namespace, and returns what it printed.",
+    "Runs kubectl as your on-call identity, in the incident's namespace, and returns what it printed.",
     "Reads (get, describe, logs, top, events, rollout status, auth can-i, exec of a read-only command) run as the probe runs them: ';' between commands, pipes into grep/head/tail/wc, output cut when long.",
     "Any other single kubectl command (rollout restart, scale, set, patch, delete, apply -f FILE in the working folder, ...) runs as the identity in the sandbox; the cluster's RBAC allows or forbids it (403 Forbidden).",
   ].join(" "),
@@ -89,7 +89,7 @@ const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
   name: "run_playbook",
   acts: true,
   description:
-    "Runs an Ansible playbook (YAML text; hosts: localhost, kubernetes.core modules or kubectl commands) as the case's identity, and returns its result as JSON: ok, exit code, problems, and each task's status and message.",
+    "Runs an Ansible playbook (YAML text; hosts: localhost, kubernetes.core modules or kubectl commands) as your on-call identity, and returns its result as JSON: ok, exit code, problems, and each task's status and message.",
   input: { playbook: z.string().describe("the playbook, as YAML text") },
   run: async (c, { playbook }) => JSON.stringify(executionData(await c.runPlaybook(playbook)), null, 2),
 };
@@ -97,20 +97,20 @@ const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
 const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOptional<z.ZodString> }> = {
   name: "submit",
   description:
-    "Say you are done: the harness then verifies the system, and kubectl and run_playbook answer no more. Optionally give your diagnosis: the root-cause service and the cause in a few words (the service is scored against the fault's). Call it once, then stop.",
+    "Say you are done: the system is then checked as you left it, and kubectl and run_playbook answer no more. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
   input: {
     service: z.string().optional().describe("the service you found at the root of the incident"),
     cause: z.string().optional().describe("what was wrong with it, in a few words"),
   },
   run: async (c, s) =>
     c.submit(s)
-      ? "submitted: the harness verifies the system now; stop here."
+      ? "submitted: the system is checked now; stop here."
       : "already submitted: the first submit counts; stop here.",
 };
 
 /** The answer of a tool that acts, once the agent has submitted. */
 export const AFTER_SUBMIT =
-  "refused: you already called submit, so the harness is verifying the system as you left it; stop here.";
+  "refused: you already called submit, so the system is being checked as you left it; stop here.";
 
 /** Every tool the server offers, in the order an agent meets them. */
 export const TOOLS = [report, kubectl, runPlaybook, submit] as const;

@@ -1,7 +1,8 @@
 // What a model sees when it looks, gathered by a cmd: agent acting as the case's identity: its own
 // sandbox (environment, working folder, processes), its kubeconfig, every object and event of
 // the namespace, the node, and inside every container its processes, mounts, disk use, the
-// usual scratch folders and its log. The fingerprint tests read it for any trace of the harness.
+// usual scratch folders, its volumes and its log; then the playbook it prints looks at its own
+// environment and processes as ansible runs it. The fingerprint tests read it for any trace of the harness.
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -18,12 +19,24 @@ echo "== describe"; kubectl describe pods 2>&1
 for p in $(kubectl get pods -o name); do
   for c in $(kubectl get "$p" -o jsonpath='{.spec.containers[*].name}'); do
     echo "== $p $c"
-    kubectl exec "$p" -c "$c" -- sh -c 'ps -ef 2>/dev/null || ps; cat /proc/mounts; df 2>&1; ls -la / /tmp /var/tmp /var/log /dev/shm 2>&1; hostname' 2>&1
+    mounts=$(kubectl get "$p" -o jsonpath="{.spec.containers[?(@.name=='$c')].volumeMounts[*].mountPath}")
+    kubectl exec "$p" -c "$c" -- sh -c 'ps -ef 2>/dev/null || ps; cat /proc/mounts; df 2>&1; ls -la / /tmp /var/tmp /var/log /dev/shm "$@" 2>&1; hostname' sh $mounts 2>&1
     kubectl logs "$p" -c "$c" --tail=40 2>&1
   done
 done
 echo "== self"; env | sort; pwd; ls -la . / /tmp "$HOME" 2>&1; ps -ef 2>&1
 } >&2
+# and a playbook that looks at its own run: what ansible's environment and processes show
+cat <<'YAML'
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: look
+      ansible.builtin.shell: 'env | sort; pwd; ls -la . "$HOME" /tmp; ps -ef'
+      register: looked
+    - ansible.builtin.debug:
+        var: looked.stdout_lines
+YAML
 `;
 
 /** Words that would tell a test from an incident, besides the run's own folder. */
@@ -71,9 +84,13 @@ export async function look(env: string, experiment: string, extra: string[] = []
   const cases = readCases(runDir);
   // a case whose fault did not show never reached the agent
   const seen = cases
-    .map((_, i) => join(runDir, `case-${String(i + 1).padStart(3, "0")}`, "agent.stderr"))
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f, "utf8"));
+    .map((_, i) => join(runDir, `case-${String(i + 1).padStart(3, "0")}`))
+    .filter((d) => existsSync(join(d, "agent.stderr")))
+    .map((d) => {
+      const played = join(d, "playbook-1.log");
+      const playbook = existsSync(played) ? readFileSync(played, "utf8") : "(no playbook ran)\n";
+      return `${readFileSync(join(d, "agent.stderr"), "utf8")}== playbook\n${playbook}`;
+    });
   return { seen, saveDir };
 }
 

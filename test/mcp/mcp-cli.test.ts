@@ -79,10 +79,10 @@ describe("mcp: agents", () => {
     const url = readJson<{ url: string }>(join(caseDir, "mcp.json")).url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(readJson(join(caseDir, ".mcp.json"))).toEqual({
-      mcpServers: { microremed: { type: "http", url } },
+      mcpServers: { cluster: { type: "http", url } },
     });
     expect(readFileSync(join(caseDir, ".codex", "config.toml"), "utf8")).toBe(
-      `[mcp_servers.microremed]\nurl = "${url}"\n`,
+      `[mcp_servers.cluster]\nurl = "${url}"\n`,
     );
     // the playbook's API requests are in the case's audit log beside the agent's own
     expect(readFileSync(join(caseDir, "api-audit.jsonl"), "utf8")).toMatch(/"PATCH"/);
@@ -102,7 +102,7 @@ describe("mcp: agents", () => {
     expect(seen.otherNamespace).toMatch(/Forbidden/);
     expect(seen.chaos).toMatch(/Forbidden/);
     expect(seen.env).not.toContain("MICROREMED_TEST_API_KEY");
-    expect(seen.env).toContain("MICROREMED_MCP_URL");
+    expect(seen.env).toContain("MCP_SERVER_URL");
     expect(seen.hostPackageJson).toBe(false);
     expect(seen.nodeModules).toBe(true);
     expect(existsSync(hostFile)).toBe(true);
