@@ -17,7 +17,11 @@ import { type RetryClock, type RetryPolicy, realClock } from "./retry.js";
 import type { Model } from "./types.js";
 
 export interface ResolveOptions {
-  /** Overrides the base URL of any registry model (--base-url); needed by `openai-compatible:` without MICROREMED_BASE_URL. */
+  /**
+   * The server of --base-url: every id is asked there as an OpenAI-compatible server, with its
+   * family's key if one is set (none is required); needed by `openai-compatible:` without
+   * MICROREMED_BASE_URL.
+   */
   baseUrl?: string;
   /** Overrides the registry's choice of native tools or the text protocol. */
   tools?: "native" | "text";
@@ -62,8 +66,13 @@ export function createProviderModel(id: string, opts: ResolveOptions = {}): Mode
       `pass --base-url URL (e.g. --base-url http://127.0.0.1:8000/v1) or set ${provider.baseUrlVariable}`,
     );
 
+  // --base-url names the server: whatever the id's family, it is asked as an OpenAI-compatible
+  // one (a local vLLM serving Qwen is not DashScope), with the family's key if one is set
+  // (a family that is a local server already, vllm/ or ollama/, is only moved)
+  const redirected =
+    Boolean(opts.baseUrl) && !match.unrouted && !provider.keyOptional && opts.baseUrl !== provider.baseUrl;
   const keyVariable = keyVariableFor(match, env);
-  if (!keyVariable && !provider.keyOptional)
+  if (!keyVariable && !provider.keyOptional && !redirected)
     throw new MicroRemedError(
       "E_MISSING_API_KEY",
       `${id} needs an API key for ${providerName} and none is set`,
@@ -88,8 +97,13 @@ export function createProviderModel(id: string, opts: ResolveOptions = {}): Mode
       ? {
           notice: `model "${id}" is in no entry of the model registry: asking the OpenAI-compatible server at ${baseUrl}${opts.baseUrl || fromVariable ? "" : " (where the reference sends such names; --base-url URL chooses another)"}`,
         }
-      : {}),
+      : redirected
+        ? {
+            notice: `model "${id}": asking the OpenAI-compatible server of --base-url at ${baseUrl} for "${match.apiModel}", not ${providerName}${keyVariable ? ` (with the key in ${keyVariable})` : ""}`,
+          }
+        : {}),
   };
+  if (redirected) return new CompatibleChatModel(settings);
   switch (provider.api) {
     case "openai":
       return new OpenAIChatModel(settings);

@@ -25,12 +25,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `microremed <args>`; never rejects. */
-export async function cli(args: string[], opts: { timeout?: number; cwd?: string } = {}): Promise<CliResult> {
+/** `microremed <args>`; never rejects. `env`: the whole environment (default: the test's). */
+export async function cli(
+  args: string[],
+  opts: { timeout?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   const r = await execa(process.execPath, [CLI, ...args], {
     reject: false,
     timeout: opts.timeout ?? 180_000,
     cwd: opts.cwd ?? ROOT,
+    ...(opts.env ? { env: opts.env, extendEnv: false } : {}),
   });
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }

@@ -105,7 +105,7 @@ describe("anthropic provider", () => {
         { type: "message_stop" },
       ]),
     }));
-    const model = resolveModel(MODEL, { baseUrl: server.url, env: ENV });
+    const model = resolveModel(MODEL, { env: { ...ENV, ANTHROPIC_BASE_URL: server.url } });
     const history: ChatMessage[] = [
       ...ASK,
       {
@@ -172,7 +172,7 @@ describe("anthropic provider", () => {
       json: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
     }));
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel(MODEL, { baseUrl: server.url, env: ENV, clock });
+    const model = resolveModel(MODEL, { env: { ...ENV, ANTHROPIC_BASE_URL: server.url }, clock });
     const e = await failure(model.generate({ messages: ASK, tools: TOOLS, role: "coordinator" }));
     expect(e.code).toBe("E_MISSING_API_KEY");
     expect(e.oneLine()).toMatch(
@@ -194,7 +194,7 @@ describe("anthropic provider", () => {
         : { sse: okFrames },
     );
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel(MODEL, { baseUrl: server.url, env: ENV, clock });
+    const model = resolveModel(MODEL, { env: { ...ENV, ANTHROPIC_BASE_URL: server.url }, clock });
     const res = await model.generate({ messages: ASK, tools: TOOLS, role: "coordinator" });
     expect(res.message).toEqual({ role: "assistant", content: "done" });
     expect(res.usage).toMatchObject({ inputTokens: 10, outputTokens: 3 });
@@ -214,7 +214,7 @@ describe("anthropic provider", () => {
         : { sse: okFrames },
     );
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel(MODEL, { baseUrl: server.url, env: ENV, clock });
+    const model = resolveModel(MODEL, { env: { ...ENV, ANTHROPIC_BASE_URL: server.url }, clock });
     const res = await model.generate({ messages: ASK, tools: TOOLS, role: "coordinator" });
     expect(res.message.content).toBe("done");
     expect(sleeps).toEqual([500]);
@@ -226,7 +226,11 @@ describe("anthropic provider", () => {
       json: { type: "error", error: { type: "api_error", message: "Internal server error" } },
     }));
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel(MODEL, { baseUrl: server.url, env: ENV, clock, retry: { maxAttempts: 3 } });
+    const model = resolveModel(MODEL, {
+      env: { ...ENV, ANTHROPIC_BASE_URL: server.url },
+      clock,
+      retry: { maxAttempts: 3 },
+    });
     const e = await failure(model.generate({ messages: ASK, tools: TOOLS, role: "coordinator" }));
     expect(e.code).toBe("E_MODEL");
     expect(e.message).toContain("failed after 3 attempts: 500 Internal server error");

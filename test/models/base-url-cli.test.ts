@@ -98,6 +98,28 @@ describe("--base-url", () => {
     expect(c.tokens).toMatchObject({ inputTokens: 900, outputTokens: 60 });
   });
 
+  it("asks the server of --base-url for a registry id too (a local vLLM serving Qwen), with no DashScope key", async () => {
+    server = await startWireServer(() => ({
+      sse: openaiFrames([
+        delta({ role: "assistant", content: "Restart it.\nAction: print_playbook\nAction Input: " }),
+        delta({ content: JSON.stringify({ playbook: FIX }) }, "stop"),
+      ]),
+    }));
+    const dir = tmp("mr-base-url-");
+    const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");
+    const args = runArgs(dir, exp, ["--base-url", `${server.url}/v1`]);
+    args[args.indexOf("openai-compatible:my-local-model")] = "qwen2.5-7b-instruct";
+    const env = { ...process.env };
+    for (const k of ["DASHSCOPE_API_KEY", "LLM_API_KEY"]) delete env[k];
+    const r = await cli(args, { timeout: 300_000, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `model "qwen2.5-7b-instruct": asking the OpenAI-compatible server of --base-url at ${server.url}/v1 for "qwen2.5-7b-instruct", not dashscope\n`,
+    );
+    expect(server.seen[0].body.model).toBe("qwen2.5-7b-instruct");
+    expect(readCases(join(dir, "base-url"))[0]).toMatchObject({ status: "success" });
+  });
+
   it("without it (and without MICROREMED_BASE_URL) the run stops before any case, naming the fix", async () => {
     const dir = tmp("mr-base-url-");
     const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");

@@ -85,6 +85,29 @@ describe("model registry", () => {
     expect(resolveModel("gpt-4o", { env: ALL_KEYS }).notice).toBeUndefined();
   });
 
+  it("asks the server of --base-url as an OpenAI-compatible one whatever the id, no key required", () => {
+    const baseUrl = "http://127.0.0.1:8000/v1";
+    for (const [id, family] of [
+      ["qwen2.5-7b-instruct", "dashscope"],
+      ["claude-sonnet-4-20250514", "anthropic"],
+      ["gpt-4o", "openai"],
+    ]) {
+      const m = resolveModel(id, { env: {}, baseUrl });
+      expect(m, id).toBeInstanceOf(CompatibleChatModel);
+      expect(m.notice).toBe(
+        `model "${id}": asking the OpenAI-compatible server of --base-url at ${baseUrl} for "${id}", not ${family}`,
+      );
+    }
+    // the family's key goes along when it is set
+    expect(resolveModel("qwen-plus", { env: { DASHSCOPE_API_KEY: "d" }, baseUrl }).notice).toMatch(
+      / \(with the key in DASHSCOPE_API_KEY\)$/,
+    );
+    // a vllm/ id at another port is still the local server it was: no notice
+    const local = resolveModel("vllm/x", { env: {}, baseUrl: "http://127.0.0.1:9000/v1" });
+    expect(local).toBeInstanceOf(CompatibleChatModel);
+    expect(local.notice).toBeUndefined();
+  });
+
   it("refuses ids that name no model with E_UNKNOWN_MODEL listing the families", () => {
     for (const id of ["vllm/", "openai-compatible:", "ollama/", " "]) {
       const e = thrown(() => resolveModel(id, { env: ALL_KEYS }));

@@ -69,7 +69,7 @@ describe("openai provider", () => {
         }),
       ]),
     }));
-    const model = resolveModel("gpt-4o", { baseUrl: `${server.url}/v1`, env: ENV });
+    const model = resolveModel("gpt-4o", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` } });
     const history: ChatMessage[] = [
       ...ASK,
       {
@@ -145,8 +145,7 @@ describe("openai provider", () => {
     }));
     const { sleeps, clock } = recordingClock();
     const model = resolveModel("gpt-4o-mini", {
-      baseUrl: `${server.url}/v1`,
-      env: { LLM_API_KEY: "sk-bad" },
+      env: { LLM_API_KEY: "sk-bad", OPENAI_BASE_URL: `${server.url}/v1` },
       clock,
     });
     const e = await failure(model.generate({ messages: ASK, tools: TOOLS, role: "generator" }));
@@ -169,7 +168,7 @@ describe("openai provider", () => {
         : { sse: okFrames },
     );
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel("gpt-4o", { baseUrl: `${server.url}/v1`, env: ENV, clock });
+    const model = resolveModel("gpt-4o", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` }, clock });
     const res = await model.generate({ messages: ASK, tools: TOOLS, role: "generator" });
     expect(res.message.content).toBe("done");
     expect(sleeps).toEqual([7000]);
@@ -187,7 +186,7 @@ describe("openai provider", () => {
         : { sse: okFrames },
     );
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel("gpt-4o", { baseUrl: `${server.url}/v1`, env: ENV, clock });
+    const model = resolveModel("gpt-4o", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` }, clock });
     await model.generate({ messages: ASK, tools: TOOLS, role: "generator" });
     expect(sleeps).toEqual([250]);
   });
@@ -198,7 +197,7 @@ describe("openai provider", () => {
       json: { error: { message: "The server had an error", type: "server_error" } },
     }));
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel("gpt-4.1", { baseUrl: `${server.url}/v1`, env: ENV, clock });
+    const model = resolveModel("gpt-4.1", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` }, clock });
     const e = await failure(model.generate({ messages: ASK, tools: TOOLS, role: "generator" }));
     expect(e.code).toBe("E_MODEL");
     expect(e.message).toMatch(/failed after 5 attempts: 500 The server had an error/);
@@ -212,7 +211,7 @@ describe("openai provider", () => {
       n === 1 ? { sse: openaiFrames([delta({ content: "par" })]).slice(0, 1), cut: true } : { sse: okFrames },
     );
     const { sleeps, clock } = recordingClock();
-    const model = resolveModel("gpt-4o", { baseUrl: `${server.url}/v1`, env: ENV, clock });
+    const model = resolveModel("gpt-4o", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` }, clock });
     const res = await model.generate({ messages: ASK, tools: TOOLS, role: "generator" });
     expect(res.message.content).toBe("done");
     expect(server.seen).toHaveLength(2);
@@ -225,7 +224,10 @@ describe("openai provider", () => {
       json: { error: { message: "The model `gpt-4o-nope` does not exist", type: "invalid_request_error" } },
     }));
     const { clock } = recordingClock();
-    const model = resolveModel("gpt-4o-nope", { baseUrl: `${server.url}/v1`, env: ENV, clock });
+    const model = resolveModel("gpt-4o-nope", {
+      env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` },
+      clock,
+    });
     const e = await failure(model.generate({ messages: ASK, tools: TOOLS, role: "generator" }));
     expect(e.code).toBe("E_MODEL");
     expect(e.message).toContain("does not exist");
