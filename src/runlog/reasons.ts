@@ -62,7 +62,11 @@ const line = (s: string) => {
 };
 const reason = (code: ReasonCode, detail: string): Reason => ({ code, detail: line(detail) });
 
-/** The cause of an error message, from the error codes and words our errors and the SDKs use. */
+/**
+ * The cause of an error message, from the error codes and words our errors and the SDKs use: only
+ * for a record without `errorCause` (written before causes were recorded, or an error met outside
+ * a role), since every error the case meets now carries its code (errors.ts, reasonOf).
+ */
 export function errorCause(message: string): ReasonCode {
   const m = message;
   if (/E_INTERRUPTED|interrupted/i.test(m)) return "interrupted";
