@@ -9,7 +9,8 @@ import { AFTER_SUBMIT, type McpCase, TOOLS, type ToolSpec } from "./tools.js";
 export const SERVER_NAME = "cluster";
 
 function register<S extends z.ZodRawShape>(server: McpServer, spec: ToolSpec<S>, c: McpCase, log: CallLog) {
-  server.registerTool(spec.name, { description: spec.description, inputSchema: spec.input }, (async (
+  const description = typeof spec.description === "string" ? spec.description : spec.description(c);
+  server.registerTool(spec.name, { description, inputSchema: spec.input }, (async (
     args: z.infer<z.ZodObject<S>>,
   ) => {
     // submit is the agent's last act: what it would change afterwards would be changed under the

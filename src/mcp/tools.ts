@@ -17,6 +17,8 @@ export interface Submission {
 export interface McpCase {
   /** The diagnosis report the case hands the method, rendered as the prompts show it. */
   report: string;
+  /** What a report of the run's level does and does not contain, in a model's words. */
+  scope: string;
   namespace: string;
   /** A command line the probe accepts: its observation. */
   probe(command: string): Promise<string>;
@@ -32,7 +34,8 @@ export interface McpCase {
 
 export interface ToolSpec<S extends z.ZodRawShape> {
   name: string;
-  description: string;
+  /** Fixed, or written for the case (get_report says what the report of its level holds). */
+  description: string | ((c: McpCase) => string);
   input: S;
   /** The tool looks or acts on the cluster: refused once the agent has submitted. */
   acts?: boolean;
@@ -65,7 +68,7 @@ export function executionData(e: ExecutionResult): Record<string, unknown> {
 
 const report: ToolSpec<Record<string, never>> = {
   name: "get_report",
-  description: "The diagnosis report of the incident: the system, the namespace, what was observed.",
+  description: (c) => `The diagnosis report of the incident. ${c.scope}`,
   input: {},
   run: async (c) => c.report,
 };

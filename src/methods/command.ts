@@ -4,6 +4,7 @@
 // output and exit code are recorded; the outcome is verified as for every method.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import { playbookFromText } from "./answer.js";
 import { agentError } from "./errors.js";
@@ -25,7 +26,13 @@ export class CommandAgent implements Method {
       return result;
     }
     const input = JSON.stringify(
-      { ...ctx.report, report: renderReport(ctx.report), identity: ctx.identity },
+      {
+        ...ctx.report,
+        report: renderReport(ctx.report),
+        // what the report of the run's level holds, as the methods' prompts say it
+        scope: REPORT_SCOPE[ctx.report.level ?? "full"],
+        identity: ctx.identity,
+      },
       null,
       2,
     );

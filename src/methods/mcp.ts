@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
+import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import type { McpCase, McpListener, Submission } from "../mcp/index.js";
 import { cut } from "../probe/index.js";
@@ -44,6 +45,7 @@ export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
   let submitted: Submission | undefined;
   return {
     report: renderReport(ctx.report),
+    scope: REPORT_SCOPE[ctx.report.level ?? "full"],
     namespace,
     probe: async (command) => {
       attempt.probeRounds++;
@@ -124,6 +126,7 @@ export class McpAgent implements Method {
         {
           ...ctx.report,
           report: mcpCase.report,
+          scope: mcpCase.scope,
           identity: ctx.identity,
           mcp: { url, config: config.files.plain },
         },

@@ -5,6 +5,8 @@
 // without localizing.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { REPORT_SCOPE } from "../../src/diagnosis/levels.js";
+import type { ChatMessage } from "../../src/models/types.js";
 import { type ConversationJson, checkBuilt, cli, readCases, readJson, tmp, write } from "./cli-helpers.js";
 import { exp, run, summaryOf, symptomOracle } from "./levels.js";
 
@@ -103,11 +105,23 @@ describe("localization through the CLI", () => {
             "600",
             "--settle",
             "5",
+            // the broad agent needs no service: it gets the symptom level's alert
+            ...(localized ? [] : ["--report", "symptom"]),
           ],
         ],
         { timeout: 600_000 },
       );
       expect(res.exitCode, res.stderr.slice(-2000)).toBe(0);
+      // a cmd: agent's stdin says what the report of its level holds, and names no service below full
+      const stdin = JSON.parse(
+        (
+          readJson<ConversationJson>(join(d, "lv", "case-001", "conversation.json"))
+            .conversation as ChatMessage[]
+        )[0].content,
+      );
+      expect(stdin.scope).toBe(REPORT_SCOPE[localized ? "full" : "symptom"]);
+      if (localized) expect(stdin.service).toBe("time-service");
+      else expect(stdin).not.toHaveProperty("service");
       const [c] = readCases(join(d, "lv"));
       expect(c.status).toBe("success");
       expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(localized);

@@ -1,0 +1,93 @@
+// The MCP server's tools over one case, driven by the SDK's Client through its in-memory
+// transport: get_report says what the report of the run's level holds, and submit is the agent's
+// last act (kubectl and run_playbook refuse after it, and the refusals are in the call log).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { describe, expect, it } from "vitest";
+import type { ExecutionResult } from "../../src/ansible/executor.js";
+import { REPORT_SCOPE } from "../../src/diagnosis/levels.js";
+import { CallLog, createMcpServer, type McpCase, type Submission } from "../../src/mcp/index.js";
+
+/** A case whose tools answer from memory and count what they ran. */
+function memoryCase(scope: string) {
+  const ran: string[] = [];
+  let submitted: Submission | undefined;
+  const c: McpCase = {
+    report: "## Diagnosis report\n- Namespace: shop\n",
+    scope,
+    namespace: "shop",
+    probe: async (command) => {
+      ran.push(command);
+      return `$ ${command}\n(no output)\n`;
+    },
+    kubectl: async (argv) => {
+      ran.push(argv.join(" "));
+      return "done\n";
+    },
+    runPlaybook: async (playbook) => {
+      ran.push(playbook);
+      return { ok: true, problems: [], tasks: [], warnings: [] } as unknown as ExecutionResult;
+    },
+    submit: (s) => {
+      if (submitted) return false;
+      submitted = s;
+      return true;
+    },
+    submission: () => submitted,
+  };
+  return { c, ran };
+}
+
+async function connect(c: McpCase, log: CallLog) {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(c, log, "test").connect(server);
+  const agent = new Client({ name: "test-agent", version: "1.0.0" });
+  await agent.connect(client);
+  return agent;
+}
+
+const text = (r: Awaited<ReturnType<Client["callTool"]>>) =>
+  (r.content as { type: string; text: string }[]).map((x) => x.text).join("");
+
+describe("the MCP server's tools", () => {
+  it("describe the report as its level holds it", async () => {
+    for (const level of ["full", "symptom"] as const) {
+      const agent = await connect(memoryCase(REPORT_SCOPE[level]).c, new CallLog());
+      const { tools } = await agent.listTools();
+      const get = tools.find((t) => t.name === "get_report");
+      expect(get?.description).toBe(`The diagnosis report of the incident. ${REPORT_SCOPE[level]}`);
+      await agent.close();
+    }
+    expect(REPORT_SCOPE.symptom).toMatch(/names neither the faulty service nor the kind of failure/);
+  });
+
+  it("refuse to act once the agent has submitted, and keep the first submission", async () => {
+    const { c, ran } = memoryCase(REPORT_SCOPE.full);
+    const log = new CallLog();
+    const agent = await connect(c, log);
+    expect(
+      text(await agent.callTool({ name: "kubectl", arguments: { command: "kubectl get pods" } })),
+    ).toMatch(/get pods/);
+    expect(
+      text(await agent.callTool({ name: "submit", arguments: { service: "cart", cause: "bad tag" } })),
+    ).toMatch(/^submitted/);
+    const late = [
+      await agent.callTool({
+        name: "kubectl",
+        arguments: { command: "kubectl rollout restart deploy/cart" },
+      }),
+      await agent.callTool({ name: "run_playbook", arguments: { playbook: "- hosts: localhost\n" } }),
+    ];
+    for (const r of late) expect(text(r)).toMatch(/^refused: you already called submit/);
+    expect(text(await agent.callTool({ name: "submit", arguments: { service: "other" } }))).toMatch(
+      /^already submitted/,
+    );
+    // the reads ran, the late writes did not; the log holds every call, refusals included
+    expect(ran).toEqual(["kubectl get pods"]);
+    expect(c.submission()).toEqual({ service: "cart", cause: "bad tag" });
+    expect(log.calls.map((x) => x.tool)).toEqual(["kubectl", "submit", "kubectl", "run_playbook", "submit"]);
+    // a report is still readable after submit
+    expect(text(await agent.callTool({ name: "get_report", arguments: {} }))).toMatch(/Namespace: shop/);
+    await agent.close();
+  });
+});
