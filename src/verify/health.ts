@@ -1,5 +1,6 @@
 // The namespace-health check MicroRemed adds to the reference: after the remediation, every
 // workload that was healthy before the fault is still there, not scaled down, and all Ready.
+import type { Pod } from "../cluster/objects.js";
 import { waitFor } from "../cluster/wait.js";
 import { allSettled, collateralDamage, type HealthSnapshot, snapshot } from "../envs/health.js";
 import type { Verdict, VerifyContext } from "./types.js";
@@ -33,4 +34,16 @@ export async function verifyNamespaceHealth(
       `all ${baseline.length} workloads of ${ctx.namespace} are present, not scaled down and Ready`,
     measurements: { workloads: now.map((w) => `${w.kind}/${w.name} ${w.ready}/${w.replicas}`) },
   };
+}
+
+/** Each container's restart count in the namespace, by `pod/container` (init containers too). */
+export async function restartCounts(ctx: VerifyContext): Promise<Map<string, number>> {
+  const pods = await ctx.client.list<Pod>("v1", "Pod", ctx.namespace);
+  return new Map(
+    pods.flatMap((p) =>
+      [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])].map(
+        (c) => [`${p.metadata.name}/${c.name}`, c.restartCount ?? 0] as const,
+      ),
+    ),
+  );
 }

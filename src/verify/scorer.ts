@@ -5,7 +5,7 @@
 // in tests); a check of what users see would stand beside them, and a hold window after settle
 // (every verdict read again) in score().
 import type { HealthSnapshot } from "../envs/health.js";
-import { verifyNamespaceHealth } from "./health.js";
+import { restartCounts, verifyNamespaceHealth } from "./health.js";
 import {
   type CheckScope,
   checkOf,
@@ -34,13 +34,36 @@ export function mergeVerdicts(vs: Verdict[]): Verdict {
 
 /** The namespace's health, after the fault's own checks: waited for, or read once. */
 export interface HealthCheck {
-  verify(ctx: VerifyContext, wait: boolean): Promise<Verdict>;
+  /** `holding`: a reading of the hold, after a first reading of the same score passed. */
+  verify(ctx: VerifyContext, wait: boolean, holding: boolean): Promise<Verdict>;
 }
 
-/** No collateral damage: every workload that was healthy before the case still is (health.ts). */
-export const namespaceHealth = (baseline: HealthSnapshot): HealthCheck => ({
-  verify: (ctx, wait) => verifyNamespaceHealth(ctx, baseline, wait),
-});
+/**
+ * No collateral damage: every workload that was healthy before the case still is (health.ts);
+ * and over the hold, no container of the namespace restarts (a pod that crash-loops can look
+ * Ready at every reading: its restart count does not hide it).
+ */
+export const namespaceHealth = (baseline: HealthSnapshot): HealthCheck => {
+  let first: Map<string, number> | undefined;
+  return {
+    async verify(ctx, wait, holding) {
+      const v = await verifyNamespaceHealth(ctx, baseline, wait);
+      if (!holding) {
+        first = v.pass ? await restartCounts(ctx) : undefined;
+        return v;
+      }
+      if (!v.pass || !first) return v;
+      const before = first;
+      const grew = [...(await restartCounts(ctx))].filter(([k, n]) => n > (before.get(k) ?? n));
+      if (!grew.length) return v;
+      return {
+        pass: false,
+        reason: `${grew.map(([k, n]) => `${k} restarted (restarts ${before.get(k)} → ${n})`).join(", ")} since the checks first passed`,
+        measurements: { ...v.measurements, restarted: Object.fromEntries(grew) },
+      };
+    },
+  };
+};
 
 /** What a case is scored on. */
 export interface ScorePlan {
@@ -99,6 +122,7 @@ export class CaseScorer implements Scorer {
     const health = await this.plan.health.verify(
       checkOf(this.ctx, this.plan.faults[0].service, "final", signal),
       wait && upToUser,
+      !wait,
     );
     const failed = [reference, user, health].find((v) => v && !v.pass);
     return {
