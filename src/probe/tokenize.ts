@@ -21,7 +21,7 @@ export interface Segment {
 }
 
 export const REDIRECTION_REFUSAL =
-  "redirection to or from a file (`>`, `>>`, `<`) is not allowed: probes only read, and the output comes back here; drop the redirection and narrow the output with | grep, | head -n N or | tail -n N (`2>&1` and `2>/dev/null` are allowed)";
+  "redirection to or from a file (`>`, `>>`, `<`) is not allowed: probes only read, and the output comes back here; drop the redirection and narrow the output with | grep, | head -n N or | tail -n N (`2>&1`, `|&` and `2>/dev/null` are allowed)";
 
 /** kubectl and the filters after it. */
 export const MAX_STAGES = 5;
