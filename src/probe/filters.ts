@@ -6,8 +6,11 @@ import { compileGrep, PatternError, type PatternOptions } from "./regex.js";
 
 export type Filter = { apply: (text: string) => string } | { refusal: string };
 
-export const FILTERS_ALLOWED =
-  "after a pipe: grep [-i -v -E -F -w -x -c -n -A N -B N -C N -e PATTERN] PATTERN, head -n N, tail -n N, wc [-l -w -c]";
+/** Each filter with its one-line usage (the contract's and the refusals'), so none goes unstated. */
+interface FilterRule {
+  usage: string;
+  parse: (args: string[]) => Filter;
+}
 
 /** State steps one grep may take: a base, and so many per character of what it reads. */
 const BUDGET_BASE = 1_000_000;
@@ -140,11 +143,26 @@ function wc(args: string[]): Filter {
   };
 }
 
+const FILTERS: Record<string, FilterRule> = {
+  grep: {
+    usage: "grep [-i -v -E -F -w -x -c -n -A N -B N -C N -e PATTERN] PATTERN (also egrep, fgrep)",
+    parse: grep,
+  },
+  head: { usage: "head -n N", parse: (args) => ends("head", args) },
+  tail: { usage: "tail -n N (or +N)", parse: (args) => ends("tail", args) },
+  wc: { usage: "wc [-l -w -c -m]", parse: wc },
+};
+
+/** Every filter by name, for the contract and its test. */
+export const FILTER_RULES: Readonly<Record<string, FilterRule>> = FILTERS;
+
+export const FILTERS_ALLOWED = `after a pipe: ${Object.values(FILTERS)
+  .map((f) => f.usage)
+  .join(", ")}`;
+
 export function parseFilter(argv: string[]): Filter {
   const [name = "", ...args] = argv;
-  if (name === "grep" || name === "egrep" || name === "fgrep")
-    return grep(name === "grep" ? args : [name === "egrep" ? "-E" : "-F", ...args]);
-  if (name === "head" || name === "tail") return ends(name, args);
-  if (name === "wc") return wc(args);
-  return { refusal: `| ${name} is not available; ${FILTERS_ALLOWED}` };
+  if (name === "egrep" || name === "fgrep") return grep([name === "egrep" ? "-E" : "-F", ...args]);
+  const rule = Object.hasOwn(FILTERS, name) ? FILTERS[name] : undefined;
+  return rule ? rule.parse(args) : { refusal: `| ${name} is not available; ${FILTERS_ALLOWED}` };
 }

@@ -11,7 +11,9 @@ import { flagsOf, OUTPUT_FORMATS, READ_COMMANDS, refusedWhy } from "./kubectl-fl
 export type Checked = { argv: string[] } | { refusal: string };
 
 export const READ_VERBS = [
-  ..."get describe logs top events explain api-resources api-versions version".split(" "),
+  ..."get describe logs".split(" "),
+  "top pods|nodes",
+  ..."events explain api-resources api-versions version".split(" "),
   "rollout status|history",
   "auth can-i|whoami",
   "exec <pod> -- <read-only command>",

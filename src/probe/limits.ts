@@ -10,6 +10,12 @@ export interface ProbeLimits {
   maxCommands: number;
 }
 
+/** Bytes read from one command before it is stopped, before the filters narrow its output. */
+export const CAPTURE_BYTES = 2_000_000;
+
+/** Characters each command of a list keeps at least, however many share the call's output. */
+export const MIN_SHARE = 200;
+
 /** The reference runs each probe command with a 10 s timeout. */
 export const DEFAULT_PROBE_LIMITS: ProbeLimits = { timeoutSeconds: 10, maxOutput: 8000, maxCommands: 10 };
 

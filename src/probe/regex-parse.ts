@@ -4,6 +4,9 @@
 
 export class PatternError extends Error {}
 
+/** The largest count `{m,n}` may give (POSIX's RE_DUP_MAX minimum; each copy is compiled). */
+export const MAX_REPEAT = 255;
+
 export type Test = (c: string) => boolean;
 export type Assert =
   | "bol"
@@ -120,8 +123,8 @@ export class Parser {
     const min = Number(m[1] || 0);
     const max = m[2] === undefined ? min : m[3] === "" ? Infinity : Number(m[3]);
     if (max < min) throw new PatternError("invalid content of \\{\\}");
-    if (min > 255 || (max !== Infinity && max > 255))
-      throw new PatternError("repetition counts above 255 are not supported");
+    if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT))
+      throw new PatternError(`repetition counts above ${MAX_REPEAT} are not supported`);
     return this.step(m[0].length, [min, max]);
   }
   private step<T>(n: number, v: T): T {

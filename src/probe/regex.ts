@@ -3,7 +3,16 @@
 // over each line (the Pike VM), so no pattern backtracks and `(a+)+$` costs what `a+$` costs.
 // Backreferences, the one feature no automaton can match, are refused. A program-size cap and a
 // work budget bound what one probe may cost however large the output is.
-import { type Assert, isWord, literal, type Node, Parser, PatternError, type Test } from "./regex-parse.js";
+import {
+  type Assert,
+  isWord,
+  literal,
+  MAX_REPEAT,
+  type Node,
+  Parser,
+  PatternError,
+  type Test,
+} from "./regex-parse.js";
 
 export { PatternError };
 
@@ -20,10 +29,16 @@ const DEFAULT_BUDGET = 20_000_000;
 /** Instructions in one compiled pattern: enough for any pattern a person types. */
 export const MAX_PROGRAM = 5000;
 
+/** grep's limits in words, for the contract: what the parser, the compiler and the budget refuse. */
+export const GREP_LIMITS = `no backreferences (\\1), repetition counts up to ${MAX_REPEAT}, at most ${MAX_PROGRAM} states with each {m,n} written out (x{100} is 100); a pattern too costly on the output stops with a note`;
+
 function compile(root: Node): Inst[] {
   const prog: Inst[] = [];
   const push = (i: Inst) => {
-    if (prog.length >= MAX_PROGRAM) throw new PatternError("the pattern is too large; shorten it");
+    if (prog.length >= MAX_PROGRAM)
+      throw new PatternError(
+        `the pattern is too large (over ${MAX_PROGRAM} states with its {m,n} counts written out); shorten it or lower the counts`,
+      );
     prog.push(i);
     return prog.length - 1;
   };

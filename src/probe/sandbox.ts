@@ -8,6 +8,7 @@ import { toolCommand } from "../sandbox/tool-command.js";
 import { cut } from "./cut.js";
 import { parseFilter } from "./filters.js";
 import { ALLOWED, checkKubectl } from "./kubectl.js";
+import { CAPTURE_BYTES, MIN_SHARE } from "./limits.js";
 import { type Segment, showArgv, splitCommandLine } from "./tokenize.js";
 
 export interface ProbeOptions {
@@ -30,9 +31,6 @@ export interface ProbeOptions {
 }
 
 export type Probe = (command: string) => Promise<string>;
-
-/** What is read from a command before it is killed, before the filters narrow it. */
-const CAPTURE_BYTES = 2_000_000;
 
 async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<string> {
   const refused = (why: string) => `$ ${seg.text}\nrefused: ${why}\n`;
@@ -83,7 +81,7 @@ export function createProbe(o: ProbeOptions): Probe {
     if (segments.length > maxCommands)
       return `refused: ${segments.length} commands in one probe; at most ${maxCommands}, separated by ';'`;
     // each command gets an equal share of the output budget, so the first cannot crowd out the rest
-    const budget = Math.max(200, Math.floor(o.maxOutput / segments.length));
+    const budget = Math.max(MIN_SHARE, Math.floor(o.maxOutput / segments.length));
     const parts: string[] = [];
     for (const seg of segments) parts.push(await runOne(seg, o, budget));
     return parts.join("");

@@ -2,7 +2,7 @@
 // backslashes are honoured, `;` and newlines separate commands, `|` separates pipeline stages.
 // Anything a shell would expand or redirect ($(...), backticks, $VAR, >, <, &&, ||, &, (...)) is
 // refused, because the model expects an effect we neither run nor want to run. Two redirections
-// only choose what the output shows and are honoured: `2>&1` (stderr into the pipe) and
+// only choose what the output shows and are honoured: `2>&1` or `|&` (stderr into the pipe) and
 // `2>/dev/null` (stderr dropped).
 
 /** What the first stage's stderr does: shown after the output (a shell's terminal), merged into
@@ -21,7 +21,7 @@ export interface Segment {
 }
 
 export const REDIRECTION_REFUSAL =
-  "redirection to or from a file (`>`, `>>`, `<`) is not allowed: probes only read, and the output comes back here; drop the redirection and narrow the output with | grep, | head -n N or | tail -n N (`2>&1` and `2>/dev/null` are allowed)";
+  "redirection to or from a file (`>`, `>>`, `<`) is not allowed: probes only read, and the output comes back here; drop the redirection and narrow the output with | grep, | head -n N or | tail -n N (`2>&1`, `|&` and `2>/dev/null` are allowed)";
 
 /** kubectl and the filters after it. */
 export const MAX_STAGES = 5;
@@ -44,6 +44,10 @@ class Builder {
   /** `2>...` on the current stage: the word so far is the descriptor `2`, unquoted. */
   atStderrDescriptor(): boolean {
     return this.started && this.word === "2" && !this.quoted;
+  }
+  /** `|&` (bash's `2>&1 |`): the stage's stderr goes into the pipe. */
+  mergeStderr() {
+    if (this.stages.length === 0) this.stderr = "merge";
   }
   /** Drops the pending `2` and records what the stage's stderr does. */
   redirectStderr(mode: StderrMode) {
@@ -175,7 +179,13 @@ export function splitCommandLine(line: string): Segment[] {
       if (line[i + 1] === "|") {
         b.refuse("`||` is shell syntax; no shell runs here: separate commands with `;`");
         i++;
-      } else b.endStage();
+      } else {
+        if (line[i + 1] === "&") {
+          b.mergeStderr();
+          i++;
+        }
+        b.endStage();
+      }
     } else if (ch === "&")
       b.refuse("`&`/`&&` is shell syntax; no shell runs here: separate commands with `;`");
     else if (ch === ">" && b.atStderrDescriptor()) {

@@ -68,17 +68,55 @@ const usage = { inputTokens: 1000, outputTokens: 100 };
 // each scenario starts an embedded cluster, deploys simple-micro and runs ansible: allow time
 describe("ThinkRemed through the CLI on the embedded cluster", { timeout: 240_000 }, () => {
   it("probes, prints a playbook, and the case succeeds", async () => {
+    // the second probe meets the limits the probe's contract states (issue 21): 2>&1, an output
+    // longer than its share cut head-and-tail, and the read-only tc and mount inside the pod
+    const exec = "kubectl exec deploy/{{service}} -c sidecar-busybox --";
     const { rec, convo, log } = await runCase("probe-then-fix", [
       probe("kubectl get pods -o wide; kubectl top pods | grep {{service}}", usage),
+      probe(
+        [
+          "kubectl describe deploy {{service}} 2>&1 | tail -n 3",
+          "kubectl get deploy,rs,pods -o yaml",
+          `${exec} tc qdisc show`,
+          `${exec} mount | grep mysql`,
+          `${exec} tc qdisc add dev eth0 root netem delay 100ms`,
+        ].join("; "),
+        usage,
+      ),
       print(FIX, usage),
     ]);
     expect(rec.status, log).toBe("success");
-    expect(rec).toMatchObject({ method: "ThinkRemed", attempts: 1, probeRounds: 1 });
-    expect(rec.tokens).toMatchObject({ inputTokens: 2000, outputTokens: 200 });
-    expect(rec.usageByRole.coordinator).toMatchObject({ inputTokens: 2000, outputTokens: 200 });
-    const observation = convo.conversation.find((m: { role: string }) => m.role === "tool").content;
+    expect(rec).toMatchObject({ method: "ThinkRemed", attempts: 1, probeRounds: 2 });
+    expect(rec.tokens).toMatchObject({ inputTokens: 3000, outputTokens: 300 });
+    expect(rec.usageByRole.coordinator).toMatchObject({ inputTokens: 3000, outputTokens: 300 });
+    const [observation, limits] = convo.conversation
+      .filter((m: { role: string }) => m.role === "tool")
+      .map((m: { content: string }) => m.content);
     expect(observation).toContain("$ kubectl -n simple-micro get pods -o wide");
     expect(observation).toContain("time-service");
+
+    const parts = limits.split(/^(?=\$ )/m);
+    expect(parts, limits).toHaveLength(5);
+    // describe's last Events, after 2>&1
+    expect(parts[0]).toMatch(/^\$ kubectl -n simple-micro describe deploy time-service 2>&1 \| tail -n 3\n/);
+    expect(parts[0]).toMatch(/ScalingReplicaSet/);
+    // 8000 characters shared by five commands: the YAML keeps its head and tail around a count
+    expect(parts[1]).toMatch(
+      /^\$ kubectl -n simple-micro get deploy,rs,pods -o yaml\napiVersion: v1\nitems:\n/,
+    );
+    expect(parts[1]).toMatch(
+      /\n\[… \d+ of \d+ lines \(\d+ characters\) cut from the middle; to see them, narrow the command: \| grep WORD/,
+    );
+    expect(parts[1]).toMatch(/\nkind: List\nmetadata:\n {2}resourceVersion: ""\n$/);
+    expect(parts[1].length).toBeLessThan(1600 + 300);
+    // no NetworkChaos in this case: the pod's interfaces have no qdisc but noqueue
+    expect(parts[2]).toMatch(
+      /\nqdisc noqueue 0: dev lo root refcnt 2 \nqdisc noqueue 0: dev eth0 root refcnt 2\n$/,
+    );
+    expect(parts[3]).toMatch(/\n\S+ on \/var\/log\/mysql type \S+ \(/);
+    expect(parts[4]).toMatch(
+      /\nrefused: exec tc: tc may only list qdiscs: tc \[-s\] qdisc show \[dev <device>\]/,
+    );
   });
 
   it("reflects after a failed verification and succeeds on the second attempt", async () => {

@@ -1,8 +1,16 @@
 // The probe's contract as the model reads it in the tool's description: every limit it will meet
 // and every kind of refusal, with the numbers the probe enforces.
 import { describe, expect, it } from "vitest";
-import { cut, probeContract } from "../../src/probe/index.js";
+import { URL_RULE } from "../../src/probe/exec-net.js";
+import { BIN_DIRS, EXEC_RULES } from "../../src/probe/exec-rules.js";
+import { FILTER_RULES } from "../../src/probe/filters.js";
+import { cut, DEFAULT_PROBE_LIMITS, probeContract } from "../../src/probe/index.js";
 import { READ_VERBS } from "../../src/probe/kubectl.js";
+import { OUTPUT_FORMATS, REFUSED } from "../../src/probe/kubectl-flags.js";
+import { CAPTURE_BYTES, MIN_SHARE } from "../../src/probe/limits.js";
+import { MAX_PROGRAM } from "../../src/probe/regex.js";
+import { MAX_REPEAT } from "../../src/probe/regex-parse.js";
+import { MAX_STAGES } from "../../src/probe/tokenize.js";
 
 describe("the probe's contract", () => {
   const text = probeContract({ timeoutSeconds: 7, maxOutput: 5000, maxCommands: 4 });
@@ -33,6 +41,42 @@ describe("the probe's contract", () => {
 
   it("says how long output is cut, so a model knows to narrow it", () => {
     expect(text).toMatch(/first and last lines/);
+    expect(text).toContain("how many lines were cut");
+  });
+
+  // the audit of issue 21 found the URL rules, ping's bounds, print-only date/hostname, env
+  // without arguments, the bin folders, grep's limits and the capture cap enforced but unstated
+  it("has a line for every exec rule, each starting with its program", () => {
+    for (const [name, rule] of Object.entries(EXEC_RULES)) {
+      expect(rule.usage.split(" ")[0], name).toBe(name);
+      expect(text, name).toContain(rule.usage);
+    }
+    expect(text).toContain(URL_RULE);
+    expect(text).toContain(BIN_DIRS.join(" "));
+    for (const bound of ["N from 1 to 10", "-i 0.2 s or more", "-w 30 s or less", "env (no arguments)"])
+      expect(text).toContain(bound);
+  });
+
+  it("has a line for every filter, grep's limits and every refused kubectl flag and output format", () => {
+    for (const [name, rule] of Object.entries(FILTER_RULES)) {
+      expect(rule.usage.split(" ")[0], name).toBe(name);
+      expect(text, name).toContain(rule.usage);
+    }
+    expect(text).toContain(`up to ${MAX_STAGES - 1} after kubectl`);
+    expect(text).toContain("no backreferences");
+    expect(text).toContain(`repetition counts up to ${MAX_REPEAT}`);
+    expect(text).toContain(`at most ${MAX_PROGRAM} states`);
+    for (const [flag] of REFUSED) expect(text).toMatch(new RegExp(`--${flag.long}[ .]`));
+    expect(text).toContain(OUTPUT_FORMATS.join("|"));
+  });
+
+  it("states the capture cap and each command's least share of the output", () => {
+    expect(text).toContain(`after ${CAPTURE_BYTES} bytes of output`);
+    expect(text).toContain(`at least ${MIN_SHARE} each`);
+  });
+
+  it("is short enough for a tool's description", () => {
+    expect(probeContract(DEFAULT_PROBE_LIMITS).length).toBeLessThan(4000);
   });
 });
 

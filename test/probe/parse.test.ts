@@ -37,6 +37,21 @@ describe("splitting a command line without a shell", () => {
     ).toContain("at most 4 pipes");
   });
 
+  it("reads |& as 2>&1 | (bash's shorthand): the first stage's stderr joins the pipe", () => {
+    const [s] = splitCommandLine("kubectl describe pod x |& tail -n 5");
+    expect(s).toMatchObject({
+      stages: [
+        ["kubectl", "describe", "pod", "x"],
+        ["tail", "-n", "5"],
+      ],
+      stderr: "merge",
+    });
+    expect(s.refusal).toBeUndefined();
+    // a filter's stderr is never shown, so |& after it changes nothing
+    expect(splitCommandLine("kubectl get pods | grep a |& wc -l")[0].stderr).toBeUndefined();
+    expect(splitCommandLine("kubectl get pods |&& true")[0].refusal).toContain("`&`/`&&`");
+  });
+
   it("refuses an unterminated quote and an empty pipe side", () => {
     expect(splitCommandLine(`kubectl get pods -l 'app=x`)[0].refusal).toContain("unterminated single quote");
     expect(splitCommandLine("kubectl get pods |")[0].refusal).toContain("empty side");

@@ -120,6 +120,12 @@ describe("allowed commands run as argv, without a shell", () => {
     expect(merged).toMatch(/\n1\n\[exit code 1\]\n$/);
   });
 
+  it("sends stderr through the pipe with |&, as bash does", async () => {
+    const merged = await probe("kubectl get pod missing |& grep -c NotFound");
+    expect(merged.split("\n")[0]).toBe("$ kubectl -n shop get pod missing 2>&1 | grep -c NotFound");
+    expect(merged).toMatch(/\n1\n\[exit code 1\]\n$/);
+  });
+
   it("drops stderr with 2>/dev/null, written with or without a space", async () => {
     for (const redirect of ["2>/dev/null", "2> /dev/null"]) {
       const out = await probe(`kubectl get pod missing ${redirect}`);
