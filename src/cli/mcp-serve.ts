@@ -13,6 +13,7 @@ import { createProbe, probeLimits } from "../probe/index.js";
 import { SandboxLauncher } from "../runner/launcher.js";
 import { parseSandboxMode, requireSandbox } from "../sandbox/support.js";
 import { packageRoot } from "../util/paths.js";
+import { packageVersion } from "../util/version.js";
 
 export interface McpOpts {
   kubeconfig?: string;
@@ -91,7 +92,7 @@ export async function serveMcp(o: McpOpts): Promise<void> {
   const calls = resolve(caseDir, "mcp-calls.jsonl");
   writeFileSync(calls, "");
   const log = new CallLog((c) => appendFileSync(calls, `${JSON.stringify(c)}\n`));
-  const make = () => createMcpServer(tools, log, "0.1.0");
+  const make = () => createMcpServer(tools, log, packageVersion());
   if (o.http === undefined) {
     await make().connect(new StdioServerTransport());
     return;
