@@ -4,6 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AnsibleExecutor } from "../ansible/executor.js";
+import { REPORT_LEVELS, type ReportLevel } from "../diagnosis/levels.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import { MicroRemedError } from "../errors.js";
 import { CallLog, createMcpServer, listenMcp } from "../mcp/index.js";
@@ -24,6 +25,16 @@ export interface McpOpts {
   playbookTimeout: string;
 }
 
+/** The fields every report has, and what its level adds (src/diagnosis/build.ts reportAt). */
+const COMMON = ["namespace", "env", "runtimeContext", "inventory"];
+const BY_LEVEL: Record<ReportLevel, string[]> = {
+  full: ["service", "category"],
+  service: ["service"],
+  // an alert in place of a service: what monitoring paged with
+  symptom: ["alert"],
+};
+
+/** A report of any level, from a case's conversation.json or the report on its own. */
 function loadReport(file: string): DiagnosisReport {
   let doc: Record<string, unknown>;
   try {
@@ -37,13 +48,19 @@ function loadReport(file: string): DiagnosisReport {
   }
   // a case's conversation.json holds the report under "report"
   const r = (typeof doc.report === "object" && doc.report ? doc.report : doc) as Record<string, unknown>;
-  const missing = ["namespace", "service", "env", "category", "runtimeContext", "inventory"].filter(
-    (k) => typeof r[k] !== "string",
-  );
+  // reports written before levels have none: they are full ones
+  const level = r.level ?? "full";
+  if (typeof level !== "string" || !(REPORT_LEVELS as readonly string[]).includes(level))
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `${file} is a report of an unknown level ${JSON.stringify(level)}`,
+      `a report's level is ${REPORT_LEVELS.join(", ")} (or none, for full): pass a case's conversation.json`,
+    );
+  const missing = [...COMMON, ...BY_LEVEL[level as ReportLevel]].filter((k) => typeof r[k] !== "string");
   if (missing.length)
     throw new MicroRemedError(
       "E_CONFIG",
-      `${file} is not a diagnosis report (no ${missing.join(", ")})`,
+      `${file} is not a diagnosis report of the ${level} level (no ${missing.join(", ")})`,
       "pass a case's conversation.json, or its report as JSON",
     );
   return r as unknown as DiagnosisReport;

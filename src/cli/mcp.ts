@@ -14,7 +14,7 @@ export function registerMcp(program: Command) {
     )
     .requiredOption(
       "--report <file>",
-      "the diagnosis report (a case's conversation.json, or the report as JSON)",
+      "the diagnosis report, of any --report level (a case's conversation.json, or the report as JSON)",
     )
     .option("--kubeconfig <file>", "the identity the tools act as (default: $KUBECONFIG)")
     .option(
