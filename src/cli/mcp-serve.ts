@@ -19,10 +19,12 @@ import { packageVersion } from "../util/version.js";
 export interface McpOpts {
   kubeconfig?: string;
   report: string;
-  http?: string;
+  /** The port of --http (0: a free one); stdio without it. */
+  http?: number;
   dir: string;
   sandbox: string;
-  playbookTimeout: string;
+  /** Seconds. */
+  playbookTimeout: number;
 }
 
 /** The fields every report has, and what its level adds (src/diagnosis/build.ts reportAt). */
@@ -80,7 +82,7 @@ export async function serveMcp(o: McpOpts): Promise<void> {
   const report = loadReport(o.report);
   const caseDir = resolve(o.dir);
   mkdirSync(caseDir, { recursive: true });
-  const timeoutMs = Number(o.playbookTimeout) * 1000;
+  const timeoutMs = o.playbookTimeout * 1000;
   const limits = probeLimits({});
   const probe = createProbe({
     kubeconfig,
@@ -114,7 +116,7 @@ export async function serveMcp(o: McpOpts): Promise<void> {
     await make().connect(new StdioServerTransport());
     return;
   }
-  const listener = await listenMcp(make, { port: Number(o.http) });
+  const listener = await listenMcp(make, { port: o.http });
   process.stderr.write(`microremed mcp: serving ${listener.url} as ${kubeconfig}\n`);
   await new Promise<void>((res) => process.once("SIGINT", res).once("SIGTERM", res));
   await listener.close();

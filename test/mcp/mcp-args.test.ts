@@ -1,7 +1,7 @@
 // What `microremed mcp` takes, through the built CLI and without a cluster (get_report answers
 // from the file alone): a report of the service level, which names no category; and the refusals,
 // each one line naming what is wrong: a report that lacks what its level has, a level that does
-// not exist.
+// not exist, a --playbook-timeout or --http that is no number of the kind.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -71,5 +71,19 @@ describe("microremed mcp's arguments", () => {
     const r = await serve({ level: "partial", service: "time-service", ...COMMON });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(lastLine(r.stderr)).toMatch(/report of an unknown level "partial".*full, service, symptom/);
+  }, 60_000);
+
+  it("refuses a --playbook-timeout or --http that is not a number of the kind, naming the flag", async () => {
+    const report = { level: "symptom", alert: "- Alert: fired", ...COMMON };
+    for (const [flag, value, says] of [
+      ["--playbook-timeout", "soon", `--playbook-timeout must be a positive number, got "soon"`],
+      ["--playbook-timeout", "0", `--playbook-timeout must be a positive number, got "0"`],
+      ["--http", "any", `--http must be a whole number ≥ 0, got "any"`],
+      ["--http", "70000", `--http must be a TCP port (0 to 65535), got "70000"`],
+    ]) {
+      const r = await serve(report, [flag, value]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(lastLine(r.stderr)).toContain(says);
+    }
   }, 60_000);
 });
