@@ -2,6 +2,7 @@
 // The microremed command line: one file per command, one boundary that prints errors.
 import { Command, CommanderError } from "commander";
 import { isMicroRemedError } from "../errors.js";
+import { packageVersion } from "../util/version.js";
 import { registerDiff } from "./diff.js";
 import { registerDoctor } from "./doctor.js";
 import { registerEnv } from "./env.js";
@@ -17,7 +18,7 @@ import { registerSingleSteps } from "./single.js";
 export function buildProgram(): Command {
   const program = new Command("microremed")
     .description("Benchmark how well LLMs repair broken microservice systems with Ansible playbooks")
-    .version("0.1.0")
+    .version(packageVersion())
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerSim(program);

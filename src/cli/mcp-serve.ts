@@ -4,6 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AnsibleExecutor } from "../ansible/executor.js";
+import { REPORT_LEVELS, type ReportLevel } from "../diagnosis/levels.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import { MicroRemedError } from "../errors.js";
 import { CallLog, createMcpServer, listenMcp } from "../mcp/index.js";
@@ -13,16 +14,29 @@ import { createProbe, probeLimits } from "../probe/index.js";
 import { SandboxLauncher } from "../runner/launcher.js";
 import { parseSandboxMode, requireSandbox } from "../sandbox/support.js";
 import { packageRoot } from "../util/paths.js";
+import { packageVersion } from "../util/version.js";
 
 export interface McpOpts {
   kubeconfig?: string;
   report: string;
-  http?: string;
+  /** The port of --http (0: a free one); stdio without it. */
+  http?: number;
   dir: string;
   sandbox: string;
-  playbookTimeout: string;
+  /** Seconds. */
+  playbookTimeout: number;
 }
 
+/** The fields every report has, and what its level adds (src/diagnosis/build.ts reportAt). */
+const COMMON = ["namespace", "env", "runtimeContext", "inventory"];
+const BY_LEVEL: Record<ReportLevel, string[]> = {
+  full: ["service", "category"],
+  service: ["service"],
+  // an alert in place of a service: what monitoring paged with
+  symptom: ["alert"],
+};
+
+/** A report of any level, from a case's conversation.json or the report on its own. */
 function loadReport(file: string): DiagnosisReport {
   let doc: Record<string, unknown>;
   try {
@@ -36,13 +50,19 @@ function loadReport(file: string): DiagnosisReport {
   }
   // a case's conversation.json holds the report under "report"
   const r = (typeof doc.report === "object" && doc.report ? doc.report : doc) as Record<string, unknown>;
-  const missing = ["namespace", "service", "env", "category", "runtimeContext", "inventory"].filter(
-    (k) => typeof r[k] !== "string",
-  );
+  // reports written before levels have none: they are full ones
+  const level = r.level ?? "full";
+  if (typeof level !== "string" || !(REPORT_LEVELS as readonly string[]).includes(level))
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `${file} is a report of an unknown level ${JSON.stringify(level)}`,
+      `a report's level is ${REPORT_LEVELS.join(", ")} (or none, for full): pass a case's conversation.json`,
+    );
+  const missing = [...COMMON, ...BY_LEVEL[level as ReportLevel]].filter((k) => typeof r[k] !== "string");
   if (missing.length)
     throw new MicroRemedError(
       "E_CONFIG",
-      `${file} is not a diagnosis report (no ${missing.join(", ")})`,
+      `${file} is not a diagnosis report of the ${level} level (no ${missing.join(", ")})`,
       "pass a case's conversation.json, or its report as JSON",
     );
   return r as unknown as DiagnosisReport;
@@ -62,7 +82,7 @@ export async function serveMcp(o: McpOpts): Promise<void> {
   const report = loadReport(o.report);
   const caseDir = resolve(o.dir);
   mkdirSync(caseDir, { recursive: true });
-  const timeoutMs = Number(o.playbookTimeout) * 1000;
+  const timeoutMs = o.playbookTimeout * 1000;
   const limits = probeLimits({});
   const probe = createProbe({
     kubeconfig,
@@ -91,12 +111,12 @@ export async function serveMcp(o: McpOpts): Promise<void> {
   const calls = resolve(caseDir, "mcp-calls.jsonl");
   writeFileSync(calls, "");
   const log = new CallLog((c) => appendFileSync(calls, `${JSON.stringify(c)}\n`));
-  const make = () => createMcpServer(tools, log, "0.1.0");
+  const make = () => createMcpServer(tools, log, packageVersion());
   if (o.http === undefined) {
     await make().connect(new StdioServerTransport());
     return;
   }
-  const listener = await listenMcp(make, { port: Number(o.http) });
+  const listener = await listenMcp(make, { port: o.http });
   process.stderr.write(`microremed mcp: serving ${listener.url} as ${kubeconfig}\n`);
   await new Promise<void>((res) => process.once("SIGINT", res).once("SIGTERM", res));
   await listener.close();

@@ -13,10 +13,10 @@ import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import type { McpCase, McpListener, Submission } from "../mcp/index.js";
 import { cut } from "../probe/index.js";
+import { packageVersion } from "../util/version.js";
 import { agentError } from "./errors.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
 
-const VERSION = "0.1.0";
 /** Characters of a kubectl write's output the agent sees (the probe's default budget). */
 const WRITE_OUTPUT = 12_000;
 
@@ -110,7 +110,7 @@ export class McpAgent implements Method {
     const { CallLog, createMcpServer, listenMcp, writeAgentConfig } = await import("../mcp/index.js");
     const log = new CallLog();
     const mcpCase = caseTools({ ...ctx, launcher, prober }, attempt);
-    const make = () => createMcpServer(mcpCase, log, VERSION);
+    const make = () => createMcpServer(mcpCase, log, packageVersion());
     const io = mkdtempSync(join(tmpdir(), "mcp-"));
     const listeners: McpListener[] = [];
     try {

@@ -4,13 +4,11 @@
 // Methods that asked no model for their prompt (a module method, an empty conversation) begin
 // with a user step holding the diagnosis report they were handed.
 import type { CaseRecord } from "../runlog/records.js";
+import { packageVersion } from "../util/version.js";
 import { ATIF_VERSION, type AtifTrajectory, type Json } from "./atif.js";
 import { withExecutions } from "./executions.js";
 import type { RecordedCase } from "./recorded.js";
 import { conversationSteps, type Draft } from "./steps.js";
-
-/** The version MicroRemed writes in agent.version (package.json's). */
-export const HARNESS_VERSION = "0.1.0";
 
 const NOTES =
   "Written by MicroRemed from the case's conversation.json and its record. Agent steps are the model's turns " +
@@ -61,7 +59,8 @@ export function toTrajectory(sessionId: string, rec: CaseRecord, recorded: Recor
     session_id: sessionId,
     agent: {
       name: rec.method,
-      version: HARNESS_VERSION,
+      // the harness that wrote the trajectory (package.json's version)
+      version: packageVersion(),
       ...(modelName ? { model_name: modelName } : {}),
       extra: { harness: "microremed", ...(external ? { harness_model: rec.model } : {}) },
     },

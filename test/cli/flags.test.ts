@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
+import type { AtifTrajectory } from "../../src/trajectory/index.js";
+import { atifProblems } from "../trajectory/atif-check.js";
 import {
   type CliResult,
   type ConversationJson,
@@ -121,9 +123,20 @@ describe("run flags, on a cluster started by `microremed sim`", { timeout: 180_0
     ]);
   });
 
-  it("--remediate-method and --model are recorded on each case", () => {
-    for (const r of readCases(runDir()))
+  it("--remediate-method and --model are recorded on each case, in its record and its trajectory", () => {
+    for (const r of readCases(runDir())) {
       expect(r).toMatchObject({ method: "SoloGen", model: "oracle", attempts: 1 });
+      // trajectory.json: valid ATIF, the method as the agent, the model's turn with its tokens
+      const t = readJson<AtifTrajectory>(
+        join(runDir(), `case-${String(r.index).padStart(3, "0")}`, "trajectory.json"),
+      );
+      expect(atifProblems(t)).toEqual([]);
+      expect(t.agent).toMatchObject({ name: "SoloGen", model_name: "oracle" });
+      const turn = t.steps.find((s) => s.tool_calls?.some((c) => c.function_name === "print_playbook"));
+      expect(turn?.metrics?.prompt_tokens).toBeGreaterThan(0);
+      expect(t.final_metrics?.total_prompt_tokens).toBe(r.tokens.inputTokens);
+      expect(t.extra).toMatchObject({ microremed: { case: r.index, status: r.status, failure: r.failure } });
+    }
     expect(readJson(join(runDir(), "summary.json"))).toMatchObject({
       method: "SoloGen",
       model: "oracle",

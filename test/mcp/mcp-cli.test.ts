@@ -7,7 +7,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/models/types.js";
+import type { AtifTrajectory } from "../../src/trajectory/index.js";
 import { checkBuilt, cli, ROOT, readCases, readJson, tmp, write } from "../cli/cli-helpers.js";
+import { atifProblems } from "../trajectory/atif-check.js";
 
 beforeAll(checkBuilt);
 
@@ -86,6 +88,22 @@ describe("mcp: agents", () => {
     );
     // the playbook's API requests are in the case's audit log beside the agent's own
     expect(readFileSync(join(caseDir, "api-audit.jsonl"), "utf8")).toMatch(/"PATCH"/);
+    // its trajectory is valid ATIF: the agent's input, each MCP call an agent step with its
+    // answer, the executor's run of the playbook; no model spoke through the harness
+    const t = readJson<AtifTrajectory>(join(caseDir, "trajectory.json"));
+    expect(atifProblems(t)).toEqual([]);
+    expect(t.agent).toMatchObject({
+      name: "mcp:node examples/mcp-agent.mjs",
+      extra: { harness_model: "noop" },
+    });
+    expect(t.agent.model_name).toBeUndefined();
+    expect(t.steps.flatMap((s) => (s.tool_calls ?? []).map((c) => c.function_name))).toEqual([
+      "get_report",
+      "kubectl",
+      "run_playbook",
+      "submit",
+    ]);
+    expect(t.extra).toMatchObject({ microremed: { status: "success", failure: "pod-fail" } });
   }, 300_000);
 
   it("kubectl writes through MCP are what RBAC allows; the agent sees no key and no host file", async () => {

@@ -55,6 +55,9 @@ describe("microremed mcp over stdio", () => {
     });
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
     await client.connect(transport);
+    // the server's version is MicroRemed's, as package.json says it
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(client.getServerVersion()?.version).toBe(pkg.version);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["get_report", "kubectl", "run_playbook", "submit"]);
     expect(text(await client.callTool({ name: "get_report", arguments: {} }))).toMatch(

@@ -2,6 +2,7 @@
 // the schema derived from the spec. Each method runs with real small implementations behind its
 // seams (thinkremed-helpers.ts), its model wrapped as the runner wraps it (each turn stamped with
 // its time and usage); the record is made as the runner makes it.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CallLog } from "../../src/mcp/index.js";
 import { CommandAgent } from "../../src/methods/command.js";
@@ -16,6 +17,10 @@ import { PLAYBOOK, print, probe, setup, type Turn } from "../methods/thinkremed-
 import { atifProblems } from "./atif-check.js";
 
 const START = "2025-10-16T14:30:00.000Z";
+/** agent.version: the harness's, as package.json says it. */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 function trajectory(
   method: string,
@@ -127,7 +132,7 @@ describe("ATIF trajectories", () => {
     const t = trajectory(method.name, ctx, await method.remediate(ctx), "noop");
     expect(t.agent).toEqual({
       name: "cmd:./agent.sh",
-      version: "0.1.0",
+      version: PACKAGE_VERSION,
       extra: { harness: "microremed", harness_model: "noop" },
     });
     expect(sources(t)).toEqual(["user", "agent", "system"]);
