@@ -19,6 +19,8 @@ export interface McpCase {
   report: string;
   /** What a report of the run's level does and does not contain, in a model's words. */
   scope: string;
+  /** The probe's contract (src/probe): the rules and limits the kubectl tool's reads follow. */
+  readRules: string;
   namespace: string;
   /** A command line the probe accepts: its observation. */
   probe(command: string): Promise<string>;
@@ -76,11 +78,13 @@ const report: ToolSpec<Record<string, never>> = {
 const kubectl: ToolSpec<{ command: z.ZodString }> = {
   name: "kubectl",
   acts: true,
-  description: [
-    "Runs kubectl as your on-call identity, in the incident's namespace, and returns what it printed.",
-    "Reads (get, describe, logs, top, events, rollout status, auth can-i, exec of a read-only command) run as the probe runs them: ';' between commands, pipes into grep/head/tail/wc, output cut when long.",
-    "Any other single kubectl command (rollout restart, scale, set, patch, delete, apply -f FILE in the working folder, ...) runs as the identity in the sandbox; the cluster's RBAC allows or forbids it (403 Forbidden).",
-  ].join(" "),
+  description: (c) =>
+    [
+      "Runs kubectl as your on-call identity, in the incident's namespace, and returns what it printed.",
+      "Any single kubectl command that is not a read below (rollout restart, scale, set, patch, delete, apply -f FILE in the working folder, ...) runs as the identity in the sandbox; the cluster's RBAC allows or forbids it (403 Forbidden).",
+      // the reads' rules and limits, as ThinkRemed's probe states them (its first line is the write path's above)
+      `Reads run as the probe runs them:\n${c.readRules.split("\n").slice(1).join("\n")}`,
+    ].join("\n"),
   input: { command: z.string().describe("the command line, starting with kubectl") },
   async run(c, { command }) {
     const argv = writeArgv(command, c.namespace);

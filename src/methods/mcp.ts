@@ -12,7 +12,7 @@ import { join, sep } from "node:path";
 import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import type { McpCase, McpListener, Submission } from "../mcp/index.js";
-import { cut } from "../probe/index.js";
+import { cut, probeContract, probeLimits } from "../probe/index.js";
 import { packageVersion } from "../util/version.js";
 import { agentError } from "./errors.js";
 import type { Attempt, Method, MethodContext, MethodResult } from "./types.js";
@@ -46,6 +46,7 @@ export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
   return {
     report: renderReport(ctx.report),
     scope: REPORT_SCOPE[ctx.report.level ?? "full"],
+    readRules: probeContract(probeLimits({})),
     namespace,
     probe: async (command) => {
       attempt.probeRounds++;

@@ -20,7 +20,7 @@ const FILTERS = Object.values(FILTER_RULES)
 
 export function probeContract(l: ProbeLimits): string {
   return [
-    `Runs read-only kubectl commands as the case's identity in its namespace (-n is added; other namespaces answer 403) and returns what they print. No shell runs: the line is split into words as a shell would (quotes and backslashes work) and each command runs directly.`,
+    `Runs read-only kubectl commands as your on-call identity in the incident's namespace (-n is added; other namespaces answer 403) and returns what they print. No shell runs: the line is split into words as a shell would (quotes and backslashes work) and each command runs directly.`,
     `- Commands: kubectl ${READ_VERBS.join(", ")}. Flags go after the command (only -n before it); a flag the command does not have is refused.`,
     `- Refused, with the reason: commands that change the cluster (write them into the playbook); -w/--watch, --watch-only, -f/--follow (they never end; rollout status reads the state now); -o other than ${OUTPUT_FORMATS.join("|")}; these flags, which read or write this machine's files, change kubectl's identity or cluster, or log its requests: ${REFUSED_FLAGS}.`,
     `- exec: one pod (name or deploy/<name>), then -- and one program, by name or from ${BIN_DIRS.join(" ")}: ${EXEC_ALLOWED}. ${URL_RULE}.`,

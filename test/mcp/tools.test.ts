@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ExecutionResult } from "../../src/ansible/executor.js";
 import { REPORT_SCOPE } from "../../src/diagnosis/levels.js";
 import { CallLog, createMcpServer, type McpCase, type Submission } from "../../src/mcp/index.js";
+import { probeContract, probeLimits } from "../../src/probe/index.js";
 
 /** A case whose tools answer from memory and count what they ran. */
 function memoryCase(scope: string) {
@@ -15,6 +16,7 @@ function memoryCase(scope: string) {
   const c: McpCase = {
     report: "## Diagnosis report\n- Namespace: shop\n",
     scope,
+    readRules: probeContract(probeLimits({})),
     namespace: "shop",
     probe: async (command) => {
       ran.push(command);
@@ -56,6 +58,9 @@ describe("the MCP server's tools", () => {
       const { tools } = await agent.listTools();
       const get = tools.find((t) => t.name === "get_report");
       expect(get?.description).toBe(`The diagnosis report of the incident. ${REPORT_SCOPE[level]}`);
+      // kubectl's description states the reads' rules and limits as the probe's contract does
+      const kubectl = tools.find((t) => t.name === "kubectl")?.description ?? "";
+      for (const rule of probeContract(probeLimits({})).split("\n").slice(1)) expect(kubectl).toContain(rule);
       await agent.close();
     }
     expect(REPORT_SCOPE.symptom).toMatch(/names neither the faulty service nor the kind of failure/);
