@@ -7,7 +7,7 @@ import type { KubeClient } from "../cluster/client.js";
 import type { Deployment, Pod } from "../cluster/objects.js";
 import type { ReportLevel } from "./levels.js";
 import type { DiagnosisReport } from "./report.js";
-import { alertText, type SymptomMeasurement } from "./symptom.js";
+import { alertText, podCounts, type SymptomMeasurement } from "./symptom.js";
 
 function age(ts: string | undefined, now: number): string {
   if (!ts) return "<unknown>";
@@ -134,6 +134,11 @@ export async function buildDiagnosis(
   input: DiagnosisInput = {},
 ): Promise<DiagnosisReport> {
   const common = { env, namespace, inventory: readFileSync(inventoryPath, "utf8") };
-  const { report, detail } = reportAt(common, faults, input);
+  // the symptom level's health alert counts the namespace's pods as they are now
+  const symptom = input.symptom && {
+    ...input.symptom,
+    pods: podCounts(await client.list<Pod>("v1", "Pod", namespace)),
+  };
+  const { report, detail } = reportAt(common, faults, { ...input, ...(symptom ? { symptom } : {}) });
   return { ...report, runtimeContext: await runtimeContext(client, namespace, detail) };
 }

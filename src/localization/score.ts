@@ -1,10 +1,19 @@
-// Localization scored from facts (issue 23): which objects the fault changed or targeted, against
-// what the agent changed (audit.ts). A fault's objects are what its injection touched
-// (Injection.touched: a patched or deleted Service, a created NetworkPolicy) and the workload of
-// its service: the Deployment, its ReplicaSets and pods (a chaos fault selects the pod; replacing
-// it or rolling its controller is acting on the fault). The agent localized when it changed an
-// object of every fault and no workload of another service: a restart of every Deployment that
-// happens to repair is not finding the fault, whatever it touched on the way.
+// Localization scored from facts (issue 23 item 2): which objects the fault changed or targeted,
+// against what the agent changed (audit.ts). `localized` is true when the agent's changes touched
+// the fault's object, or, for a chaos fault, replaced the selected pod or its controller:
+//   - a chaos fault (StressChaos, NetworkChaos, ...: Injection.chaos) selects the service's pods,
+//     so its objects are the service's workload: the Deployment or StatefulSet, its ReplicaSets
+//     and pods (replacing the pod or rolling its controller acts on the fault);
+//   - a fault whose object is the workload (the reference's config patch, which records nothing
+//     it touched; the expert tier's patches of the Deployment: a bad image, scale-zero, ...) has
+//     the Deployment as its object, by name; deleting one of its pods does not touch it;
+//   - any other fault's objects are what its injection touched (Injection.touched: a patched or
+//     deleted Service, a created NetworkPolicy), matched by resource and name. A deleted object
+//     comes back by a create, named in the audit log by the proxy (api-proxy.ts); restarting the
+//     service's Deployment does not touch a Service or a NetworkPolicy.
+// The agent localized when it changed an object of every fault and no workload of another
+// service: a restart of every Deployment that happens to repair is not finding the fault,
+// whatever it touched on the way.
 import type { Injection } from "../chaos/inject.js";
 import { type Change, changeLabel } from "./audit.js";
 
@@ -39,24 +48,25 @@ function ofWorkload(c: Change, service: string): boolean {
   );
 }
 
+/** The objects the injection changed: what it touched, or (a config patch records none) its Deployment. */
+function objectsOf(inj: Injection): { resource: string; name: string }[] {
+  if (inj.touched?.length) return inj.touched.map((t) => ({ resource: resourceOf(t.kind), name: t.name }));
+  return [{ resource: "deployments", name: inj.service }];
+}
+
 /** Whether a change acts on the injection's fault. */
 function onFault(c: Change, inj: Injection): boolean {
-  if (ofWorkload(c, inj.service)) return true;
-  return (inj.touched ?? []).some((t) => {
-    if (resourceOf(t.kind) !== c.resource) return false;
-    // a deleted object comes back by a create, whose name is in its body, not in the path
-    if (t.action === "deleted" && c.verb === "create" && !c.name) return true;
-    return c.name === t.name;
-  });
+  // a chaos fault selects the service's pods: replacing one, or rolling its controller, acts on it
+  if (inj.chaos) return ofWorkload(c, inj.service);
+  return objectsOf(inj).some((o) => o.resource === c.resource && o.name === c.name);
 }
 
 export function scoreLocalization(changes: Change[], injections: Injection[]): Localization {
   const faultObjects = [
     ...new Set(
-      injections.flatMap((i) => [
-        `deployments/${i.service}`,
-        ...(i.touched ?? []).map((t) => `${resourceOf(t.kind)}/${t.name}`),
-      ]),
+      injections.flatMap((i) =>
+        i.chaos ? [`deployments/${i.service}`] : objectsOf(i).map((o) => `${o.resource}/${o.name}`),
+      ),
     ),
   ];
   const services = injections.map((i) => i.service);

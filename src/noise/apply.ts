@@ -2,14 +2,17 @@
 // in the namespace could make: a pod deleted (its Deployment replaces it), an Event of type
 // Warning as the kubelet writes them, an annotation on a ConfigMap, a few seconds of CPU work
 // in a container. Nothing is labelled or named as the harness's: noise must not be told from an
-// incident by its look. Then the namespace is waited on until every workload is Ready again.
+// incident by its look. An event is recorded only when it happened: an API call refused, a pod
+// gone, a CPU burst whose exec failed (no shell in the image) is left out, and the case goes on.
+// The runner then waits for the restarted workloads (src/runner/noise.ts), and undoes the
+// ConfigMap edit when the case is restored (undoNoise).
 
 import type { KubeClient } from "../cluster/client.js";
 import { execIn } from "../cluster/exec.js";
 import type { KObj, Pod } from "../cluster/objects.js";
 import type { Clock } from "../cluster/time.js";
 import { Rng } from "../util/rng.js";
-import type { NoiseEvent } from "./plan.js";
+import { EDIT_ANNOTATION, type NoiseEvent } from "./plan.js";
 
 export interface NoiseScope {
   client: KubeClient;
@@ -50,39 +53,56 @@ async function warn(s: NoiseScope, e: NoiseEvent, pod: Pod, now: string, rng: Rn
   await s.client.create(event, s.namespace);
 }
 
-/** Each event made in turn; returns the events as made (an event with nothing to act on is left out). */
+/** One event made; false when there was nothing to act on or the cluster refused it. */
+async function make(s: NoiseScope, e: NoiseEvent, rng: Rng): Promise<boolean> {
+  if (e.kind === "configmap-edit") {
+    const value = e.detail.split("=")[1] ?? "";
+    const patch = { metadata: { annotations: { [EDIT_ANNOTATION]: value } } };
+    await s.client.patch("v1", "ConfigMap", s.namespace, e.target, patch, "merge");
+    return true;
+  }
+  const pod = await podOf(s, e.target);
+  if (!pod) return false;
+  if (e.kind === "pod-restart") {
+    await s.client.delete("v1", "Pod", s.namespace, pod.metadata.name!);
+    return true;
+  }
+  if (e.kind === "warning-event") {
+    await warn(s, e, pod, new Date(await s.time.clusterNow()).toISOString(), rng);
+    return true;
+  }
+  const seconds = e.detail.split(" ")[0];
+  const container = pod.spec?.containers?.[0]?.name ?? e.target;
+  const r = await execIn(s.client, s.namespace, pod.metadata.name!, container, [
+    "sh",
+    "-c",
+    // the end computed in two steps: the embedded cluster's sh reads no $(...) inside $((...))
+    `now=$(date +%s); end=$((now + ${seconds})); while [ "$(date +%s)" -lt "$end" ]; do :; done`,
+  ]);
+  return r.exitCode === 0 && !r.message;
+}
+
+/** Each event made in turn; returns the events that happened (the others are left out). */
 export async function makeNoise(s: NoiseScope, events: NoiseEvent[], caseKey: string): Promise<NoiseEvent[]> {
   const rng = new Rng(`${s.seed}:${caseKey}:noise-names`);
   const made: NoiseEvent[] = [];
   for (const e of events) {
-    const now = new Date(await s.time.clusterNow()).toISOString();
-    if (e.kind === "configmap-edit") {
-      const value = e.detail.split("=")[1] ?? "";
-      await s.client.patch(
-        "v1",
-        "ConfigMap",
-        s.namespace,
-        e.target,
-        { metadata: { annotations: { "reviewed-at": value } } },
-        "merge",
-      );
-      made.push(e);
-      continue;
-    }
-    const pod = await podOf(s, e.target);
-    if (!pod) continue;
-    if (e.kind === "pod-restart") await s.client.delete("v1", "Pod", s.namespace, pod.metadata.name!);
-    else if (e.kind === "warning-event") await warn(s, e, pod, now, rng);
-    else {
-      const seconds = e.detail.split(" ")[0];
-      const container = pod.spec?.containers?.[0]?.name ?? e.target;
-      await execIn(s.client, s.namespace, pod.metadata.name!, container, [
-        "sh",
-        "-c",
-        `end=$(( $(date +%s) + ${seconds} )); while [ $(date +%s) -lt $end ]; do :; done`,
-      ]);
-    }
-    made.push(e);
+    // noise never decides a case: an event the cluster refused did not happen
+    const happened = await make(s, e, rng).catch(() => false);
+    if (happened) made.push(e);
   }
   return made;
+}
+
+/**
+ * The ConfigMap edits undone: the annotation removed (no system's manifest sets it, so this is
+ * the object as deployed). Best effort: an edit left in place changes nothing, and the restore
+ * must not fail a case for noise.
+ */
+export async function undoNoise(s: Omit<NoiseScope, "seed" | "time">, events: NoiseEvent[]): Promise<void> {
+  const edited = new Set(events.filter((e) => e.kind === "configmap-edit").map((e) => e.target));
+  for (const name of edited) {
+    const patch = { metadata: { annotations: { [EDIT_ANNOTATION]: null } } };
+    await s.client.patch("v1", "ConfigMap", s.namespace, name, patch, "merge").catch(() => undefined);
+  }
 }

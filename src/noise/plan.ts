@@ -1,8 +1,13 @@
 // Background noise (--noise, issue 23): events that are not the fault, as a busy namespace shows
 // them, planned from the run's seed, the case and its trial alone, so the same seed gives the same
-// events. Each is aimed at a workload the case's faults leave alone and never affects the verdict
-// (apply.ts waits for the namespace to be Ready again). What a plan names is a workload, not a
-// pod: pods' names are random, the plan is not.
+// events. Each is aimed at a workload (or ConfigMap) the case's faults leave alone and never
+// affects the verdict: the runner waits for what it restarted to be Ready again, an event that
+// could not be made is left out of the record (apply.ts), and the ConfigMap edit is undone when
+// the case is restored. What a plan names is a workload, not a pod: pods' names are random, the
+// plan is not.
+// Only Train-Ticket's manifests have ConfigMaps (nacos, rabbitmq, nacosdb-mysql-init), so a
+// "ConfigMap edited" event is planned on Train-Ticket only; Simple-Micro and Online-Boutique get
+// the other three kinds.
 import { Rng } from "../util/rng.js";
 
 export type NoiseKind = "pod-restart" | "warning-event" | "configmap-edit" | "cpu-burst";
@@ -26,14 +31,23 @@ const WARNINGS = [
   ["DNSConfigForming", "Search Line limits were exceeded, some search paths have been omitted"],
 ] as const;
 
-/** Two to three events, among the workloads and ConfigMaps the faults leave alone. */
+/** The annotation a ConfigMap edit sets: the noise's own, which no system's manifest sets. */
+export const EDIT_ANNOTATION = "reviewed-at";
+
+/**
+ * Two to three events, among the system's workloads and ConfigMaps that the faults (`avoid`: their
+ * targets) leave alone.
+ */
 export function planNoise(
   seed: number,
   caseKey: string,
-  workloads: string[],
-  configMaps: string[],
+  allWorkloads: string[],
+  allConfigMaps: string[],
+  avoid: string[] = [],
 ): NoiseEvent[] {
   const rng = new Rng(`${seed}:${caseKey}:noise`);
+  const workloads = allWorkloads.filter((w) => !avoid.includes(w));
+  const configMaps = allConfigMaps.filter((c) => !avoid.includes(c));
   if (!workloads.length) return [];
   const kinds: NoiseKind[] = ["pod-restart", "warning-event", "cpu-burst"];
   if (configMaps.length) kinds.push("configmap-edit");
@@ -43,7 +57,7 @@ export function planNoise(
     const kind = rng.pick(kinds);
     if (kind === "configmap-edit") {
       const target = rng.pick([...configMaps].sort());
-      out.push({ kind, target, detail: `annotation reviewed-at=${rng.chars(8, "0123456789")}` });
+      out.push({ kind, target, detail: `annotation ${EDIT_ANNOTATION}=${rng.chars(8, "0123456789")}` });
       continue;
     }
     const target = rng.pick([...workloads].sort());

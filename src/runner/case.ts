@@ -22,7 +22,7 @@ import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../run
 import { writeTrajectory } from "../trajectory/index.js";
 import type { CaseContext, CaseRoles, Fault } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
-import { caseNoise } from "./noise.js";
+import { caseNoise, undoCaseNoise } from "./noise.js";
 import { DEFAULT_ROLES } from "./roles.js";
 import { runFailure, solve } from "./solve.js";
 import { emptyTimes } from "./timing.js";
@@ -155,6 +155,8 @@ async function cleanUp(c: Running): Promise<void> {
   const identity = c.identity;
   await timed(facts.phases, "restore", async () => {
     try {
+      // the noise's ConfigMap edit first (it never throws), so that it does not carry into later cases
+      if (ctx.cfg.noise) await undoCaseNoise(ctx, faults, facts.index, facts.trial);
       await roles.restorer.restore(ctx, faults, c.injections);
     } finally {
       if (identity) await timed(facts.phases, "identity", () => identity.remove());

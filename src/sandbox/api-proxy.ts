@@ -3,7 +3,8 @@
 // the inside and whatever the kubeconfig says (HTTP, or HTTPS with its CA) to the real server,
 // authenticates with the kubeconfig's own credentials (so no token or key enters the sandbox, and
 // whatever the inside sends as Authorization is dropped), proxies upgrades (exec, attach,
-// port-forward), and appends one JSON line per request to an audit log in the case's folder.
+// port-forward), and appends one JSON line per request to an audit log in the case's folder
+// (a create's line names the object created: created-name.ts).
 import { appendFileSync } from "node:fs";
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import https from "node:https";
@@ -11,6 +12,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { KubeConfig } from "@kubernetes/client-node";
 import { keepAliveAgent } from "../util/agent.js";
+import { BodyTap, createdName } from "./created-name.js";
 import { sameUser } from "./peer.js";
 import { WaitTracker } from "./waiting.js";
 
@@ -21,6 +23,8 @@ export interface AuditEntry {
   query: string;
   status: number;
   userAgent: string;
+  /** A POST's object name (its body's metadata.name, else the answer's): a create's path has none. */
+  name?: string;
 }
 
 export interface ApiProxyOptions {
@@ -107,7 +111,7 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
     };
   };
 
-  const audit = (req: IncomingMessage, status: number) => {
+  const audit = (req: IncomingMessage, status: number, name?: string) => {
     if (!o.auditLog) return;
     const u = new URL(req.url ?? "/", "http://inside");
     const entry: AuditEntry = {
@@ -117,11 +121,25 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
       query: u.search.replace(/^\?/, ""),
       status,
       userAgent: String(req.headers["user-agent"] ?? ""),
+      ...(name ? { name } : {}),
     };
     appendFileSync(o.auditLog, `${JSON.stringify(entry)}\n`);
   };
 
   const waits = new WaitTracker(o.onWaiting);
+
+  /**
+   * A POST's line once its object's name is known: the request body's, else (a generated name)
+   * the answer's, read as it passes on to the inside.
+   */
+  const auditPost = (req: IncomingMessage, sent: BodyTap, ur: IncomingMessage) => {
+    const status = ur.statusCode ?? 502;
+    const name = createdName(sent.text(), req.headers["content-type"]);
+    if (name || status >= 400) return audit(req, status, name);
+    const answer = new BodyTap();
+    ur.on("data", (c: Buffer) => answer.add(c));
+    ur.once("close", () => audit(req, status, createdName(answer.text(), ur.headers["content-type"])));
+  };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const watch = isWatch(req.url);
@@ -129,10 +147,12 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
       waits.opened();
       res.once("close", () => waits.closed());
     }
+    const sent = req.method === "POST" ? new BodyTap() : undefined;
     void upstream(req).then(
       (opts) => {
         const up = transport.request(opts, (ur) => {
-          audit(req, ur.statusCode ?? 502);
+          if (sent) auditPost(req, sent, ur);
+          else audit(req, ur.statusCode ?? 502);
           res.writeHead(ur.statusCode ?? 502, ur.statusMessage, ur.headers);
           // a watch with nothing to tell yet must still answer now: client-go waits for the headers
           res.flushHeaders();
@@ -142,6 +162,8 @@ export async function startApiProxy(o: ApiProxyOptions): Promise<ApiProxy> {
         up.on("error", (e) => fail(req, res, e));
         // a watch the inside gives up on ends upstream too
         res.on("close", () => up.destroy());
+        // read beside the pipe, attached with it: a listener of its own would start the flow early
+        if (sent) req.on("data", (c: Buffer) => sent.add(c));
         req.pipe(up);
       },
       (e: unknown) => fail(req, res, e),

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { stringify } from "yaml";
+import { loadEnv } from "../../src/envs/env.js";
 import { REFERENCE_FAILURE_IDS } from "../../src/envs/schema-env.js";
 import type { RunSummary } from "../../src/runlog/summary.js";
 import { type ConversationJson, cli, type RunJson, readCases, readJson, tmp, write } from "./cli-helpers.js";
@@ -38,7 +39,7 @@ export const summaryOf = (runDir: string) => readJson(join(runDir, "summary.json
 
 /**
  * At the symptom level the oracle finds and repairs every case, localized, from an alert that
- * names neither service nor failure.
+ * names neither the failure nor any service of the namespace.
  */
 export async function symptomOracle(faults: string[][]): Promise<void> {
   const { r, runDir } = await run("symptom", "oracle", faults);
@@ -47,6 +48,11 @@ export async function symptomOracle(faults: string[][]): Promise<void> {
     report: "symptom",
   });
   const cases = readCases(runDir);
+  // every service of the namespace: the alert names none of them, not only the faulty one
+  const names = loadEnv("simple-micro")
+    .manifests.filter((m) => m.kind === "Deployment" || m.kind === "Service")
+    .map((m) => m.metadata!.name!);
+  expect(names.length).toBeGreaterThan(1);
   expect(cases.map((c) => [c.status, c.report, c.localization?.localized])).toEqual(
     faults.map(() => ["success", "symptom", true]),
   );
@@ -57,7 +63,7 @@ export async function symptomOracle(faults: string[][]): Promise<void> {
     const text = String((conv.conversation as { content: string }[])[1].content);
     const alert = text.slice(0, text.indexOf("## Runtime context"));
     expect(alert).toMatch(/^## Alert\n/);
-    for (const word of [c.target, c.failure, "Root-cause", "Failure category"])
+    for (const word of [c.target, c.failure, "Root-cause", "Failure category", ...names])
       expect(alert).not.toContain(word);
     expect(alert).toMatch(/Entry path GET \/hello \(hello\): \d+% of 3 requests failed/);
   }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Injection } from "../../src/chaos/inject.js";
-import { changeOf, changesIn } from "../../src/localization/audit.js";
+import { changeLabel, changeOf, changesIn } from "../../src/localization/audit.js";
 import { scoreLocalization } from "../../src/localization/score.js";
 import { localizationRows } from "../../src/runlog/localization.js";
 import type { CaseRecord } from "../../src/runlog/records.js";
@@ -23,12 +23,34 @@ const deleted: Injection = {
   service: "cart",
   touched: [{ apiVersion: "v1", kind: "Service", name: "cart", action: "deleted" }],
 };
+const netpol: Injection = {
+  failure: "netpol-deny",
+  namespace: "shop",
+  service: "cart",
+  touched: [
+    { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", name: "cart-ingress", action: "created" },
+  ],
+};
+const scaleZero: Injection = {
+  failure: "scale-zero",
+  namespace: "shop",
+  service: "cart",
+  touched: [{ apiVersion: "apps/v1", kind: "Deployment", name: "cart", action: "patched" }],
+};
+/** The reference's config patch: it records nothing it touched; its object is the Deployment. */
+const configPatch: Injection = { failure: "pod-config-error", namespace: "shop", service: "cart" };
+const restart = changeOf("PATCH", `${NS}/deployments/cart`)!;
+const podDelete = changeOf("DELETE", "/api/v1/namespaces/shop/pods/cart-7d9f6c5b4-abcde")!;
 
-function log(lines: [string, string, number][]): string {
+function log(lines: [string, string, number, string?][]): string {
   const file = join(mkdtempSync(join(tmpdir(), "audit-")), "api-audit.jsonl");
   writeFileSync(
     file,
-    lines.map(([method, path, status]) => JSON.stringify({ method, path, status })).join("\n"),
+    lines
+      .map(([method, path, status, name]) =>
+        JSON.stringify({ method, path, status, ...(name ? { name } : {}) }),
+      )
+      .join("\n"),
   );
   return file;
 }
@@ -43,11 +65,26 @@ describe("the agent's changes, from the audit log", () => {
       ["DELETE", "/api/v1/namespaces/shop/pods/cart-7d9f-abcde", 403],
       ["POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", 201],
       ["POST", "/api/v1/namespaces/shop/services", 201],
+      ["POST", "/api/v1/namespaces/shop/services", 201, "cart"],
+      ["POST", "/api/v1/namespaces/shop/pods/cart-7d9f-abcde/eviction", 201, "cart-7d9f-abcde"],
     ]);
     expect(changesIn(file)).toEqual([
       { verb: "patch", resource: "deployments", name: "cart", namespace: "shop" },
       { verb: "patch", resource: "deployments", name: "cart", subresource: "scale", namespace: "shop" },
       { verb: "create", resource: "services", namespace: "shop" },
+      { verb: "create", resource: "services", name: "cart", namespace: "shop" },
+      {
+        verb: "create",
+        resource: "pods",
+        name: "cart-7d9f-abcde",
+        subresource: "eviction",
+        namespace: "shop",
+      },
+    ]);
+    expect(changesIn(file).map(changeLabel).slice(2)).toEqual([
+      "create services",
+      "create services/cart",
+      "create pods/cart-7d9f-abcde/eviction",
     ]);
     expect(changeOf("GET", "/api/v1/namespaces/shop/pods")).toBeUndefined();
   });
@@ -65,11 +102,89 @@ describe("the agent's changes, from the audit log", () => {
     expect(scoreLocalization([], [chaos]).localized).toBe(false);
   });
 
-  it("a deleted Service comes back by a create, whose name is in the body", () => {
-    const create = [changeOf("POST", "/api/v1/namespaces/shop/services")!];
-    expect(scoreLocalization(create, [deleted])).toMatchObject({
+  it("a deleted Service comes back by a create of its name (the proxy logs it); another create is not it", () => {
+    const create = (name?: string) => [changeOf("POST", "/api/v1/namespaces/shop/services", name)!];
+    expect(scoreLocalization(create("cart"), [deleted])).toMatchObject({
       localized: true,
-      faultObjects: ["deployments/cart", "services/cart"],
+      faultObjects: ["services/cart"],
+      collateral: [],
+    });
+    expect(scoreLocalization(create("checkout"), [deleted])).toMatchObject({
+      localized: false,
+      collateral: ["create services/checkout"],
+    });
+    // a log without the create's name cannot say it was the deleted one
+    expect(scoreLocalization(create(), [deleted]).localized).toBe(false);
+  });
+
+  it("a fault of a Service or a NetworkPolicy is not localized by restarting the service's workload", () => {
+    for (const inj of [deleted, netpol])
+      for (const changes of [[restart], [podDelete], [restart, podDelete]])
+        expect(scoreLocalization(changes, [inj]), `${inj.failure} ${changes.map(changeLabel)}`).toMatchObject(
+          {
+            localized: false,
+            collateral: changes.map(changeLabel),
+          },
+        );
+    const drop = changeOf(
+      "DELETE",
+      "/apis/networking.k8s.io/v1/namespaces/shop/networkpolicies/cart-ingress",
+    )!;
+    expect(scoreLocalization([drop, restart], [netpol])).toMatchObject({
+      localized: true,
+      faultObjects: ["networkpolicies/cart-ingress"],
+      collateral: ["patch deployments/cart"],
+    });
+    const other = changeOf(
+      "DELETE",
+      "/apis/networking.k8s.io/v1/namespaces/shop/networkpolicies/default-deny",
+    )!;
+    expect(scoreLocalization([other], [netpol]).localized).toBe(false);
+  });
+
+  it("a fault whose object is the Deployment (a config patch, scale-zero) is localized by changing it, not by replacing a pod", () => {
+    for (const inj of [configPatch, scaleZero]) {
+      expect(scoreLocalization([restart], [inj]), inj.failure).toMatchObject({
+        localized: true,
+        faultObjects: ["deployments/cart"],
+      });
+      expect(scoreLocalization([podDelete], [inj]).localized, inj.failure).toBe(false);
+      const scale = changeOf("PATCH", `${NS}/deployments/cart/scale`)!;
+      expect(scoreLocalization([scale], [inj]).localized, inj.failure).toBe(true);
+      expect(scoreLocalization([changeOf("PATCH", `${NS}/deployments/checkout`)!], [inj]).localized).toBe(
+        false,
+      );
+    }
+  });
+
+  it("a chaos fault is localized by replacing the selected pod or rolling its controller; another service's pod is not it", () => {
+    expect(scoreLocalization([podDelete], [chaos])).toMatchObject({
+      localized: true,
+      faultObjects: ["deployments/cart"],
+    });
+    const rs = changeOf("DELETE", `${NS}/replicasets/cart-7d9f6c5b4`)!;
+    expect(scoreLocalization([rs], [chaos]).localized).toBe(true);
+    const recreate = [
+      changeOf("DELETE", `${NS}/deployments/cart`)!,
+      changeOf("POST", `${NS}/deployments`, "cart")!,
+    ];
+    expect(scoreLocalization(recreate, [chaos])).toMatchObject({ localized: true, collateral: [] });
+    const elsewhere = changeOf("DELETE", "/api/v1/namespaces/shop/pods/checkout-7d9f6c5b4-abcde")!;
+    expect(scoreLocalization([elsewhere], [chaos]).localized).toBe(false);
+    expect(scoreLocalization([podDelete, elsewhere], [chaos]).localized).toBe(false);
+  });
+
+  it("two faults: each must be touched", () => {
+    const drop = changeOf(
+      "DELETE",
+      "/apis/networking.k8s.io/v1/namespaces/shop/networkpolicies/cart-ingress",
+    )!;
+    const two = [chaos, { ...netpol, service: "cart" }];
+    expect(scoreLocalization([podDelete], two).localized).toBe(false);
+    expect(scoreLocalization([drop], two).localized).toBe(false);
+    expect(scoreLocalization([podDelete, drop], two)).toMatchObject({
+      localized: true,
+      faultObjects: ["deployments/cart", "networkpolicies/cart-ingress"],
     });
   });
 

@@ -1,0 +1,146 @@
+// Making the noise on the embedded cluster: an event is recorded only when it happened (a CPU
+// burst in an image without a shell, a pod of a workload with none, a ConfigMap that is not there
+// are left out), a restarted workload that does not come back in time is left out of the record
+// and the case goes on (no error: noise never decides a case), and the ConfigMap edit is undone
+// with the case's restore.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { failure } from "../../src/chaos/catalog.js";
+import { KubeClient } from "../../src/cluster/client.js";
+import { loadKubeConfig } from "../../src/cluster/connect.js";
+import type { KObj } from "../../src/cluster/objects.js";
+import { resolveModel } from "../../src/models/registry.js";
+import { makeNoise, undoNoise } from "../../src/noise/apply.js";
+import { EDIT_ANNOTATION, type NoiseEvent, planNoise } from "../../src/noise/plan.js";
+import { caseContext, type Fault } from "../../src/runner/context.js";
+import { caseNoise, undoCaseNoise } from "../../src/runner/noise.js";
+import { FakeClock } from "../helpers/clock.js";
+import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
+import { runConfig, simpleMicro } from "../helpers/offline.js";
+import { RecordingExecutor } from "../methods/thinkremed-helpers.js";
+
+const deployment = (name: string, image: string, command?: string[]): KObj => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name, image, ...(command ? { command } : {}) }] },
+    },
+  },
+});
+/** A shell in one image, none in the other (distroless); the case's fault is on "target". */
+const MANIFESTS: KObj[] = [
+  deployment("shell", "busybox:1.35", ["sleep", "36000"]),
+  deployment("bare", "gcr.io/distroless/static:nonroot"),
+  deployment("target", "busybox:1.35", ["sleep", "36000"]),
+  {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "settings", annotations: { owner: "team-a" } },
+    data: { a: "1" },
+  },
+];
+
+let tc: TestCluster;
+let client: KubeClient;
+const kn = (ns: string, args: string[]) => tc.kubectl(["-n", ns, ...args]);
+
+/** A namespace with the manifests, every Deployment Ready. */
+async function namespace(ns: string): Promise<void> {
+  await tc.kubectl(["create", "namespace", ns]);
+  await kn(ns, ["apply", "-f", tc.file(`${ns}.yaml`, MANIFESTS.map((m) => stringify(m)).join("---\n"))]);
+  await kn(ns, ["rollout", "status", "deployment", "--timeout=120s"]);
+}
+
+const annotations = async (ns: string) =>
+  (await client.get<KObj>("v1", "ConfigMap", ns, "settings")).metadata.annotations ?? {};
+
+beforeAll(async () => {
+  tc = await startTestCluster(30, 11);
+  client = new KubeClient(loadKubeConfig({ kubeconfig: tc.kubeconfig }).kc);
+}, 60_000);
+afterAll(() => tc.stop());
+
+describe("makeNoise", () => {
+  it("records only the events that happened, and undoNoise takes the ConfigMap edit back", async () => {
+    await namespace("made");
+    const ev = (kind: NoiseEvent["kind"], target: string, detail: string): NoiseEvent => ({
+      kind,
+      target,
+      detail,
+    });
+    const events = [
+      ev("cpu-burst", "shell", "2 s of CPU work"),
+      ev("cpu-burst", "bare", "2 s of CPU work"),
+      ev("warning-event", "shell", "BackOff: Back-off pulling image; retrying"),
+      ev("pod-restart", "gone", "one pod deleted; its Deployment replaces it"),
+      ev("configmap-edit", "settings", `annotation ${EDIT_ANNOTATION}=12345678`),
+      ev("configmap-edit", "missing", `annotation ${EDIT_ANNOTATION}=12345678`),
+      ev("pod-restart", "shell", "one pod deleted; its Deployment replaces it"),
+    ];
+    const before = await annotations("made");
+    expect(before).toMatchObject({ owner: "team-a" });
+    const scope = { client, time: new FakeClock(), namespace: "made", seed: 1 };
+    const made = await makeNoise(scope, events, "1#1");
+    expect(made).toEqual([events[0], events[2], events[4], events[6]]);
+    expect(await annotations("made")).toEqual({ ...before, [EDIT_ANNOTATION]: "12345678" });
+    const warnings = await kn("made", ["get", "events", "--field-selector", "type=Warning", "-o", "name"]);
+    expect(warnings.stdout.trim().split("\n")).toHaveLength(1);
+    await undoNoise(scope, events);
+    expect(await annotations("made")).toEqual(before);
+  }, 180_000);
+});
+
+describe("caseNoise", () => {
+  it("a restarted workload that does not come back is left out, the case goes on, and the restore undoes the edit", async () => {
+    await namespace("late");
+    const env = { ...simpleMicro(), manifests: MANIFESTS };
+    const faults: Fault[] = [{ spec: failure("pod-fail"), service: "target" }];
+    // a seed whose plan restarts a pod and edits the ConfigMap
+    const names = (kind: string) => MANIFESTS.filter((m) => m.kind === kind).map((m) => m.metadata.name!);
+    const seed = [...Array(500).keys()].find((s) => {
+      const kinds = planNoise(s, "4#1", names("Deployment"), names("ConfigMap"), ["target"]).map(
+        (e) => e.kind,
+      );
+      return kinds.includes("pod-restart") && kinds.includes("configmap-edit");
+    })!;
+    const planned = planNoise(seed, "4#1", names("Deployment"), names("ConfigMap"), ["target"]);
+    const ctx = caseContext({
+      client,
+      time: new FakeClock(),
+      env,
+      cfg: runConfig({ seed, noise: true, namespace: "late" }),
+      method: { name: "none", maxAttempts: 1, remediate: () => Promise.reject(new Error("not run")) },
+      model: resolveModel("noop"),
+      executor: new RecordingExecutor([]),
+      maxAttempts: 1,
+      caseDir: mkdtempSync(join(tmpdir(), "noise-case-")),
+      onPhase: () => undefined,
+      signal: new AbortController().signal,
+    });
+    const before = await annotations("late");
+    // no node takes a new pod: what the noise restarts stays Pending past the ready timeout
+    const node = (await tc.kubectl(["get", "nodes", "-o", "name"])).stdout.trim().split("\n")[0];
+    await tc.kubectl(["cordon", node]);
+    try {
+      const made = await caseNoise(ctx, faults, 4, 1);
+      const happens = (e: NoiseEvent) =>
+        e.kind !== "pod-restart" && !(e.kind === "cpu-burst" && e.target === "bare");
+      expect(made).toEqual(planned.filter(happens));
+      expect(made.some((e) => e.kind === "configmap-edit")).toBe(true);
+      expect(made.every((e) => e.target !== "target")).toBe(true);
+    } finally {
+      await tc.kubectl(["uncordon", node]);
+    }
+    expect(await annotations("late")).toEqual({ ...before, [EDIT_ANNOTATION]: expect.any(String) });
+    await undoCaseNoise(ctx, faults, 4, 1);
+    expect(await annotations("late")).toEqual(before);
+  }, 180_000);
+});
