@@ -2,6 +2,7 @@
 // cases split by report level (what the report groups), and the series they belong to: the model,
 // method and level whose cases the tables and charts pool. Cases told different things are never
 // pooled: a full report's 4/4 and a symptom alert's 0/4 are two rows, not one of 4/8.
+import { REPORT_LEVELS } from "../diagnosis/levels.js";
 import type { CaseRecord } from "../runlog/records.js";
 
 export interface LoadedRun {
@@ -44,7 +45,7 @@ export interface Series {
 
 const str = (x: unknown) => (typeof x === "string" && x ? x : undefined);
 
-/** The level a run was recorded at (run.json), when it says. */
+/** The level a case or its run recorded (its own `report`, else run.json's config.report), if any. */
 export const recordedLevel = (run: LoadedRun, c?: CaseRecord) => str(c?.report) ?? str(run.config?.report);
 
 /**
@@ -53,11 +54,10 @@ export const recordedLevel = (run: LoadedRun, c?: CaseRecord) => str(c?.report) 
  */
 export const levelOf = (run: LoadedRun, c?: CaseRecord) => recordedLevel(run, c) ?? "full";
 
-const LEVEL_ORDER = ["full", "service", "symptom"];
-
-/** The levels from most told to least, any other after them by name. */
+/** The levels from most told to least (REPORT_LEVELS' order), any other after them by name. */
 export function sortLevels(levels: Iterable<string>): string[] {
-  const rank = (l: string) => (LEVEL_ORDER.includes(l) ? LEVEL_ORDER.indexOf(l) : LEVEL_ORDER.length);
+  const order: readonly string[] = REPORT_LEVELS;
+  const rank = (l: string) => (order.includes(l) ? order.indexOf(l) : order.length);
   return [...new Set(levels)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
