@@ -1,14 +1,25 @@
 // Merging loaded runs into the report's data: the cells the tables, the charts and --format json
-// all read. Runs of the same model, method and tier (a run resumed into another folder, the same
-// tier on two systems) are pooled case by case, so rates and intervals are over all their cases.
+// all read. Runs of the same model, method, tier and report level (a run resumed into another
+// folder, the same tier on two systems) are pooled case by case, so rates and intervals are over
+// all their cases; cases told different things (--report full, service, symptom) never are.
 import { isEvaluated } from "../outcome.js";
+import { type LocalizationFigures, localizationFigures } from "../runlog/localization.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { countReasons } from "../runlog/summary.js";
 import { type DiffReport, diffSeries } from "./diff.js";
 import { type LeaderboardRow, leaderboard } from "./leaderboard.js";
 import { orderCodes } from "./reason-table.js";
 import { type Reliability, reliability } from "./reliability.js";
-import type { LoadedRun, Series } from "./runs.js";
+import {
+  type LevelRun,
+  type LoadedRun,
+  levelOf,
+  recordedLevel,
+  type Series,
+  seriesLabeller,
+  sortLevels,
+  splitLevels,
+} from "./runs.js";
 import { computeStats, type Stats } from "./stats.js";
 
 export interface RunOutcome {
@@ -18,21 +29,29 @@ export interface RunOutcome {
   target: string;
   status: CaseRecord["status"];
   reason?: string;
-  /** The report level (issue 23) and whether the agent localized the fault. */
+  /** The report level (issue 23), where the case or its run recorded one, and whether the agent localized the fault. */
   report?: string;
   localized?: boolean;
+  /** The diagnosis the agent stated: the service it named, and whether that is a fault's. */
+  diagnosis?: { service: string; correct: boolean };
 }
 
-const outcomeOf = (c: CaseRecord): RunOutcome => ({
-  index: c.index,
-  ...(c.trial ? { trial: c.trial } : {}),
-  failure: c.failure,
-  target: c.target,
-  status: c.status,
-  ...(c.reason ? { reason: c.reason.code } : {}),
-  ...(c.report ? { report: c.report } : {}),
-  ...(c.localization ? { localized: c.localization.localized } : {}),
-});
+const outcomeOf =
+  (run: LoadedRun) =>
+  (c: CaseRecord): RunOutcome => {
+    const level = recordedLevel(run, c);
+    return {
+      index: c.index,
+      ...(c.trial ? { trial: c.trial } : {}),
+      failure: c.failure,
+      target: c.target,
+      status: c.status,
+      ...(c.reason ? { reason: c.reason.code } : {}),
+      ...(level ? { report: level } : {}),
+      ...(c.localization ? { localized: c.localization.localized } : {}),
+      ...(c.diagnosis ? { diagnosis: { service: c.diagnosis.service, correct: c.diagnosis.correct } } : {}),
+    };
+  };
 
 export interface FailureCell {
   evaluated: number;
@@ -48,6 +67,8 @@ export interface Report {
     tier: string;
     model: string;
     method: string;
+    /** The report levels of its cases (one, unless its records say otherwise). */
+    levels: string[];
     cases: number;
     trials: number;
     /** The agent's RBAC access (namespace | cluster-admin) and the host sandbox (bwrap | none). */
@@ -58,18 +79,26 @@ export interface Report {
     /** Each case (and trial) as it counts: the last record of each. */
     outcomes: RunOutcome[];
   }[];
-  /** Every model × method, in the order of the tables and the charts' legends. */
+  /** Every model × method × report level, in the order of the tables and the charts' legends. */
   series: Series[];
   tiers: string[];
+  /** The report levels of the cases, most told first (runs from before levels: full). */
+  levels: string[];
   byTier: (Series & { tier: string; systems: string[] } & Stats)[];
   /** All tiers pooled: the points of the cost-against-success chart. */
   bySeries: (Series & Stats)[];
   perSystem: (Series & { env: string } & Stats)[];
   /** Rows: failure types; cells: one per entry of `series` (null: none of its cases had that failure). */
   perFailure: { failure: string; cells: (FailureCell | null)[] }[];
+  /**
+   * Per model × method × tier × level, over evaluated cases: success beside localized and their
+   * crossings, and the diagnoses stated and correct, with 95% intervals (runlog/localization.ts).
+   * `scored`: the evaluated cases whose localization was scored (none in runs from before it was).
+   */
+  localization: (Series & { tier: string; scored: number } & LocalizationFigures)[];
   /** Reason codes that occur, in the order of the table of codes. */
   reasonCodes: string[];
-  /** Cases that did not succeed per model × method × tier, by reason code. */
+  /** Cases that did not succeed per model × method × tier × level, by reason code. */
   reasons: (Series & { tier: string; counts: Record<string, number> })[];
   /** The same per failure type: one cell per entry of `series`. */
   reasonsPerFailure: { failure: string; cells: Record<string, number>[] }[];
@@ -90,7 +119,7 @@ export function sortTiers(tiers: Iterable<string>): string[] {
 }
 
 /** Groups runs' cases under a key, keeping the runs' own fields (env, tier...) of the first seen. */
-function groupBy<K extends string>(runs: LoadedRun[], key: (r: LoadedRun) => Record<K, string>) {
+function groupBy<K extends string>(runs: LevelRun[], key: (r: LevelRun) => Record<K, string>) {
   const groups = new Map<string, { fields: Record<K, string>; cases: CaseRecord[]; systems: Set<string> }>();
   for (const run of runs) {
     const fields = key(run);
@@ -103,24 +132,42 @@ function groupBy<K extends string>(runs: LoadedRun[], key: (r: LoadedRun) => Rec
   return [...groups.values()];
 }
 
-export function buildReport(runs: LoadedRun[], now = new Date()): Report {
-  const seriesKey = (s: Series) => `${s.model}\u0000${s.method}`;
-  const series = groupBy(runs, (r) => ({ model: r.model, method: r.method }))
+export function buildReport(loaded: LoadedRun[], now = new Date()): Report {
+  const runs = splitLevels(loaded);
+  const levels = sortLevels(runs.map((r) => r.level));
+  const seriesKey = (s: Series) => `${s.model}\u0000${s.method}\u0000${s.level}`;
+  const seriesOf = (r: LevelRun): Series => ({ model: r.model, method: r.method, level: r.level });
+  const series = groupBy(runs, seriesOf)
     .map((g) => g.fields)
-    .sort((a, b) => a.model.localeCompare(b.model) || a.method.localeCompare(b.method));
+    .sort(
+      (a, b) =>
+        a.model.localeCompare(b.model) ||
+        a.method.localeCompare(b.method) ||
+        levels.indexOf(a.level) - levels.indexOf(b.level),
+    );
   const order = new Map(series.map((s, i) => [seriesKey(s), i]));
   const tiers = sortTiers(runs.map((r) => r.tier));
   const bySeriesThen = (a: Series, b: Series) => order.get(seriesKey(a))! - order.get(seriesKey(b))!;
+  const byTierKey = (r: LevelRun) => ({ ...seriesOf(r), tier: r.tier });
+  const bySeriesThenTier = (a: Series & { tier: string }, b: Series & { tier: string }) =>
+    bySeriesThen(a, b) || tiers.indexOf(a.tier) - tiers.indexOf(b.tier);
 
-  const byTier = groupBy(runs, (r) => ({ model: r.model, method: r.method, tier: r.tier }))
+  const byTier = groupBy(runs, byTierKey)
     .map((g) => ({ ...g.fields, systems: [...g.systems].sort(), ...computeStats(g.cases) }))
-    .sort((a, b) => bySeriesThen(a, b) || tiers.indexOf(a.tier) - tiers.indexOf(b.tier));
-  const bySeries = groupBy(runs, (r) => ({ model: r.model, method: r.method }))
+    .sort(bySeriesThenTier);
+  const bySeries = groupBy(runs, seriesOf)
     .map((g) => ({ ...g.fields, ...computeStats(g.cases) }))
     .sort(bySeriesThen);
-  const perSystem = groupBy(runs, (r) => ({ env: r.env, model: r.model, method: r.method }))
+  const perSystem = groupBy(runs, (r) => ({ env: r.env, ...seriesOf(r) }))
     .map((g) => ({ ...g.fields, ...computeStats(g.cases) }))
     .sort((a, b) => a.env.localeCompare(b.env) || bySeriesThen(a, b));
+  const localization = groupBy(runs, byTierKey)
+    .map((g) => ({
+      ...g.fields,
+      scored: g.cases.filter((c) => isEvaluated(c.status) && c.localization).length,
+      ...localizationFigures(g.cases),
+    }))
+    .sort(bySeriesThenTier);
 
   // failure types of evaluated cases only: an injection failure says nothing about repairing it
   const cells = new Map<string, FailureCell[]>();
@@ -144,9 +191,9 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
       ),
     }));
 
-  const reasons = groupBy(runs, (r) => ({ model: r.model, method: r.method, tier: r.tier }))
+  const reasons = groupBy(runs, byTierKey)
     .map((g) => ({ ...g.fields, counts: countReasons(g.cases) }))
-    .sort((a, b) => bySeriesThen(a, b) || tiers.indexOf(a.tier) - tiers.indexOf(b.tier));
+    .sort(bySeriesThenTier);
   const failures = [...new Set(runs.flatMap((r) => r.cases.map((c) => c.failure)))].sort();
   const reasonsPerFailure = failures
     .map((failure) => ({
@@ -162,33 +209,37 @@ export function buildReport(runs: LoadedRun[], now = new Date()): Report {
     .filter((row) => row.cells.some((c) => Object.keys(c).length > 0));
   const reasonCodes = orderCodes(reasons.flatMap((x) => Object.keys(x.counts)));
   const rel = reliability(runs, series, tiers, failures);
+  const label = seriesLabeller(levels);
 
   return {
     generatedAt: now.toISOString(),
-    runs: runs.map((r) => ({
+    runs: loaded.map((r) => ({
       dir: r.dir,
       env: r.env,
       tier: r.tier,
       model: r.model,
       method: r.method,
+      levels: r.cases.length ? sortLevels(r.cases.map((c) => levelOf(r, c))) : [levelOf(r)],
       cases: r.cases.length,
       trials: r.trials,
       agentAccess: r.confinement.agentAccess,
       sandbox: r.confinement.sandbox,
       ...(r.parts ? { shards: r.parts.map((p) => p.dir) } : {}),
-      outcomes: r.cases.map(outcomeOf),
+      outcomes: r.cases.map(outcomeOf(r)),
     })),
     series,
     tiers,
+    levels,
     byTier,
     bySeries,
     perSystem,
     perFailure,
+    localization,
     reasonCodes,
     reasons,
     reasonsPerFailure,
     ...(rel ? { reliability: rel } : {}),
-    ...(series.length === 2 ? { diff: diffSeries(runs, series[0], series[1]) } : {}),
+    ...(series.length === 2 ? { diff: diffSeries(runs, series[0], series[1], label) } : {}),
     leaderboard: leaderboard(runs),
   };
 }

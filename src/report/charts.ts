@@ -1,14 +1,15 @@
 // The HTML report's two charts, as inline SVG: success by tier (bars per model × method, 95%
 // Wilson interval as whiskers) and cost against success (one labelled point per model × method).
 import type { Report } from "./aggregate.js";
-import { seriesLabel } from "./runs.js";
+import { seriesLabeller } from "./runs.js";
 import { colour, esc, type Frame, legend, niceTicks, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
 import { intervalText, pct } from "./table-text.js";
 
 const WIDTH = 960;
 
 export function successByTierChart(r: Report): string {
-  const labels = r.series.map(seriesLabel);
+  const label = seriesLabeller(r.levels);
+  const labels = r.series.map(label);
   // room above the plot for the value label of a 100% bar, below the subtitle
   const f: Frame = { left: 72, top: 80, width: WIDTH - 72 - 24, height: 300 };
   const lg = legend(labels, f.left, f.top + f.height + 58, f.width);
@@ -24,7 +25,9 @@ export function successByTierChart(r: Report): string {
       `<text class="tick tier" x="${gx + groupW / 2}" y="${f.top + f.height + 22}" text-anchor="middle">${esc(tier)}</text>`,
     );
     r.series.forEach((s, i) => {
-      const cell = r.byTier.find((c) => c.model === s.model && c.method === s.method && c.tier === tier);
+      const cell = r.byTier.find(
+        (c) => c.model === s.model && c.method === s.method && c.level === s.level && c.tier === tier,
+      );
       const x = gx + inset + i * barW + barW * 0.075;
       const w = barW * 0.85;
       const cx = x + w / 2;
@@ -60,7 +63,7 @@ export function successByTierChart(r: Report): string {
     WIDTH,
     height,
     "Success rate by tier, per model and method",
-    `Grouped bar chart. ${r.byTier.map((c) => `${c.model} / ${c.method}, ${c.tier}: ${pct(c.successRate)}`).join("; ")}.`,
+    `Grouped bar chart. ${r.byTier.map((c) => `${label(c)}, ${c.tier}: ${pct(c.successRate)}`).join("; ")}.`,
     out.join(""),
   );
 }
@@ -85,6 +88,7 @@ function placeLabel(placed: Box[], x: number, y: number, w: number): number {
 }
 
 export function costSuccessChart(r: Report): string {
+  const seriesLabel = seriesLabeller(r.levels);
   const pts = r.bySeries.map((s, i) => ({ s, i })).filter(({ s }) => s.successRate !== null && s.interval);
   // cost when every point has one; otherwise tokens for all, so the points stay comparable
   const byCost = pts.length > 0 && pts.every(({ s }) => s.cost?.perCase != null);

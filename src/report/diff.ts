@@ -6,7 +6,7 @@ import { MicroRemedError } from "../errors.js";
 import { type CaseStatus, isEvaluated, type Reason } from "../outcome.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { rateLine } from "../runlog/summary.js";
-import type { LoadedRun, Series } from "./runs.js";
+import type { LevelRun, LoadedRun, Series } from "./runs.js";
 import { trialOf } from "./trace.js";
 
 /** A case of a run: its index, and its trial when the run repeats cases (--trials). */
@@ -125,9 +125,18 @@ export function diffRuns(a: LoadedRun, b: LoadedRun): DiffReport {
   return report(`${label(a)} (${a.dir})`, `${label(b)} (${b.dir})`, rows, unpaired);
 }
 
-/** The report's table for two series: each run of A paired with B's run of the same plan. */
-export function diffSeries(runs: LoadedRun[], sa: Series, sb: Series): DiffReport {
-  const of = (s: Series) => runs.filter((r) => r.model === s.model && r.method === s.method);
+/**
+ * The report's table for two series: each run of A paired with B's run of the same plan. The two
+ * may be one model and method at two report levels: the same cases, told more or less.
+ */
+export function diffSeries(
+  runs: LevelRun[],
+  sa: Series,
+  sb: Series,
+  name: (s: Series) => string = label,
+): DiffReport {
+  const of = (s: Series) =>
+    runs.filter((r) => r.model === s.model && r.method === s.method && r.level === s.level);
   const bs = of(sb);
   const rows: DiffRow[] = [];
   let unpaired = 0;
@@ -136,7 +145,7 @@ export function diffSeries(runs: LoadedRun[], sa: Series, sb: Series): DiffRepor
     if (b) unpaired += pair(a, b, rows);
     else unpaired += a.cases.length;
   }
-  return report(label(sa), label(sb), rows, unpaired);
+  return report(name(sa), name(sb), rows, unpaired);
 }
 
 const outcome = (s: DiffSide) =>

@@ -7,6 +7,7 @@ import { LEADERBOARD_CSS, leaderboardHtml } from "./leaderboard-html.js";
 import { successByLevelChart } from "./levels-chart.js";
 import { reasonsChart } from "./reasons-chart.js";
 import { reliabilityChart } from "./reliability-chart.js";
+import { levelsText, seriesCount } from "./runs.js";
 import { esc } from "./svg.js";
 import type { Table } from "./table-text.js";
 import { reportTables } from "./tables.js";
@@ -76,11 +77,11 @@ function tracesSection(runs: RunTraces[]): string {
 
 export function renderHtml(r: Report, traces: RunTraces[] = []): string {
   const cases = r.runs.reduce((n, x) => n + x.cases, 0);
-  const lead = `${r.runs.length} run${r.runs.length === 1 ? "" : "s"}, ${cases} cases; ${r.series.length} model × method; tiers: ${r.tiers.join(", ")}. Generated ${r.generatedAt}.`;
+  const lead = `${r.runs.length} run${r.runs.length === 1 ? "" : "s"}, ${cases} cases; ${seriesCount(r)}; tiers: ${r.tiers.join(", ")}. ${levelsText(r)} Generated ${r.generatedAt}.`;
   const runs = r.runs
     .map(
       (x) =>
-        `<li>${esc(x.dir)}: ${esc(`${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases; agent access ${x.agentAccess}, sandbox ${x.sandbox}`)}</li>`,
+        `<li>${esc(x.dir)}: ${esc(`${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases; agent access ${x.agentAccess}, sandbox ${x.sandbox}; report level ${x.levels.join(" and ")}`)}</li>`,
     )
     .join("");
   return `<!doctype html>

@@ -1,19 +1,17 @@
 // The leaderboard's rows: one per model × method × tier × report level, pooled over the runs
 // (and systems) that share them. The report level is what the method was told (issue 23's
-// --report full|service|symptom): the case's own `report` field, else its run's config.report,
-// else "full" (runs made before levels existed told everything). Success with its 95% Wilson
-// interval, pass@k where the runs had --trials, and cost and remediation time per success:
-// everything the cell's cases spent, over the cases they repaired.
+// --report full|service|symptom; runs.ts's levelOf). Success with its 95% Wilson interval,
+// pass@k where the runs had --trials, and cost and remediation time per success: everything the
+// cell's cases spent, over the cases they repaired.
 import { type PassK, passK } from "../runlog/passk.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { trialOutcomes } from "../runlog/summary.js";
 import type { Interval } from "../runlog/wilson.js";
-import type { LoadedRun, Series } from "./runs.js";
+import type { LevelRun, Series } from "./runs.js";
 import { computeStats } from "./stats.js";
 
 export interface LeaderboardRow extends Series {
   tier: string;
-  level: string;
   evaluated: number;
   successes: number;
   successRate: number | null;
@@ -26,29 +24,21 @@ export interface LeaderboardRow extends Series {
   secondsPerSuccess: number | null;
 }
 
-const str = (x: unknown) => (typeof x === "string" && x ? x : undefined);
+type Key = Series & { tier: string };
 
-/** The report level a case was run at. */
-export const levelOf = (run: LoadedRun, c: CaseRecord) =>
-  str((c as { report?: unknown }).report) ?? str(run.config?.report) ?? "full";
-
-type Key = Series & { tier: string; level: string };
-
-export function leaderboard(runs: LoadedRun[]): LeaderboardRow[] {
+export function leaderboard(runs: LevelRun[]): LeaderboardRow[] {
   const groups = new Map<string, { key: Key; cases: CaseRecord[]; outcomes: boolean[][]; k: number }>();
   for (const run of runs) {
-    const mine = new Map<string, CaseRecord[]>();
-    for (const c of run.cases) {
-      const key: Key = { model: run.model, method: run.method, tier: run.tier, level: levelOf(run, c) };
-      const id = JSON.stringify(key);
-      const g = groups.get(id) ?? { key, cases: [], outcomes: [], k: 1 };
-      g.cases.push(c);
-      g.k = Math.max(g.k, run.trials);
-      groups.set(id, g);
-      mine.set(id, [...(mine.get(id) ?? []), c]);
-    }
+    // a run that recorded no case yet has no row (the tables show it with 0 cases)
+    if (!run.cases.length) continue;
+    const key: Key = { model: run.model, method: run.method, tier: run.tier, level: run.level };
+    const id = JSON.stringify(key);
+    const g = groups.get(id) ?? { key, cases: [], outcomes: [], k: 1 };
+    g.cases.push(...run.cases);
+    g.k = Math.max(g.k, run.trials);
     // a case of one run is not the same case as the same index of another: trials per run
-    for (const [id, cases] of mine) groups.get(id)?.outcomes.push(...trialOutcomes(cases));
+    g.outcomes.push(...trialOutcomes(run.cases));
+    groups.set(id, g);
   }
   return [...groups.values()]
     .map((g) => ({ ...g.key, ...numbers(g.cases, g.outcomes, g.k) }))

@@ -1,5 +1,6 @@
 // --format md: the tables as GitHub Markdown, for a terminal, a PR comment or a summary.md.
 import type { Report } from "./aggregate.js";
+import { levelsText, seriesCount } from "./runs.js";
 import type { Table } from "./table-text.js";
 import { reportTables } from "./tables.js";
 
@@ -17,7 +18,7 @@ export function renderMarkdown(r: Report): string {
   const parts = [
     "# MicroRemed report",
     "",
-    `${r.runs.length} run${r.runs.length === 1 ? "" : "s"}, ${cases} cases; ${r.series.length} model × method; tiers: ${r.tiers.join(", ")}.`,
+    `${r.runs.length} run${r.runs.length === 1 ? "" : "s"}, ${cases} cases; ${seriesCount(r)}; tiers: ${r.tiers.join(", ")}. ${levelsText(r)}`,
   ];
   for (const t of reportTables(r)) parts.push("", `## ${t.title}`, "", t.note, "", markdownTable(t));
   parts.push(
@@ -26,7 +27,7 @@ export function renderMarkdown(r: Report): string {
     "",
     ...r.runs.map(
       (x) =>
-        `- ${x.dir}: ${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases${x.trials > 1 ? ` (${x.trials} trials each)` : ""}; agent access ${x.agentAccess}, sandbox ${x.sandbox}`,
+        `- ${x.dir}: ${x.env}, ${x.tier}, ${x.model} / ${x.method}, ${x.cases} cases${x.trials > 1 ? ` (${x.trials} trials each)` : ""}; agent access ${x.agentAccess}, sandbox ${x.sandbox}; report level ${x.levels.join(" and ")}`,
     ),
   );
   return `${parts.join("\n")}\n`;

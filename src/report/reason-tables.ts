@@ -3,8 +3,8 @@
 import type { Report } from "./aggregate.js";
 import { DIFF_GROUPS, diffOutcome, GROUP_TITLES } from "./diff.js";
 import { codeRows } from "./reason-table.js";
-import { seriesLabel } from "./runs.js";
-import type { Table } from "./table-text.js";
+import { seriesLabeller } from "./runs.js";
+import { keyColumns, type Table } from "./table-text.js";
 
 const counts = (c: Record<string, number>) =>
   Object.entries(c)
@@ -12,17 +12,16 @@ const counts = (c: Record<string, number>) =>
     .join(", ") || "-";
 
 export function reasonTables(r: Report): Table[] {
+  const { head, cells } = keyColumns(r.levels);
   const tables: Table[] = [
     {
       id: "reasons",
       title: "Why cases did not succeed",
       note: "Cases that did not succeed by reason code (see the table of codes), per model, method and tier; errors and injection failures included, under their own codes.",
-      head: ["model", "method", "tier", "did not succeed", ...r.reasonCodes],
-      numeric: [false, false, false, true, ...r.reasonCodes.map(() => true)],
+      head: [...head, "did not succeed", ...r.reasonCodes],
+      numeric: [...head.map(() => false), true, ...r.reasonCodes.map(() => true)],
       rows: r.reasons.map((x) => [
-        x.model,
-        x.method,
-        x.tier,
+        ...cells(x),
         String(Object.values(x.counts).reduce((a, b) => a + b, 0)),
         ...r.reasonCodes.map((c) => String(x.counts[c] ?? 0)),
       ]),
@@ -31,7 +30,7 @@ export function reasonTables(r: Report): Table[] {
       id: "reasons-by-failure",
       title: "Why cases did not succeed, by failure type",
       note: "All tiers and systems pooled; '-' where every case of that type succeeded or none ran.",
-      head: ["failure type", ...r.series.map(seriesLabel)],
+      head: ["failure type", ...r.series.map(seriesLabeller(r.levels))],
       numeric: [false, ...r.series.map(() => false)],
       rows: r.reasonsPerFailure.map((f) => [f.failure, ...f.cells.map(counts)]),
     },

@@ -1,5 +1,5 @@
-// The reasons chart: for each model (then method and tier), one horizontal bar of the cases that
-// did not succeed, stacked by reason code, as inline SVG with a legend of the codes present.
+// The reasons chart: for each model (then method, level and tier), one horizontal bar of the cases
+// that did not succeed, stacked by reason code, as inline SVG with a legend of the codes present.
 import type { Report } from "./aggregate.js";
 import { codeColour, describeCode } from "./reason-table.js";
 import { esc, niceTicks, svgDoc } from "./svg.js";
@@ -11,9 +11,11 @@ const LABEL_CHAR_W = 7.2;
 /** The plot keeps this width however long the labels are; the chart grows instead. */
 const MIN_PLOT_W = 660;
 
-/** A row's label: model / method · tier. */
-export const rowLabel = (x: { model: string; method: string; tier: string }) =>
-  `${x.model} / ${x.method} · ${x.tier}`;
+/** A row's label: model / method · tier, and · level when the report holds several. */
+export const rowLabel = (
+  x: { model: string; method: string; tier: string; level: string },
+  levels: string[] = [x.level],
+) => `${x.model} / ${x.method} · ${x.tier}${levels.length > 1 ? ` · ${x.level}` : ""}`;
 
 /** The label column, sized to the longest label (and never narrower than before). */
 export const labelWidth = (labels: string[]) =>
@@ -33,11 +35,11 @@ function codeLegend(codes: string[], x: number, y: number, width: number) {
   };
 }
 
-export function reasonsChart(r: Pick<Report, "reasons" | "reasonCodes">): string {
+export function reasonsChart(r: Pick<Report, "reasons" | "reasonCodes" | "levels">): string {
   const rows = r.reasons
     .map((x) => ({ ...x, total: Object.values(x.counts).reduce((a, b) => a + b, 0) }))
     .filter((x) => x.total > 0);
-  const labelW = labelWidth(rows.map(rowLabel));
+  const labelW = labelWidth(rows.map((x) => rowLabel(x, r.levels)));
   const width = Math.max(WIDTH, labelW + MIN_PLOT_W + 40);
   const top = 70;
   const plotW = width - labelW - 40;
@@ -62,7 +64,7 @@ export function reasonsChart(r: Pick<Report, "reasons" | "reasonCodes">): string
     out.push(`<text class="tick" x="${xOf(t)}" y="${top + plotH + 18}" text-anchor="middle">${t}</text>`);
   }
   for (const { x, at } of placed) {
-    const label = rowLabel(x);
+    const label = rowLabel(x, r.levels);
     out.push(
       `<text class="tick bar-label" x="${labelW - 8}" y="${at + ROW / 2 + 4}" text-anchor="end">${esc(label)}</text>`,
     );

@@ -4,7 +4,7 @@
 // of one model and method spanned by its label, as the success chart names tiers.
 import type { PassK } from "../runlog/passk.js";
 import type { Report } from "./aggregate.js";
-import { seriesLabel } from "./runs.js";
+import { seriesLabeller } from "./runs.js";
 import { esc, type Frame, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
 
 const WIDTH = 960;
@@ -24,6 +24,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export function reliabilityChart(r: Report): string {
   const rows = r.reliability?.byTier ?? [];
   if (!rows.length) return "";
+  const seriesLabel = seriesLabeller(r.levels);
   const f: Frame = { left: 72, top: 80, width: WIDTH - 72 - 24, height: 300 };
   // groups no wider than 220 px, centred: one or two groups should not fill the page
   const groupW = Math.min(220, f.width / rows.length);

@@ -3,8 +3,8 @@
 // when every row has the same k, pass@k and pass^k (with a k column) otherwise.
 import type { PassK } from "../runlog/passk.js";
 import type { Report } from "./aggregate.js";
-import { type Series, seriesLabel } from "./runs.js";
-import type { Table } from "./table-text.js";
+import { type Series, seriesLabeller } from "./runs.js";
+import { keyColumns, type Table } from "./table-text.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const measure = (v: number, [lo, hi]: [number, number]) => `${pct(v)} (${pct(lo)} – ${pct(hi)})`;
@@ -29,24 +29,27 @@ export function reliabilityTables(r: Report): Table[] {
   const k = ks.size === 1 ? String([...ks][0]) : "k";
   const head = ["cases", "pass@1 (95% interval)", `pass@${k} (95% interval)`, `pass^${k} (95% interval)`];
   const numeric = (from: number, n: number) => Array.from({ length: n }, (_, i) => i >= from);
-  const kOf = (s: Series) => rel.byTier.find((x) => x.model === s.model && x.method === s.method)?.k ?? 1;
+  const kOf = (s: Series) =>
+    rel.byTier.find((x) => x.model === s.model && x.method === s.method && x.level === s.level)?.k ?? 1;
+  const key = keyColumns(r.levels);
+  const label = seriesLabeller(r.levels);
   const byTier: Table = {
     id: "reliability",
     title: "Reliability over repeated trials by model, method and tier",
     note: NOTE,
-    head: ["model", "method", "tier", "k", ...head],
-    numeric: numeric(3, 8),
-    rows: rel.byTier.map((x) => [x.model, x.method, x.tier, String(x.k), ...cells(x.passK)]),
+    head: [...key.head, "k", ...head],
+    numeric: numeric(key.head.length, key.head.length + 5),
+    rows: rel.byTier.map((x) => [...key.cells(x), String(x.k), ...cells(x.passK)]),
   };
   const perFailure: Table = {
     id: "reliability-failures",
     title: "Reliability over repeated trials by failure type",
-    note: "All tiers and systems pooled per model and method.",
+    note: "All tiers and systems pooled per model and method, report levels never.",
     head: ["failure type", "model / method", "k", ...head],
     numeric: numeric(2, 7),
     rows: rel.perFailure.flatMap((f) =>
       f.cells.flatMap((c, i) =>
-        c ? [[f.failure, seriesLabel(r.series[i]), String(kOf(r.series[i])), ...cells(c)]] : [],
+        c ? [[f.failure, label(r.series[i]), String(kOf(r.series[i])), ...cells(c)]] : [],
       ),
     ),
   };

@@ -1,11 +1,11 @@
 // Reliability over repeated trials (`run --trials k`): pass@1, pass@k and pass^k with their 95%
-// intervals per model × method × tier and per failure type, from the estimators of
+// intervals per model × method × level × tier and per failure type, from the estimators of
 // runlog/passk.ts. Cases are those of each run (a case of one run is not the same case as the
 // same index of another run), pooled over the runs of a cell.
 import { type PassK, passK } from "../runlog/passk.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { trialOutcomes } from "../runlog/summary.js";
-import type { LoadedRun, Series } from "./runs.js";
+import type { LevelRun, LoadedRun, Series } from "./runs.js";
 
 export interface ReliabilityRow extends Series {
   tier: string;
@@ -33,14 +33,15 @@ function pooled(runs: LoadedRun[], keep: (c: CaseRecord) => boolean = () => true
 
 /** undefined unless some run has more than one trial per case. */
 export function reliability(
-  runs: LoadedRun[],
+  runs: LevelRun[],
   series: Series[],
   tiers: string[],
   failures: string[],
 ): Reliability | undefined {
   const repeated = runs.filter((r) => r.trials > 1);
   if (!repeated.length) return undefined;
-  const of = (s: Series) => repeated.filter((r) => r.model === s.model && r.method === s.method);
+  const of = (s: Series) =>
+    repeated.filter((r) => r.model === s.model && r.method === s.method && r.level === s.level);
   const byTier = series.flatMap((s) =>
     tiers
       .map((tier) => of(s).filter((r) => r.tier === tier))
@@ -48,6 +49,7 @@ export function reliability(
       .map((rs) => ({
         model: s.model,
         method: s.method,
+        level: s.level,
         tier: rs[0].tier,
         k: Math.max(...rs.map((r) => r.trials)),
         passK: pooled(rs),

@@ -27,3 +27,20 @@ export const table = (t: Omit<Table, "numeric">, numericFrom: number): Table => 
   ...t,
   numeric: t.head.map((_, i) => i >= numericFrom),
 });
+
+/**
+ * The first columns of a row per model × method × tier: the report level beside them when the
+ * report holds several (its rows then differ by it); one level is named in the report's opening.
+ */
+export function keyColumns(levels: string[]) {
+  const withLevel = levels.length > 1;
+  return {
+    head: ["model", "method", "tier", ...(withLevel ? ["level"] : [])],
+    cells: (x: { model: string; method: string; tier: string; level: string }) => [
+      x.model,
+      x.method,
+      x.tier,
+      ...(withLevel ? [x.level] : []),
+    ],
+  };
+}

@@ -2,14 +2,16 @@
 // two formats cannot disagree on a number.
 
 import type { Report } from "./aggregate.js";
+import { localizationTables } from "./localization-table.js";
 import { reasonTables } from "./reason-tables.js";
 import { reliabilityTables } from "./reliability-tables.js";
-import { type Series, seriesLabel } from "./runs.js";
+import { seriesLabeller } from "./runs.js";
 import type { Stats } from "./stats.js";
-import { int, intervalText, num, rateText, type Table, table, usd } from "./table-text.js";
+import { int, intervalText, keyColumns, num, rateText, type Table, table, usd } from "./table-text.js";
 
 export function reportTables(r: Report): Table[] {
-  const key = (x: Series & { tier: string }) => [x.model, x.method, x.tier];
+  const { head: keyHead, cells: key } = keyColumns(r.levels);
+  const keys = keyHead.length;
   const rate = (s: Stats) => rateText(s.successes, s.evaluated, s.successRate);
   const apart = (s: Stats) => `${s.interrupted} / ${s.errors}`;
   return [
@@ -19,9 +21,7 @@ export function reportTables(r: Report): Table[] {
         title: "Success by model, method and tier",
         note: "Success rate over evaluated cases (success + failure) with its 95% Wilson interval; injection failures, interrupted cases and harness errors are counted apart.",
         head: [
-          "model",
-          "method",
-          "tier",
+          ...keyHead,
           "success",
           "95% interval",
           "evaluated",
@@ -41,7 +41,7 @@ export function reportTables(r: Report): Table[] {
           num(s.meanRemediationSeconds),
         ]),
       },
-      3,
+      keys,
     ),
     table(
       {
@@ -49,9 +49,7 @@ export function reportTables(r: Report): Table[] {
         title: "Tokens and cost by model, method and tier",
         note: "Tokens of every case; per case means per evaluated case. Cost is '-' when the model has no prices in the registry.",
         head: [
-          "model",
-          "method",
-          "tier",
+          ...keyHead,
           "input tokens",
           "output tokens",
           "tokens per case",
@@ -67,7 +65,7 @@ export function reportTables(r: Report): Table[] {
           usd(s.cost?.perCase),
         ]),
       },
-      3,
+      keys,
     ),
     table(
       {
@@ -75,9 +73,7 @@ export function reportTables(r: Report): Table[] {
         title: "Reference verdict and no-collateral-damage verdict",
         note: "Passes of each check over evaluated cases. A case succeeds only when both pass; the last column counts cases the reference check alone would have counted as successes.",
         head: [
-          "model",
-          "method",
-          "tier",
+          ...keyHead,
           "evaluated",
           "reference passed",
           "health passed",
@@ -94,14 +90,14 @@ export function reportTables(r: Report): Table[] {
           ];
         }),
       },
-      3,
+      keys,
     ),
     table(
       {
         id: "failures",
         title: "Success by failure type",
-        note: "All tiers and systems pooled; '-' where a model and method met no evaluated case of that type.",
-        head: ["failure type", ...r.series.map(seriesLabel)],
+        note: "All tiers and systems pooled, report levels never; '-' where a model and method met no evaluated case of that type.",
+        head: ["failure type", ...r.series.map(seriesLabeller(r.levels))],
         rows: r.perFailure.map((f) => [
           f.failure,
           ...f.cells.map((c) => (c ? rateText(c.successes, c.evaluated, c.successRate) : "-")),
@@ -113,20 +109,31 @@ export function reportTables(r: Report): Table[] {
       {
         id: "systems",
         title: "Success by system",
-        note: "All tiers pooled per system.",
-        head: ["system", "model", "method", "success", "95% interval", "evaluated", "injection failures"],
+        note: "All tiers pooled per system; report levels never are.",
+        head: [
+          "system",
+          "model",
+          "method",
+          ...(r.levels.length > 1 ? ["level"] : []),
+          "success",
+          "95% interval",
+          "evaluated",
+          "injection failures",
+        ],
         rows: r.perSystem.map((s) => [
           s.env,
           s.model,
           s.method,
+          ...(r.levels.length > 1 ? [s.level] : []),
           rate(s),
           intervalText(s.interval),
           String(s.evaluated),
           String(s.injectionFailures),
         ]),
       },
-      3,
+      r.levels.length > 1 ? 4 : 3,
     ),
+    ...localizationTables(r),
     ...reliabilityTables(r),
     ...reasonTables(r),
   ];

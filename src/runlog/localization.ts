@@ -1,7 +1,9 @@
 // The summary's localization table (issue 23): per report level and tier, over the evaluated
 // cases, success beside localized, localized-but-not-repaired and repaired-without-localizing
-// (a broad restart that happened to work), each with its 95% Wilson interval. Success stays the
-// headline; these say how it came about. A run has one level; `report` puts runs side by side.
+// (a broad restart that happened to work), and the diagnoses the agent stated (submit_diagnosis
+// or MCP submit) with how many named a fault's service, each with its 95% Wilson interval.
+// Success stays the headline; these say how it came about. A run has one level; `report` puts
+// runs side by side, with the same figures per model, method, tier and level.
 import { isEvaluated } from "../outcome.js";
 import type { CaseRecord } from "./records.js";
 import { wilson } from "./wilson.js";
@@ -13,14 +15,22 @@ export interface Share {
   high: number;
 }
 
-export interface LocalizationRow {
-  level: string;
-  tier: string;
+/** The figures over one group of cases (evaluated ones only). */
+export interface LocalizationFigures {
   evaluated: number;
   success: Share;
   localized: Share;
   localizedNotRepaired: Share;
   repairedWithoutLocalizing: Share;
+  /** Cases whose agent stated a diagnosis, over the evaluated ones. */
+  stated: Share;
+  /** Of those, the ones naming a fault's service: over `stated.count`, not over the evaluated. */
+  statedCorrect: Share;
+}
+
+export interface LocalizationRow extends LocalizationFigures {
+  level: string;
+  tier: string;
 }
 
 const share = (count: number, n: number): Share => {
@@ -28,6 +38,23 @@ const share = (count: number, n: number): Share => {
   const r = (x: number) => Math.round(x * 1000) / 1000;
   return { count, rate: n ? r(count / n) : 0, low: r(w.low), high: r(w.high) };
 };
+
+/** The figures over the evaluated cases among `recs`. */
+export function localizationFigures(recs: CaseRecord[]): LocalizationFigures {
+  const rs = recs.filter((r) => isEvaluated(r.status));
+  const n = rs.length;
+  const loc = (r: CaseRecord) => r.localization?.localized === true;
+  const stated = rs.filter((r) => r.diagnosis);
+  return {
+    evaluated: n,
+    success: share(rs.filter((r) => r.success).length, n),
+    localized: share(rs.filter(loc).length, n),
+    localizedNotRepaired: share(rs.filter((r) => loc(r) && !r.success).length, n),
+    repairedWithoutLocalizing: share(rs.filter((r) => !loc(r) && r.success).length, n),
+    stated: share(stated.length, n),
+    statedCorrect: share(stated.filter((r) => r.diagnosis?.correct).length, stated.length),
+  };
+}
 
 /** One row per level and tier the evaluated records show (records of versions before levels: full). */
 export function localizationRows(recs: CaseRecord[]): LocalizationRow[] {
@@ -41,32 +68,27 @@ export function localizationRows(recs: CaseRecord[]): LocalizationRow[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, rs]) => {
       const [level, tier] = key.split("\t");
-      const n = rs.length;
-      const loc = (r: CaseRecord) => r.localization?.localized === true;
-      return {
-        level,
-        tier,
-        evaluated: n,
-        success: share(rs.filter((r) => r.success).length, n),
-        localized: share(rs.filter(loc).length, n),
-        localizedNotRepaired: share(rs.filter((r) => loc(r) && !r.success).length, n),
-        repairedWithoutLocalizing: share(rs.filter((r) => !loc(r) && r.success).length, n),
-      };
+      return { level, tier, ...localizationFigures(rs) };
     });
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** "37.5% (3/8) [13.7%–69.4%]"; "-" over no case, where a rate of 0% would be a claim. */
 export const formatShare = (s: Share, n: number) =>
-  `${pct(s.rate)} (${s.count}/${n}) [${pct(s.low)}–${pct(s.high)}]`;
+  n ? `${pct(s.rate)} (${s.count}/${n}) [${pct(s.low)}–${pct(s.high)}]` : "-";
+
+/** "stated diagnosis 37.5% (3/8) [..], correct 66.7% (2/3) [..]": the correct ones over the stated ones. */
+export const formatStated = (f: Pick<LocalizationFigures, "evaluated" | "stated" | "statedCorrect">) =>
+  `stated diagnosis ${formatShare(f.stated, f.evaluated)}, correct ${formatShare(f.statedCorrect, f.stated.count)}`;
 
 /** summary.txt's lines for the table. */
 export function formatLocalization(rows: LocalizationRow[]): string[] {
   if (!rows.length) return [];
   return [
-    "  Localization by report level and tier (95% intervals; localized: the agent changed the fault's objects and no other service's workload):",
+    "  Localization by report level and tier (95% intervals; localized: the agent changed the fault's objects and no other service's workload; a stated diagnosis is correct when it names a fault's service):",
     ...rows.map(
       (r) =>
-        `    ${r.level.padEnd(8)} ${r.tier.padEnd(10)} success ${formatShare(r.success, r.evaluated)}; localized ${formatShare(r.localized, r.evaluated)}; localized, not repaired ${formatShare(r.localizedNotRepaired, r.evaluated)}; repaired without localizing ${formatShare(r.repairedWithoutLocalizing, r.evaluated)}`,
+        `    ${r.level.padEnd(8)} ${r.tier.padEnd(10)} success ${formatShare(r.success, r.evaluated)}; localized ${formatShare(r.localized, r.evaluated)}; localized, not repaired ${formatShare(r.localizedNotRepaired, r.evaluated)}; repaired without localizing ${formatShare(r.repairedWithoutLocalizing, r.evaluated)}; ${formatStated(r)}`,
     ),
   ];
 }

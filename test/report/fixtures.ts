@@ -105,3 +105,86 @@ export function writeFixtureRuns(): { root: string; logDirs: string[] } {
     writeFileSync(join(root, model, "summary.md"), "# run-all's own summary\n");
   return { root, logDirs: [join(root, MODEL_A), join(root, MODEL_B)] };
 }
+
+/**
+ * One model's runs at three report levels (issue 23), as `run-all --report L` leaves them under
+ * one log_dir: a run from before levels (read as full; nothing scored), two at symptom, one at
+ * service. Per case: `localized` L (the agent changed the fault's objects) or -, `stated` C (a
+ * diagnosis naming the fault's service), W (naming another) or -.
+ */
+export const LEVEL_RUNS = [
+  { name: "SoloGen_easy", method: "SoloGen", tier: "easy", outcomes: "SSSS" },
+  {
+    name: "SoloGen_easy_symptom",
+    method: "SoloGen",
+    tier: "easy",
+    level: "symptom",
+    outcomes: "FFFF",
+    localized: "LL--",
+    stated: "CWC-",
+  },
+  {
+    name: "SoloGen_hard_symptom",
+    method: "SoloGen",
+    tier: "hard",
+    level: "symptom",
+    outcomes: "SSFI",
+    localized: "L---",
+    stated: "----",
+  },
+  {
+    name: "ThinkRemed_easy_service",
+    method: "ThinkRemed",
+    tier: "easy",
+    level: "service",
+    outcomes: "SS",
+    localized: "LL",
+    stated: "CC",
+  },
+];
+
+/** tmp/gpt-4o/<name>/{run.json,cases.jsonl} for each of LEVEL_RUNS; returns the log_dir. */
+export function writeLevelRuns(): string {
+  const logDir = join(mkdtempSync(join(tmpdir(), "microremed-levels-")), MODEL_A);
+  for (const run of LEVEL_RUNS) {
+    const dir = join(logDir, run.name);
+    mkdirSync(dir, { recursive: true });
+    const config = {
+      env: "simple-micro",
+      experimentPath: `/opt/microremed/experiments/${run.tier}.txt`,
+      method: run.method,
+      model: MODEL_A,
+      seed: 42,
+      ...(run.level ? { report: run.level } : {}),
+    };
+    writeFileSync(join(dir, "run.json"), JSON.stringify({ config, startedAt: "2025-01-01T00:00:00.000Z" }));
+    const base = { model: MODEL_A, env: "simple-micro", method: run.method, tier: run.tier, outcomes: "" };
+    const lines = [...run.outcomes].map((o, i) => {
+      const rec = caseRecord(base, o, i);
+      if (!run.level) return JSON.stringify(rec);
+      const said = run.stated?.[i];
+      return JSON.stringify({
+        ...rec,
+        report: run.level,
+        tier: "reference",
+        localization: {
+          changed: [],
+          faultObjects: ["deployments/time-service"],
+          localized: run.localized?.[i] === "L",
+          collateral: [],
+        },
+        ...(said === "C" || said === "W"
+          ? {
+              diagnosis: {
+                service: said === "C" ? "time-service" : "hello-service",
+                cause: "",
+                correct: said === "C",
+              },
+            }
+          : {}),
+      });
+    });
+    writeFileSync(join(dir, "cases.jsonl"), `${lines.join("\n")}\n`);
+  }
+  return logDir;
+}

@@ -9,32 +9,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PALETTE } from "../../src/report/svg.js";
+import { CHROMIUM, chromium } from "./chromium.js";
 import { writeFixtureRuns } from "./fixtures.js";
 import { countColour, readPng } from "./png.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "../../dist/src/cli/main.js");
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
 if (!CHROMIUM)
   console.warn(
     "html.test.ts: skipping the browser checks: chromium is not installed (apt-get install -y chromium)",
   );
-
-/** One headless Chromium run with its own profile, no network beyond the file, no GPU. */
-function chromium(args: string[]) {
-  const profile = mkdtempSync(join(tmpdir(), "report-chromium-"));
-  const flags = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    `--user-data-dir=${profile}`,
-  ];
-  return execa(CHROMIUM!, [...flags, ...args], { reject: false, timeout: 90_000 });
-}
 
 let dir: string;
 let html: string;

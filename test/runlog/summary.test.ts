@@ -186,3 +186,55 @@ describe("with --trials", () => {
     expect(rateLine({ successRate: 1, successes: 2, evaluated: 2, errors: 0 })).toBe("100.0% (2/2)");
   });
 });
+
+describe("localization and stated diagnoses", () => {
+  /** A case at the symptom level, localized or not, with the diagnosis its agent stated (if any). */
+  const at = (index: number, status: CaseStatus, localized: boolean, correct?: boolean): CaseRecord => ({
+    ...rec(index, status),
+    report: "symptom",
+    tier: "reference",
+    localization: { changed: [], faultObjects: [], localized, collateral: [] },
+    ...(correct === undefined
+      ? {}
+      : { diagnosis: { service: correct ? "time-service" : "ts-db", cause: "", correct } }),
+  });
+  const recs = [
+    at(1, "success", true, true),
+    at(2, "success", true, false),
+    at(3, "success", false),
+    at(4, "failure", true, true),
+    at(5, "failure", false),
+    at(6, "failure", false),
+    at(7, "failure", false),
+    at(8, "failure", false),
+    // an error of the run says nothing of the agent: its stated diagnosis is not counted
+    at(9, "error", true, true),
+  ];
+
+  it("counts the stated diagnoses over the evaluated cases, and the correct ones over the stated", () => {
+    const [row] = summarize("r", meta, recs).localization ?? [];
+    expect(row).toMatchObject({
+      level: "symptom",
+      tier: "reference",
+      evaluated: 8,
+      success: { count: 3 },
+      localized: { count: 3 },
+      localizedNotRepaired: { count: 1 },
+      repairedWithoutLocalizing: { count: 1 },
+      stated: { count: 3, rate: 0.375 },
+      statedCorrect: { count: 2, rate: 0.667 },
+    });
+    // the correct ones' interval is over the 3 stated, not the 8 evaluated
+    expect(row.statedCorrect).toMatchObject({ low: 0.208, high: 0.939 });
+    expect(row.stated).toMatchObject({ low: 0.137, high: 0.694 });
+  });
+
+  it("prints them beside the localization figures in summary.txt, '-' where none was stated", () => {
+    const txt = formatSummary(summarize("r", meta, recs));
+    expect(txt).toMatch(
+      /^ {4}symptom {2}reference {2}success 37\.5% \(3\/8\) .*; repaired without localizing 12\.5% \(1\/8\) \[[^\]]+\]; stated diagnosis 37\.5% \(3\/8\) \[13\.7%–69\.4%\], correct 66\.7% \(2\/3\) \[20\.8%–93\.9%\]$/m,
+    );
+    const none = formatSummary(summarize("r", meta, recs.slice(2, 3)));
+    expect(none).toContain("; stated diagnosis 0.0% (0/1) [0.0%–79.3%], correct -\n");
+  });
+});
