@@ -100,7 +100,13 @@ export function answerOf(
   // busybox wget -S prints each response's status line ("  HTTP/1.1 200 OK"); the last one counts
   const statuses = [...err.matchAll(/HTTP\/\d(?:\.\d)? (\d{3})/g)].map((m) => Number(m[1]));
   if (statuses.length) return statuses[statuses.length - 1];
-  const words = err.trim().split("\n").pop() ?? "";
+  // wget runs under `time -p`: its real/user/sys lines come after wget's own last word
+  const words =
+    err
+      .trim()
+      .split("\n")
+      .filter((l) => !/^(real|user|sys) [\d.]+$/.test(l))
+      .pop() ?? "";
   if (/timed out/i.test(words)) return "timeout";
   if (/refused/i.test(words)) return "refused";
   if (/bad address|resolve/i.test(words)) return "no such host";

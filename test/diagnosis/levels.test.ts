@@ -204,7 +204,7 @@ describe("report levels", () => {
     }
     expect(checked).toBe(2 * listEnvs().length);
     expect(realAnswers(simpleMicro.userCheck!).map(answerWord)).toEqual([
-      "no HTTP answer", // wget's error line under time's lines: answerOf reads the last line ("sys 0.00")
+      "no such host", // wget's error line under time's lines: answerOf reads past real/user/sys
       "no such host",
       "refused",
       "connection reset",

@@ -79,6 +79,10 @@ describe("a request", () => {
     ).toBe("refused");
     expect(answerOf("wget", "", "wget: bad address 'frontend:80'\n", 1)).toBe("no such host");
     expect(answerOf("wget", "", "wget: download timed out\n", 1)).toBe("timeout");
+    // as the check runs it, under busybox's time -p, whose lines come last
+    const timed = (line: string) => `${line}\nreal 3.01\nuser 0.00\nsys 0.00\n`;
+    expect(answerOf("wget", "", timed("wget: bad address 'frontend:80'"), 1)).toBe("no such host");
+    expect(answerOf("wget", "", timed("wget: download timed out"), 1)).toBe("timeout");
     expect(answerOf("curl", "503 0.012345", "", 0)).toBe(503);
     expect(answerOf("curl", "000", "", 28)).toBe("timeout");
   });
