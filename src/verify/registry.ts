@@ -1,5 +1,8 @@
-// Verifiers by id (the catalog's `verifier` field).
-import type { VerifierId } from "../chaos/catalog.js";
+// Verifiers by id (the catalog's `verifier` field). Most read only the target; `calls` reads the
+// edge its fault's values name (the caller's variable, the callee, the route), so a fault's check
+// is made with them: verifierOf.
+import type { FailureSpec, VerifierId } from "../chaos/catalog.js";
+import { callsVerifier, edgeOf } from "./calls.js";
 import { configVerifier } from "./config.js";
 import { endpointsVerifier } from "./endpoints.js";
 import { ioVerifier } from "./io.js";
@@ -9,7 +12,8 @@ import { rolloutVerifier } from "./rollout.js";
 import type { Verifier } from "./types.js";
 import { usageVerifier } from "./usage.js";
 
-export const VERIFIERS: Record<VerifierId, Verifier> = {
+/** The checks that read nothing but their target. */
+export const VERIFIERS: Record<Exclude<VerifierId, "calls">, Verifier> = {
   cpu: usageVerifier("cpu"),
   memory: usageVerifier("memory"),
   pod: podVerifier,
@@ -19,3 +23,11 @@ export const VERIFIERS: Record<VerifierId, Verifier> = {
   rollout: rolloutVerifier,
   endpoints: endpointsVerifier,
 };
+
+/** The check of one fault: its type's verifier, made with the fault's values where it reads them. */
+export function verifierOf(
+  spec: Pick<FailureSpec, "verifier">,
+  vars: Record<string, unknown> = {},
+): Verifier {
+  return spec.verifier === "calls" ? callsVerifier(edgeOf(vars)) : VERIFIERS[spec.verifier];
+}
