@@ -8,8 +8,8 @@ import { validateWith } from "../util/schema.js";
 
 /**
  * The checks a failure can be decided by: the reference's six, and the expert tier's symptoms
- * (src/verify: rollout, endpoints; calls for the faults that leave their target rolled out and
- * Ready).
+ * (src/verify: rollout, endpoints; calls and throttle for the faults that leave their target
+ * rolled out and Ready).
  */
 export const VERIFIER_IDS = [
   "cpu",
@@ -21,6 +21,7 @@ export const VERIFIER_IDS = [
   "rollout",
   "endpoints",
   "calls",
+  "throttle",
 ] as const;
 export type VerifierId = (typeof VERIFIER_IDS)[number];
 

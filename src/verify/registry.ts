@@ -9,6 +9,7 @@ import { ioVerifier } from "./io.js";
 import { networkVerifier } from "./network.js";
 import { podVerifier } from "./pod.js";
 import { rolloutVerifier } from "./rollout.js";
+import { throttleVerifier } from "./throttle.js";
 import type { Verifier } from "./types.js";
 import { usageVerifier } from "./usage.js";
 
@@ -22,6 +23,7 @@ export const VERIFIERS: Record<Exclude<VerifierId, "calls">, Verifier> = {
   config: configVerifier,
   rollout: rolloutVerifier,
   endpoints: endpointsVerifier,
+  throttle: throttleVerifier,
 };
 
 /** The check of one fault: its type's verifier, made with the fault's values where it reads them. */

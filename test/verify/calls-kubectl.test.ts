@@ -1,8 +1,8 @@
 // Issue 22, item 2: the expert types that leave their target rolled out and Ready are each judged
 // by their own symptom. On Simple-Micro, one namespace per type: the fault injected as a case
-// injects it; its check in confirm mode sees it (the requests along the edge fail); in final
-// mode with the fault in place it fails, as a noop run meets it; fixed with kubectl (the
-// oracle's way, or another correct one), it passes.
+// injects it; its check in confirm mode sees it (the requests along the edge fail, or the
+// container is throttled in most periods); in final mode with the fault in place it fails, as a
+// noop run meets it; fixed with kubectl (the oracle's way, or another correct one), it passes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkBuilt, type SimCluster, startSim, tmp } from "../cli/cli-helpers.js";
 import { deployed, type Faulted, SHORT } from "./faulted.js";
@@ -94,6 +94,19 @@ const CASES: Case[] = [
       /GET \/hello on hello-service:5000 fails: time-service-[\w-]+\/sidecar-busybox → hello-service-[\w-]+ [\d.]+:5000\/hello: connected, closed without an answer/,
     fix: restarted("hello-service"),
     fixed: /→ hello-service-[\w-]+ [\d.]+:5000\/hello: HTTP 200/,
+  },
+  {
+    // 5m of CPU: every period runs out of quota. Fixed by raising the limit (not the oracle's undo)
+    failure: "cpu-throttle",
+    target: "time-service",
+    shows: /time-service-[\w-]+\/time-service throttled in (\d+) of \1 periods \(100%\) \(above (50|25)%\)/,
+    fix: async (f) => {
+      const set = ["set", "resources", "deployment/time-service", "-c", "time-service"];
+      await f.kn([...set, "--limits=cpu=1", "--requests=cpu=100m"]);
+      await f.kn(["rollout", "status", "deployment/time-service", "--timeout=300s"]);
+    },
+    fixed:
+      /time-service is not starved of CPU: time-service-[\w-]+\/time-service throttled in 0 of \d+ periods \(0%\)/,
   },
 ];
 

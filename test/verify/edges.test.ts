@@ -1,7 +1,8 @@
-// The pure parts of the expert tier's calls check: a request's command line and what each tool's
-// output says came of it (curl's exit codes, man curl "EXIT CODES"; BusyBox wget's messages,
-// networking/wget.c; GNU wget's), an application's environment and the address it dials, the
-// edge a fault's values name, the verdict of a reading.
+// The pure parts of the expert tier's calls and throttle checks: a request's command line and
+// what each tool's output says came of it (curl's exit codes, man curl "EXIT CODES"; BusyBox
+// wget's messages, networking/wget.c; GNU wget's), an application's environment and the address
+// it dials, the edge a fault's values name, the verdict of a reading; the CFS counts of cpu.stat
+// (Documentation/scheduler/sched-bwc.rst) and their thresholds.
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/envs/env.js";
 import {
@@ -15,6 +16,13 @@ import {
 } from "../../src/verify/address.js";
 import { type CallRow, edgeOf, judgeCalls } from "../../src/verify/calls.js";
 import { callArgv, callOutcome, parseEnviron } from "../../src/verify/requests.js";
+import {
+  FAULT_SHARE,
+  judgeThrottle,
+  parseCpuStat,
+  RECOVERED_SHARE,
+  throttledShare,
+} from "../../src/verify/throttle.js";
 
 const out = (exitCode: number, stdout: string, stderr = "") => ({ exitCode, stdout, stderr });
 
@@ -275,6 +283,52 @@ describe("the calls check's edge and verdict", () => {
     ).toMatchObject({
       pass: false,
       inconclusive: true,
+    });
+  });
+});
+
+describe("CPU throttling", () => {
+  const stat = (periods: number, throttled: number) =>
+    `usage_usec 1\nuser_usec 1\nsystem_usec 0\nnr_periods ${periods}\nnr_throttled ${throttled}\nthrottled_usec 9\n`;
+
+  it("reads nr_periods and nr_throttled, and the share of periods throttled between two readings", () => {
+    expect(parseCpuStat(stat(1163, 12))).toEqual({ periods: 1163, throttled: 12 });
+    expect(parseCpuStat("usage_usec 1\n")).toBeUndefined();
+    expect(throttledShare({ periods: 100, throttled: 10 }, { periods: 200, throttled: 60 })).toBe(0.5);
+    expect(throttledShare({ periods: 100, throttled: 10 }, { periods: 100, throttled: 10 })).toBe(0);
+    // a new container's counts start again
+    expect(throttledShare({ periods: 900, throttled: 900 }, { periods: 30, throttled: 0 })).toBeUndefined();
+  });
+
+  const rows = (share: number) => [
+    { pod: "t-1", container: "t", periods: 100, throttled: share * 100, share },
+  ];
+
+  it("shows the fault above half the periods; recovered at a quarter or less (CPUThrottlingHigh's 25%)", () => {
+    expect([FAULT_SHARE, RECOVERED_SHARE]).toEqual([0.5, 0.25]);
+    expect(judgeThrottle("t", rows(1), "confirm")).toMatchObject({
+      pass: false,
+      reason: "t-1/t throttled in 100 of 100 periods (100%) (above 50%)",
+    });
+    expect(judgeThrottle("t", rows(0.4), "confirm").pass).toBe(true);
+    expect(judgeThrottle("t", rows(0.4), "final")).toMatchObject({
+      pass: false,
+      reason: "t-1/t throttled in 40 of 100 periods (40%) (above 25%)",
+    });
+    expect(judgeThrottle("t", rows(0.25), "final").pass).toBe(true);
+    expect(judgeThrottle("t", rows(0), "final").reason).toBe(
+      "t is not starved of CPU: t-1/t throttled in 0 of 100 periods (0%)",
+    );
+    const unread = judgeThrottle(
+      "t",
+      [{ pod: "t-1", container: "t", problem: "cpu.stat could not be read" }],
+      "final",
+    );
+    expect(unread).toMatchObject({ pass: false, inconclusive: true });
+    expect(judgeThrottle("t", [], "final")).toMatchObject({
+      pass: false,
+      inconclusive: true,
+      reason: "no Ready pod of t",
     });
   });
 });
