@@ -8,8 +8,8 @@ import { validateWith } from "../util/schema.js";
 
 /**
  * The checks a failure can be decided by: the reference's six, and the expert tier's symptoms
- * (src/verify: rollout, endpoints; calls and throttle for the faults that leave their target
- * rolled out and Ready).
+ * (src/verify: rollout, endpoints; calls, throttle and store for the faults that leave their
+ * target rolled out and Ready).
  */
 export const VERIFIER_IDS = [
   "cpu",
@@ -22,6 +22,7 @@ export const VERIFIER_IDS = [
   "endpoints",
   "calls",
   "throttle",
+  "store",
 ] as const;
 export type VerifierId = (typeof VERIFIER_IDS)[number];
 

@@ -9,6 +9,7 @@ import { ioVerifier } from "./io.js";
 import { networkVerifier } from "./network.js";
 import { podVerifier } from "./pod.js";
 import { rolloutVerifier } from "./rollout.js";
+import { storeVerifier } from "./store.js";
 import { throttleVerifier } from "./throttle.js";
 import type { Verifier } from "./types.js";
 import { usageVerifier } from "./usage.js";
@@ -24,6 +25,7 @@ export const VERIFIERS: Record<Exclude<VerifierId, "calls">, Verifier> = {
   rollout: rolloutVerifier,
   endpoints: endpointsVerifier,
   throttle: throttleVerifier,
+  store: storeVerifier,
 };
 
 /** The check of one fault: its type's verifier, made with the fault's values where it reads them. */

@@ -1,8 +1,8 @@
-// The pure parts of the expert tier's calls and throttle checks: a request's command line and
-// what each tool's output says came of it (curl's exit codes, man curl "EXIT CODES"; BusyBox
-// wget's messages, networking/wget.c; GNU wget's), an application's environment and the address
-// it dials, the edge a fault's values name, the verdict of a reading; the CFS counts of cpu.stat
-// (Documentation/scheduler/sched-bwc.rst) and their thresholds.
+// The pure parts of the expert tier's own checks (calls, throttle, store): a request's command
+// line and what each tool's output says came of it (curl's exit codes, man curl "EXIT CODES";
+// BusyBox wget's messages, networking/wget.c; GNU wget's), an application's environment and the
+// address it dials, the edge a fault's values name, the verdict of a reading, the CFS counts of
+// cpu.stat (Documentation/scheduler/sched-bwc.rst) and their thresholds, redis-cli's answers.
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/envs/env.js";
 import {
@@ -16,6 +16,7 @@ import {
 } from "../../src/verify/address.js";
 import { type CallRow, edgeOf, judgeCalls } from "../../src/verify/calls.js";
 import { callArgv, callOutcome, parseEnviron } from "../../src/verify/requests.js";
+import { pingAnswer } from "../../src/verify/store.js";
 import {
   FAULT_SHARE,
   judgeThrottle,
@@ -330,5 +331,26 @@ describe("CPU throttling", () => {
       inconclusive: true,
       reason: "no Ready pod of t",
     });
+  });
+});
+
+describe("the store's answer", () => {
+  it("is PONG, or the refusal of the client's credentials, or no connection", () => {
+    expect(pingAnswer("PONG\n", "")).toEqual({ ok: true, words: "PONG", conclusive: true });
+    expect(pingAnswer("NOAUTH Authentication required.\n\n", "")).toMatchObject({
+      ok: false,
+      conclusive: true,
+    });
+    // a password sent to a store that requires none: redis warns, and answers
+    const none =
+      "AUTH failed: ERR AUTH <password> called without any password configured for the default user.\n";
+    expect(pingAnswer("PONG\n", none)).toMatchObject({ ok: true });
+    expect(
+      pingAnswer("", "Could not connect to Redis at redis-cart:6379: Connection refused\n"),
+    ).toMatchObject({
+      ok: false,
+      conclusive: true,
+    });
+    expect(pingAnswer("", "")).toEqual({ ok: false, words: "no answer", conclusive: false });
   });
 });
