@@ -6,7 +6,25 @@ import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
 import { validateWith } from "../util/schema.js";
 
-export type VerifierId = "cpu" | "memory" | "io" | "network" | "pod" | "config" | "rollout" | "endpoints";
+/**
+ * The checks a failure can be decided by: the reference's six, and the expert tier's symptoms
+ * (src/verify: rollout, endpoints; calls, throttle and store for the faults that leave their
+ * target rolled out and Ready).
+ */
+export const VERIFIER_IDS = [
+  "cpu",
+  "memory",
+  "io",
+  "network",
+  "pod",
+  "config",
+  "rollout",
+  "endpoints",
+  "calls",
+  "throttle",
+  "store",
+] as const;
+export type VerifierId = (typeof VERIFIER_IDS)[number];
 
 /** The reference's seven, or the expert tier's twenty (docs/expert-tier.md). */
 export type Tier = "reference" | "expert";
@@ -46,7 +64,7 @@ const SCHEMA = {
           title: { type: "string" },
           kind: { type: "string" },
           template: { type: "string" },
-          verifier: { enum: ["cpu", "memory", "io", "network", "pod", "config", "rollout", "endpoints"] },
+          verifier: { enum: [...VERIFIER_IDS] },
           description: { type: "string", default: "" },
           tier: { enum: ["reference", "expert"], default: "reference" },
           target: { enum: ["Deployment", "Service"], default: "Deployment" },

@@ -151,8 +151,9 @@ export function registerSingleSteps(program: Command) {
     const spec = failure(f);
     const env = loadEnv(o.env);
     await withCluster("verify", o, async (c, ns) => {
-      const { VERIFIERS } = await ops();
-      const v = await VERIFIERS[spec.verifier].verify({
+      const { verifierOf } = await ops();
+      // an expert type's values for this target name what its check reads (env.yaml faultTargets)
+      const v = await verifierOf(spec, targetVars(env, f, service)).verify({
         client: c.client,
         time: c.time,
         env,

@@ -11,7 +11,7 @@ import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
 import { MicroRemedError } from "../errors.js";
 import { createAgentIdentity } from "../identity/agent.js";
-import { VERIFIERS } from "../verify/registry.js";
+import { verifierOf } from "../verify/registry.js";
 import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js";
 import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
 import { judgeUser, measureUser, type UserReading, userFacing } from "../verify/user.js";
@@ -206,7 +206,7 @@ export const faultConfirmer: Confirmer = {
     }
     const seen: InjectionVerdict[] = [];
     for (const f of faults) {
-      const look = () => VERIFIERS[f.spec.verifier].verify(checkOf(ctx, f.service, "confirm"));
+      const look = () => verifierOf(f.spec, f.vars).verify(checkOf(ctx, f.service, "confirm"));
       let v = await look();
       let restarted = false;
       if (v.pass && ctx.cfg.enableStrictRestart) {
@@ -271,7 +271,7 @@ export const DEFAULT_ROLES: CaseRoles = {
       const user = userCheckOf(ctx, c.faults, c.baseline.user);
       const hold = ctx.cfg.hold ?? (judgedByUsers(c.faults) ? EXPERT_HOLD_SECONDS : 0);
       return new CaseScorer(ctx, {
-        faults: c.faults.map((f) => ({ check: VERIFIERS[f.spec.verifier], service: f.service })),
+        faults: c.faults.map((f) => ({ check: verifierOf(f.spec, f.vars), service: f.service })),
         health: namespaceHealth(c.baseline.health),
         ...(user ? { user } : {}),
         holdMs: hold * 1000,

@@ -1,15 +1,21 @@
-// Verifiers by id (the catalog's `verifier` field).
-import type { VerifierId } from "../chaos/catalog.js";
+// Verifiers by id (the catalog's `verifier` field). Most read only the target; `calls` reads the
+// edge its fault's values name (the caller's variable, the callee, the route), so a fault's check
+// is made with them: verifierOf.
+import type { FailureSpec, VerifierId } from "../chaos/catalog.js";
+import { callsVerifier, edgeOf } from "./calls.js";
 import { configVerifier } from "./config.js";
 import { endpointsVerifier } from "./endpoints.js";
 import { ioVerifier } from "./io.js";
 import { networkVerifier } from "./network.js";
 import { podVerifier } from "./pod.js";
 import { rolloutVerifier } from "./rollout.js";
+import { storeVerifier } from "./store.js";
+import { throttleVerifier } from "./throttle.js";
 import type { Verifier } from "./types.js";
 import { usageVerifier } from "./usage.js";
 
-export const VERIFIERS: Record<VerifierId, Verifier> = {
+/** The checks that read nothing but their target. */
+export const VERIFIERS: Record<Exclude<VerifierId, "calls">, Verifier> = {
   cpu: usageVerifier("cpu"),
   memory: usageVerifier("memory"),
   pod: podVerifier,
@@ -18,4 +24,14 @@ export const VERIFIERS: Record<VerifierId, Verifier> = {
   config: configVerifier,
   rollout: rolloutVerifier,
   endpoints: endpointsVerifier,
+  throttle: throttleVerifier,
+  store: storeVerifier,
 };
+
+/** The check of one fault: its type's verifier, made with the fault's values where it reads them. */
+export function verifierOf(
+  spec: Pick<FailureSpec, "verifier">,
+  vars: Record<string, unknown> = {},
+): Verifier {
+  return spec.verifier === "calls" ? callsVerifier(edgeOf(vars)) : VERIFIERS[spec.verifier];
+}

@@ -821,7 +821,7 @@ describe("chaos/", () => {
       expect(["Resource-Level", "Network-Level", "Application-Level", "Configuration Error"], id).toContain(
         e.category,
       );
-      expect(["rollout", "endpoints"], id).toContain(e.verifier);
+      expect(["rollout", "endpoints", "calls", "throttle", "store"], id).toContain(e.verifier);
       expect(e.template, id).toBe(`chaos/expert/${id}.yaml`);
       expect(existsSync(join(ROOT, e.template)), id).toBe(true);
       expect(["patch", "delete", "object", "HTTPChaos", "NetworkChaos"], id).toContain(e.kind);

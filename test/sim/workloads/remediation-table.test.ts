@@ -15,7 +15,7 @@ import { loadKubeConfig } from "../../../src/cluster/connect.js";
 import { ClusterTime } from "../../../src/cluster/time.js";
 import { loadEnv } from "../../../src/envs/env.js";
 import { packageRoot } from "../../../src/util/paths.js";
-import { VERIFIERS } from "../../../src/verify/registry.js";
+import { verifierOf } from "../../../src/verify/registry.js";
 import { DEFAULT_TIMEOUTS, type Verdict } from "../../../src/verify/types.js";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 import {
@@ -460,7 +460,7 @@ async function check(
   mode: "confirm" | "final",
 ): Promise<Verdict> {
   const env = loadEnv(system);
-  return VERIFIERS[failureSpec(failure).verifier].verify({
+  return verifierOf(failureSpec(failure)).verify({
     client,
     time,
     env,
