@@ -191,6 +191,12 @@ describe("IOChaos", () => {
       "toda /var/log/mysql fuse rw,nosuid,nodev,relatime,user_id=0,group_id=0,default_permissions,allow_other 0 0",
     );
     expect(lines).toContain("/dev/sda1 /var/log/__chaosfs__mysql__ ext4 rw,relatime 0 0");
+    // mountinfo, as the kernel's show_mountinfo writes it: the mount's own options, then after
+    // " - " the type, the source and the filesystem's options
+    const info = (await cat(kn, pod.metadata.name, APP, "/proc/self/mountinfo")).trim().split("\n");
+    expect(info.at(-1)).toMatch(
+      /^\d+ \d+ 0:\d+ \/ \/var\/log\/mysql rw,nosuid,nodev,relatime - fuse toda rw,user_id=0,group_id=0,default_permissions,allow_other$/,
+    );
     expect(lines).not.toContain("/dev/sda1 /var/log/mysql ext4 rw,relatime 0 0");
     expect(await sh(kn, pod.metadata.name, APP, ["mount", "-t", "fuse"])).toBe(
       "toda on /var/log/mysql type fuse (rw,nosuid,nodev,relatime,user_id=0,group_id=0,default_permissions,allow_other)",
