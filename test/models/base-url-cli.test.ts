@@ -40,16 +40,24 @@ function runArgs(dir: string, exp: string, extra: string[]): string[] {
   ];
 }
 
+/** A server that streams the text protocol's print_playbook reply with the fix. */
+const streamingFixer = () =>
+  startWireServer(() => ({
+    sse: openaiFrames([
+      delta({ role: "assistant", content: "Restart it.\nAction: print_playbook\nAction Input: " }),
+      delta({ content: JSON.stringify({ playbook: FIX }) }, "stop"),
+    ]),
+  }));
+
+function onePodFail() {
+  const dir = tmp("mr-base-url-");
+  return { dir, exp: write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n") };
+}
+
 describe("--base-url", () => {
   it("points an openai-compatible model at a local server, which solves the case", async () => {
-    server = await startWireServer(() => ({
-      sse: openaiFrames([
-        delta({ role: "assistant", content: "Restart it.\nAction: print_playbook\nAction Input: " }),
-        delta({ content: JSON.stringify({ playbook: FIX }) }, "stop"),
-      ]),
-    }));
-    const dir = tmp("mr-base-url-");
-    const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");
+    server = await streamingFixer();
+    const { dir, exp } = onePodFail();
     const r = await cli(runArgs(dir, exp, ["--base-url", `${server.url}/v1`]), { timeout: 300_000 });
     expect(r.exitCode, r.stderr).toBe(0);
     // the SDK called the server given on the command line, with the model named after the colon
@@ -99,14 +107,8 @@ describe("--base-url", () => {
   });
 
   it("asks the server of --base-url for a registry id too (a local vLLM serving Qwen), with no DashScope key", async () => {
-    server = await startWireServer(() => ({
-      sse: openaiFrames([
-        delta({ role: "assistant", content: "Restart it.\nAction: print_playbook\nAction Input: " }),
-        delta({ content: JSON.stringify({ playbook: FIX }) }, "stop"),
-      ]),
-    }));
-    const dir = tmp("mr-base-url-");
-    const exp = write(dir, "one.yaml", "cases:\n  - {failure: pod-fail, target: time-service}\n");
+    server = await streamingFixer();
+    const { dir, exp } = onePodFail();
     const args = runArgs(dir, exp, ["--base-url", `${server.url}/v1`]);
     args[args.indexOf("openai-compatible:my-local-model")] = "qwen2.5-7b-instruct";
     const env = { ...process.env };
