@@ -17,4 +17,6 @@ export const LONG_LANE = [
   "test/cli/expert-fixes.test.ts",
   // the symptom-level oracle on every reference type (npm test: one per localization signal)
   "test/cli/symptom-every-type.test.ts",
+  // the runbook baseline through the CLI: what its blind steps repair and what they do not
+  "test/cli/runbook.test.ts",
 ];

@@ -37,7 +37,7 @@ export function registerRunAll(program: Command) {
     )
     .argument("<env>", "simple-micro, online-boutique or train-ticket")
     .argument("<log_dir>", "folder for the runs and the summary")
-    .argument("<model>", "backbone model (oracle, noop, scripted:<file>, or a provider model)")
+    .argument("<model>", "backbone model (oracle, noop, runbook, scripted:<file>, or a provider model)")
     .option("--tiers <list>", `comma-separated tiers to run, of ${TIERS.join(", ")}`, DEFAULT_TIERS.join(","))
     .option("--methods <list>", "comma-separated methods to run (default: every available one)");
   addRunOptions(cmd, ["env", "model", "savePath", "experimentPath", "method", "runName"]).action(

@@ -2,6 +2,7 @@
 import { MicroRemedError } from "../errors.js";
 import { NoopModel } from "./builtin/noop.js";
 import { OracleModel } from "./builtin/oracle.js";
+import { RunbookModel } from "./builtin/runbook.js";
 import { loadScript, ScriptedModel } from "./builtin/scripted.js";
 import { createProviderModel, providerFamilies, type ResolveOptions } from "./factory.js";
 import type { Model } from "./types.js";
@@ -10,6 +11,8 @@ export const BUILTIN_MODELS = {
   oracle:
     "writes the canonical remediation for the failure category (kubectl in the namespace); proves each case solvable",
   noop: "writes a playbook that changes nothing; must score 0%",
+  runbook:
+    "the on-call runbook with no model: undoes the newest and every failing rollout, scales 0 to 1, deletes NetworkPolicies, re-points Services without endpoints, restarts what is not Ready",
   "scripted:<file>": "replays recorded assistant turns and tool calls from a YAML/JSON file (tests)",
 } as const;
 
@@ -25,6 +28,7 @@ export function registerModelFactory(f: ModelFactory) {
 export function resolveModel(id: string, opts: ResolveOptions = {}): Model {
   if (id === "oracle") return new OracleModel();
   if (id === "noop") return new NoopModel();
+  if (id === "runbook") return new RunbookModel();
   if (id.startsWith("scripted:")) {
     const file = id.slice("scripted:".length);
     return new ScriptedModel(loadScript(file), file);

@@ -126,8 +126,8 @@ export const RUN_OPTIONS = {
   },
   model: {
     flags: "--model <id>",
-    help: "backbone model (oracle, noop, scripted:<file>, or a provider model: see `microremed models`)",
-    required: "pass --model oracle, noop, scripted:<file> or a provider model (microremed models lists them)",
+    help: "backbone model (oracle, noop, runbook, scripted:<file>, or a provider model: see `microremed models`)",
+    required: "pass --model oracle, noop, runbook, scripted:<file> or a provider model (microremed models lists them)",
     record: "identity",
   },
   cluster: {

@@ -3,12 +3,10 @@
 // (the expert tier) or not even that (the service and symptom levels), a playbook that diagnoses
 // first, finding the faulty services from the namespace where the report names none. It proves each case solvable; it does not
 // touch chaos objects, which a real system would not have.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { stringify } from "yaml";
 import { reportIn } from "../../diagnosis/report.js";
-import { packageRoot } from "../../util/paths.js";
 import { estimateTokens, type Model, type ModelRequest, type ModelResponse } from "../types.js";
+import { scriptTask } from "./script-task.js";
 
 /** The canonical fix per failure: replace the faulty pod, or roll back a bad template. */
 function fixTasks(failure: string, namespace: string, service: string) {
@@ -37,21 +35,14 @@ const SCRIPTS = ["cluster.py", "localize.py", "expert-fix.py"];
  * proves the case solvable by an agent.
  */
 function diagnoseTasks(namespace: string, service: string) {
-  const dir = join(packageRoot(), "models", "oracle");
-  // each script written to a folder of its own in the sandbox's /tmp, then the repair run
-  const files = SCRIPTS.map(
-    (f) => `cat > "$d/${f}" <<'PY'\n{% raw %}${readFileSync(join(dir, f), "utf8")}{% endraw %}\nPY\n`,
-  ).join("");
   const what = service === "?" ? "Find the faulty services" : `Diagnose ${service}`;
   return [
-    {
-      name: `${what} from what the namespace shows, and repair them`,
-      // cmd: as one string (not split into key=value arguments); raw: not a Jinja template
-      "ansible.builtin.shell": {
-        cmd: `set -e\nd=$(mktemp -d)\n${files}python3 "$d/expert-fix.py" ${namespace} '${service}'\n`,
-        executable: "/bin/bash",
-      },
-    },
+    scriptTask(
+      `${what} from what the namespace shows, and repair them`,
+      "oracle",
+      SCRIPTS,
+      `python3 "$d/expert-fix.py" ${namespace} '${service}'`,
+    ),
   ];
 }
 
