@@ -47,6 +47,8 @@ export const LONG_LANE = [
   // kubernetes.core's drain, CRD and Job flows through ansible-playbook
   "test/sim/clients/drain-ansible.test.ts",
   "test/sim/controllers/jobs-ansible.test.ts",
+  // `npm pack`, installed into an empty folder, runs a case from there
+  "test/cli/pack.test.ts",
   // Online-Boutique's and Train-Ticket's entry routes, and where hello-service's calls go
   "test/sim/workloads/boutique-routes-kubectl.test.ts",
   "test/sim/workloads/trainticket-routes-kubectl.test.ts",
