@@ -1,8 +1,11 @@
 // Which lane a test file runs in. `npm test` (vitest.config.ts) is what a developer runs after
-// every change and must finish in 10 minutes on 2 cores; these files are sweeps over every
-// failure type or long end-to-end runs, so they run in the second CI lane (`npm run test:tiers`,
+// every change and must finish in 5 minutes on 2 cores, type-check included; these files are
+// sweeps over every failure type, long end-to-end runs through the CLI (each `microremed run`
+// starts a cluster, deploys, injects, runs a method at the method's speed and restores) and the
+// slowest client and workload walks, so they run in the second CI lane (`npm run test:tiers`,
 // vitest.tiers.config.ts) beside the whole tiers. Run them by hand after changing what they cover
-// (the embedded cluster's workloads and chaos, the remediation path, --parallel).
+// (the embedded cluster's workloads and chaos, the remediation path, the CLI's run flags and
+// records, --parallel): `npx vitest run <file>`.
 export const LONG_LANE = [
   // every reference failure, fixed and not fixed as an operator would try (46 cases)
   "test/sim/workloads/remediation-table.test.ts",
@@ -15,8 +18,41 @@ export const LONG_LANE = [
   "test/cli/parallel.test.ts",
   // the expert tier's fixes with kubernetes.core, and a restart that does not fix them
   "test/cli/expert-fixes.test.ts",
-  // the symptom-level oracle on every reference type (npm test: one per localization signal)
+  // the symptom-level oracle on every reference type
   "test/cli/symptom-every-type.test.ts",
   // the runbook baseline through the CLI: what its blind steps repair and what they do not
   "test/cli/runbook.test.ts",
+  // every report level through `run`, oracle, noop and agents, and the background noise (5 runs)
+  "test/cli/report-levels.test.ts",
+  // every reason a failed case can have, one `run` each (8 runs)
+  "test/cli/reasons-run.test.ts",
+  // module methods, cmd: agents, broken agents, --trials and --shard through `run`
+  "test/cli/extensions.test.ts",
+  // every flag of `run`, against `microremed sim` and the embedded cluster
+  "test/cli/flags.test.ts",
+  // errors of the run (provider outages, a missing ansible-playbook) through `run`
+  "test/cli/run-errors.test.ts",
+  // `env init` and a run on a system from a folder
+  "test/cli/env-system.test.ts",
+  // the single-step commands refused outside MicroRemed's namespaces (16 CLI calls)
+  "test/cli/namespaces.test.ts",
+  // SIGINT mid-case, and a resume after a cut-off case
+  "test/cli/interrupt.test.ts",
+  "test/cli/resume.test.ts",
+  // `run` and `doctor` where bubblewrap cannot run
+  "test/sandbox/cli.test.ts",
+  // ThinkRemed's scenarios and --base-url, one `run` each
+  "test/methods/thinkremed-cli.test.ts",
+  "test/models/base-url-cli.test.ts",
+  // each expert type that leaves its target Ready, judged by its own symptom (one namespace each)
+  "test/verify/calls-kubectl.test.ts",
+  // kubernetes.core's drain, CRD and Job flows through ansible-playbook
+  "test/sim/clients/drain-ansible.test.ts",
+  "test/sim/controllers/jobs-ansible.test.ts",
+  // `npm pack`, installed into an empty folder, runs a case from there
+  "test/cli/pack.test.ts",
+  // Online-Boutique's and Train-Ticket's entry routes, and where hello-service's calls go
+  "test/sim/workloads/boutique-routes-kubectl.test.ts",
+  "test/sim/workloads/trainticket-routes-kubectl.test.ts",
+  "test/sim/workloads/addresses-kubectl.test.ts",
 ];

@@ -1,4 +1,6 @@
 // Issue 2, done-when 2: Debian's ansible-playbook with kubernetes.core against the embedded cluster.
+// The collection's waiter (plugins/module_utils/k8s/waiter.py, clock()) sleeps wait_sleep seconds
+// of wall time between its checks, 5 unless told: the plays check every second, the least it takes.
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
@@ -18,6 +20,7 @@ const PLAYBOOK = `
         state: present
         wait: true
         wait_timeout: 60
+        wait_sleep: 1
         definition:
           apiVersion: apps/v1
           kind: Deployment
@@ -57,6 +60,7 @@ const PLAYBOOK = `
         namespace: "{{ ns }}"
         replicas: 2
         wait_timeout: 60
+        wait_sleep: 1
     - name: kubectl through the shell
       ansible.builtin.shell: kubectl -n {{ ns }} get deploy api -o jsonpath='{.status.readyReplicas}'
       register: ready
@@ -65,7 +69,7 @@ const PLAYBOOK = `
       ansible.builtin.assert:
         that: [ready.stdout == "2"]
     - name: scale back
-      kubernetes.core.k8s_scale: {kind: Deployment, name: api, namespace: "{{ ns }}", replicas: 1, wait_timeout: 60}
+      kubernetes.core.k8s_scale: {kind: Deployment, name: api, namespace: "{{ ns }}", replicas: 1, wait_timeout: 60, wait_sleep: 1}
 `;
 
 const CLEANUP = `
@@ -85,6 +89,7 @@ const CLEANUP = `
         name: api
         namespace: ansible-test
         wait: true
+        wait_sleep: 1
 `;
 
 let t: TestCluster;

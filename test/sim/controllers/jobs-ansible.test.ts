@@ -3,7 +3,8 @@
 // predicate of its own, so a Job is waited for by its Complete / Failed condition), then
 // k8s_info on its pods and k8s_log on the job. Conditions as kube's job controller sets them
 // (pkg/controller/job/job_controller.go): Complete / CompletionsReached, Failed /
-// BackoffLimitExceeded.
+// BackoffLimitExceeded. The waiter sleeps wait_sleep seconds of wall time between checks (5
+// unless told); the plays check every second, the least it takes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playbook } from "../../helpers/ansible.js";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
@@ -24,6 +25,7 @@ const PLAYBOOK = `
         wait: true
         wait_condition: {type: Complete, status: "True"}
         wait_timeout: 120
+        wait_sleep: 1
         definition:
           apiVersion: batch/v1
           kind: Job
@@ -70,6 +72,7 @@ const PLAYBOOK = `
         wait: true
         wait_condition: {type: Failed, status: "True"}
         wait_timeout: 120
+        wait_sleep: 1
         definition:
           apiVersion: batch/v1
           kind: Job
@@ -99,6 +102,7 @@ const CLEANUP = `
         namespace: batch-test
         delete_options: {propagationPolicy: Background}
         wait: true
+        wait_sleep: 1
       loop: [migrate, broken]
 `;
 
