@@ -17,4 +17,6 @@ export const LONG_LANE = [
   "test/cli/expert-fixes.test.ts",
   // the symptom-level oracle on every reference type (npm test: one per localization signal)
   "test/cli/symptom-every-type.test.ts",
+  // every failure type of Simple-Micro as a Harbor task: oracle 1, noop 0 (npm test: one case)
+  "test/harbor/export-every-type.test.ts",
 ];
