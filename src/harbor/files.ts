@@ -153,12 +153,15 @@ if [ ! -e "$state/ready" ]; then
   setsid microremed sim --kubeconfig "$state/admin.kubeconfig" --speed ${c.speed} --seed ${c.seed} --env ${c.env} \\
     >"$state/sim.log" 2>&1 </dev/null &
   echo $! >"$state/sim.pid"
+  waited=0
   until grep -q "embedded cluster ready" "$state/sim.log"; do
-    if ! kill -0 "$(cat "$state/sim.pid")" 2>/dev/null; then
+    if ! kill -0 "$(cat "$state/sim.pid")" 2>/dev/null || [ "$waited" -ge 1500 ]; then
+      echo "the embedded cluster did not start within 300 s:" >&2
       cat "$state/sim.log" >&2
       exit 1
     fi
     sleep 0.2
+    waited=$((waited + 1))
   done
   if ! microremed task start "$task/case.json" --kubeconfig "$state/admin.kubeconfig" --state "$state" \\
     --agent-kubeconfig "$agent_home/.kube/config" --workdir "$workdir" "\${owner[@]}" >"$state/start.log" 2>&1; then

@@ -1,7 +1,9 @@
 // Every failure type of Simple-Micro as a Harbor task, run without a container (task-steps.ts):
 // the oracle's solve.sh scores reward 1 and doing nothing 0, at the full level; and the symptom
-// level's oracle (an alert that names neither service nor failure) on one of them. In the long
-// lane (test/lanes.ts): export.test.ts runs one case in npm test.
+// level's oracle (an alert that names neither service nor failure) on one of them. The agent's
+// steps run at the tasks' own clock speed (1), so a chaos's duration (pod-fail's PodChaos runs
+// 1200 s) means what it means on k3s. In the long lane (test/lanes.ts): export.test.ts runs one
+// case in npm test.
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,8 +76,10 @@ describe("every failure type of Simple-Micro as a Harbor task", () => {
     async (type) => {
       const t = full.get(type);
       if (!t) throw new Error(`no task of ${type}`);
-      expect(await runTask(t, true)).toEqual({ reward: 1, diagnosis: 1 });
-      expect(await runTask(t, false)).toEqual({ reward: 0 });
+      const solved = await runTask(t, true);
+      expect(solved.reward, solved.why).toEqual({ reward: 1, diagnosis: 1 });
+      const untouched = await runTask(t, false);
+      expect(untouched.reward, untouched.why).toEqual({ reward: 0 });
     },
     600_000,
   );
@@ -83,6 +87,7 @@ describe("every failure type of Simple-Micro as a Harbor task", () => {
   it("symptom level: the oracle finds and repairs the fault from the alert", async () => {
     const tasks = await exportTo(join(out, "symptom"), ["--report", "symptom", "--limit", "1"]);
     // the alert names no service: the oracle's playbook finds it, and states no diagnosis
-    expect(await runTask(tasks[0], true)).toEqual({ reward: 1 });
+    const solved = await runTask(tasks[0], true);
+    expect(solved.reward, solved.why).toEqual({ reward: 1 });
   }, 600_000);
 });

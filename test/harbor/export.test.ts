@@ -129,10 +129,12 @@ describe("export harbor", () => {
       ]);
       const solved = await solveTask(t, r);
       expect(solved.exitCode, solved.stderr).toBe(0);
-      expect(await verifyTask(t, r)).toEqual({ reward: 1, diagnosis: 1 });
+      const solvedScore = await verifyTask(t, r);
+      expect(solvedScore.reward, solvedScore.why).toEqual({ reward: 1, diagnosis: 1 });
     } finally {
       endTask(r);
     }
-    expect(await runTask(t, false)).toEqual({ reward: 0 });
+    const untouched = await runTask(t, false);
+    expect(untouched.reward, untouched.why).toEqual({ reward: 0 });
   }, 300_000);
 });

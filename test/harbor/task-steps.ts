@@ -67,10 +67,20 @@ export function solveTask(taskDir: string, r: TaskRun) {
   return sh(join(taskDir, "solution", "solve.sh"), [], r, { ...r.env, KUBECONFIG: r.agentKubeconfig });
 }
 
-export async function verifyTask(taskDir: string, r: TaskRun): Promise<Record<string, number>> {
+export interface Verified {
+  /** reward.json, as Harbor reads it. */
+  reward: Record<string, number>;
+  /** The score's reason (score.json), for a failed expectation's message. */
+  why: string;
+}
+
+export async function verifyTask(taskDir: string, r: TaskRun): Promise<Verified> {
   const v = await sh(join(taskDir, "tests", "test.sh"), [], r);
   if (v.exitCode !== 0) throw new Error(`test.sh exited ${v.exitCode}: ${v.stderr}`);
-  return JSON.parse(readFileSync(join(r.logs, "reward.json"), "utf8"));
+  return {
+    reward: JSON.parse(readFileSync(join(r.logs, "reward.json"), "utf8")),
+    why: JSON.parse(readFileSync(join(r.logs, "score.json"), "utf8")).score.reason,
+  };
 }
 
 /** Stop the embedded cluster the entrypoint started (its own process group) and remove the folder. */
@@ -84,8 +94,8 @@ export function endTask(r: TaskRun) {
   rmSync(r.root, { recursive: true, force: true });
 }
 
-/** The whole task: start, solve or not, verify; the reward file's keys. */
-export async function runTask(taskDir: string, solve: boolean): Promise<Record<string, number>> {
+/** The whole task: start, solve or not, verify. */
+export async function runTask(taskDir: string, solve: boolean): Promise<Verified> {
   const r = taskRoot(taskDir);
   try {
     const s = await startTask(taskDir, r);
