@@ -59,6 +59,7 @@ export const LAYERINGS = [
       ["runlog"], // a run's records, summary, reasons, pass@k
       ["trajectory"], // a case as an ATIF trajectory, from its record and conversation
       ["runner", "report"], // the experiment loop and the case pipeline; tables and charts
+      ["harbor"], // a case as a Harbor task: its folder, and the start and verify its container runs
       ["cli"], // the commands
     ],
   },

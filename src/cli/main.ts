@@ -6,6 +6,7 @@ import { packageVersion } from "../util/version.js";
 import { registerDiff } from "./diff.js";
 import { registerDoctor } from "./doctor.js";
 import { registerEnv } from "./env.js";
+import { registerExport } from "./export.js";
 import { registerMcp } from "./mcp.js";
 import { registerModels } from "./models.js";
 import { registerReport } from "./report.js";
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerShow(program);
   registerDiff(program);
   registerEnv(program);
+  registerExport(program);
   return program;
 }
 

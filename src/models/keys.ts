@@ -6,6 +6,9 @@ export const KEY_VARIABLES: Record<string, string[]> = {
   anthropic: ["ANTHROPIC_API_KEY", "LLM_API_KEY"],
   dashscope: ["DASHSCOPE_API_KEY", "LLM_API_KEY"],
   deepseek: ["DEEPSEEK_API_KEY", "LLM_API_KEY"],
+  gemini: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "LLM_API_KEY"],
+  moonshot: ["MOONSHOT_API_KEY", "LLM_API_KEY"],
+  zai: ["ZAI_API_KEY", "LLM_API_KEY"],
 };
 
 export function providerKeyStatus(env: NodeJS.ProcessEnv = process.env) {

@@ -69,7 +69,7 @@ describe("model registry", () => {
   });
 
   it("sends an id no entry routes to a local OpenAI-compatible server, as the reference, and says so", () => {
-    for (const id of ["mistral-large", "o3-pro", "gpt-5", "my-finetune"]) {
+    for (const id of ["mistral-large", "o3-pro", "grok-4", "my-finetune"]) {
       const m = resolveModel(id, { env: {} });
       expect(m).toBeInstanceOf(CompatibleChatModel);
       expect(m.id).toBe(id);
