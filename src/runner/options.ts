@@ -127,7 +127,8 @@ export const RUN_OPTIONS = {
   model: {
     flags: "--model <id>",
     help: "backbone model (oracle, noop, runbook, scripted:<file>, or a provider model: see `microremed models`)",
-    required: "pass --model oracle, noop, runbook, scripted:<file> or a provider model (microremed models lists them)",
+    required:
+      "pass --model oracle, noop, runbook, scripted:<file> or a provider model (microremed models lists them)",
     record: "identity",
   },
   cluster: {
