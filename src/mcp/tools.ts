@@ -5,7 +5,7 @@
 // the probe's, and a write is whatever the identity's Role lets through.
 import { z } from "zod";
 import type { ExecutionResult } from "../ansible/executor.js";
-import { checkSegment, isReadCommand, splitCommandLine } from "../probe/index.js";
+import { checkSegment, cut, isReadCommand, splitCommandLine } from "../probe/index.js";
 
 /** What an agent may hand back with submit: its own diagnosis. */
 export interface Submission {
@@ -28,6 +28,8 @@ export interface McpCase {
   kubectl(argv: string[], signal?: AbortSignal): Promise<string>;
   /** A playbook through the case's executor (`signal`: the call was abandoned, stop it). */
   runPlaybook(playbook: string, signal?: AbortSignal): Promise<ExecutionResult>;
+  /** What a first submit answers: what happens next, where the server runs. */
+  submitted: string;
   /** The agent says it is done; true the first time. */
   submit(s: Submission): boolean;
   /** What the agent submitted, once it has: from then on the tools that act refuse. */
@@ -70,7 +72,16 @@ export function probeRefuses(command: string, namespace: string): boolean {
   return segs.length === 0 || segs.every((seg) => "refusal" in checkSegment(seg, namespace));
 }
 
-/** A playbook's run as data: how it ended and each task's result. */
+/** Characters of ansible's own error an agent sees for a playbook ansible could not parse. */
+const ANSIBLE_ERROR = 4000;
+
+/** Ansible's own error for a playbook it refused: from its ERROR! line (or [ERROR]) to the end. */
+function ansibleError(output: string): string {
+  const at = output.search(/^(ERROR!|\[ERROR\])/m);
+  return cut((at < 0 ? output : output.slice(at)).trim(), ANSIBLE_ERROR);
+}
+
+/** A playbook's run as data: how it ended and each task's result (or ansible's error, if refused). */
 export function executionData(e: ExecutionResult): Record<string, unknown> {
   return {
     ok: e.ok,
@@ -78,6 +89,7 @@ export function executionData(e: ExecutionResult): Record<string, unknown> {
     exitCode: e.exitCode,
     timedOut: e.timedOut,
     ...(e.cause ? { cause: e.cause } : {}),
+    ...(e.cause === "invalid-playbook" ? { ansibleError: ansibleError(e.output) } : {}),
     problems: e.problems,
     tasks: e.tasks,
     ...(e.warnings.length ? { warnings: e.warnings } : {}),
@@ -124,20 +136,18 @@ const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
 const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOptional<z.ZodString> }> = {
   name: "submit",
   description:
-    "Say you are done: the system is then checked as you left it, and kubectl and run_playbook answer no more. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
+    "Say you are done: kubectl and run_playbook answer no more afterwards, and the system stays as you left it. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
   input: {
     service: z.string().optional().describe("the service you found at the root of the incident"),
     cause: z.string().optional().describe("what was wrong with it, in a few words"),
   },
   run: async (c, s) =>
-    c.submit(s)
-      ? "submitted: the system is checked now; stop here."
-      : { refused: "already submitted: the first submit counts; stop here." },
+    c.submit(s) ? c.submitted : { refused: "already submitted: the first submit counts; stop here." },
 };
 
 /** The answer of a tool that acts, once the agent has submitted. */
 export const AFTER_SUBMIT =
-  "refused: you already called submit, so the system is being checked as you left it; stop here.";
+  "refused: you already called submit, so the system stays as you left it; stop here.";
 
 /** Every tool the server offers, in the order an agent meets them. */
 export const TOOLS = [report, kubectl, runPlaybook, submit] as const;

@@ -43,8 +43,18 @@ function either(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
 export type McpRoles = Pick<MethodContext, "report" | "executor" | "caseDir" | "signal"> &
   Required<Pick<MethodContext, "launcher" | "prober">>;
 
-/** The case as the MCP tools reach it, through the roles; the attempt records what they did. */
-export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
+/** What a run's submit answers: the runner verifies the system once the agent has ended. */
+const SUBMITTED = "submitted: the system is checked now as you left it; stop here.";
+
+/**
+ * The case as the MCP tools reach it, through the roles; the attempt records what they did.
+ * `o.submitted`: what a first submit answers; `o.onSubmit`: told of it (`microremed mcp` saves it).
+ */
+export function caseTools(
+  ctx: McpRoles,
+  attempt: Attempt,
+  o: { submitted?: string; onSubmit?: (s: Submission) => void } = {},
+): McpCase {
   const namespace = ctx.report.namespace;
   let playbooks = 0;
   let submitted: Submission | undefined;
@@ -84,9 +94,11 @@ export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
       attempt.execution = execution;
       return execution;
     },
+    submitted: o.submitted ?? SUBMITTED,
     submit: (s) => {
       if (submitted) return false;
       submitted = s;
+      o.onSubmit?.(s);
       return true;
     },
     submission: () => submitted,

@@ -35,6 +35,7 @@ function memoryCase(scope: string) {
       submitted = s;
       return true;
     },
+    submitted: "submitted: stop here.",
     submission: () => submitted,
   };
   return { c, ran };
