@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AnsibleExecutor } from "../ansible/executor.js";
-import { MicroRemedError, usageError } from "../errors.js";
+import { MicroRemedError } from "../errors.js";
 import { actingAs } from "../identity/acting.js";
 import type { AgentAccess } from "../identity/agent.js";
 import { confineIdentity } from "../identity/confine.js";
@@ -28,17 +28,12 @@ export interface McpOpts {
   sandbox: string;
   /** Seconds. */
   playbookTimeout: number;
-  agentAccess: string;
+  agentAccess: AgentAccess;
 }
 
 /** What submit answers here: no run checks the system afterwards. */
 const SUBMITTED =
   "submitted: your diagnosis is saved in submission.json; kubectl and run_playbook answer no more. Nothing checks the system here: whoever started this server checks it as you left it. Stop here.";
-
-function parseAccess(v: string): AgentAccess {
-  if (v === "namespace" || v === "cluster-admin") return v;
-  throw usageError(`unknown --agent-access "${v}"`, "pass --agent-access namespace or cluster-admin");
-}
 
 /** Serve the case's tools until the client goes (stdio), a signal comes, or the parent exits. */
 export async function serveMcp(o: McpOpts): Promise<void> {
@@ -49,7 +44,7 @@ export async function serveMcp(o: McpOpts): Promise<void> {
       "no kubeconfig for the tools",
       "pass --kubeconfig or set KUBECONFIG",
     );
-  const access = parseAccess(o.agentAccess);
+  const access = o.agentAccess;
   const mode = parseSandboxMode(o.sandbox);
   await requireSandbox(mode);
   const report = loadReport(o.report);

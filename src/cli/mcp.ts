@@ -7,6 +7,7 @@
 // mcp-calls.jsonl in --dir as it is made.
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
+import type { AgentAccess } from "../identity/agent.js";
 import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
 import type { McpOpts } from "./mcp-serve.js";
 
@@ -18,6 +19,11 @@ function parsePort(v: string): number {
       "pass e.g. --http 0 for a free port",
     );
   return port;
+}
+
+function parseAccess(v: string): AgentAccess {
+  if (v === "namespace" || v === "cluster-admin") return v;
+  throw usageError(`unknown --agent-access "${v}"`, "pass --agent-access namespace or cluster-admin");
 }
 
 export function registerMcp(program: Command) {
@@ -37,7 +43,8 @@ export function registerMcp(program: Command) {
     .option(
       "--agent-access <access>",
       "namespace (the tools act confined to the report's namespace) or cluster-admin, as for run",
-      "namespace",
+      parseAccess,
+      "namespace" as AgentAccess,
     )
     .option(
       "--http <port>",
