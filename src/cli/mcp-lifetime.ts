@@ -1,6 +1,7 @@
 // How `microremed mcp` ends, and that nothing it started outlives it: it ends on SIGINT or
-// SIGTERM, on stdin's end (stdio: the client closed the pipe or died), and when its parent exits
-// (the kernel re-parents it: a client killed while something else holds the pipe open). Then
+// SIGTERM, and over stdio on stdin's end (the client closed the pipe or died) and when its parent,
+// the client, exits (the kernel re-parents it: a client killed while something else holds the
+// pipe open). Then
 // whatever its tools started that is still running (ansible-playbook, kubectl, bubblewrap) is
 // killed, found as this process's descendants in /proc, and waited for.
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,7 +10,9 @@ import { readdirSync, readFileSync } from "node:fs";
 export function untilEnd(o: { stdio: boolean }): Promise<string> {
   return new Promise((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT")).once("SIGTERM", () => resolve("SIGTERM"));
-    if (o.stdio) process.stdin.once("end", () => resolve("the client closed stdin"));
+    if (!o.stdio) return;
+    process.stdin.once("end", () => resolve("the client closed stdin"));
+    // over stdio the parent is the client
     const parent = process.ppid;
     const watch = setInterval(() => {
       if (process.ppid !== parent) resolve("the client (its parent process) exited");
