@@ -77,7 +77,8 @@ describe("microremed mcp over stdio, its client killed mid-call", () => {
     const sleeping = () =>
       descendants(server).some((pid) => {
         try {
-          return /(^|\/)sleep\x00617\x00$/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+          const [program, arg, ...rest] = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\u0000");
+          return /(^|\/)sleep$/.test(program) && arg === "617" && rest.join("") === "";
         } catch {
           return false;
         }
