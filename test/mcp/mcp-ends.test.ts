@@ -3,7 +3,7 @@
 // client with SIGKILL mid-call, as an agent dies. The server sees stdin end, records the call as
 // abandoned, kills ansible-playbook and the sandbox it ran in, removes the ServiceAccount it made,
 // and exits: no process of the server's tree is left.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,10 +31,14 @@ const alive = (pid: number) => {
 };
 
 /** Resolves once `check` holds, or after `ms`. */
-async function until(check: () => boolean, ms: number): Promise<void> {
-  for (const end = Date.now() + ms; !check() && Date.now() < end; )
+async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()) && Date.now() < end; )
     await new Promise((r) => setTimeout(r, 100));
 }
+
+/** Whether the server's ServiceAccount is there. */
+const oncall = async () =>
+  (await sim.kubectl(["-n", "shop", "get", "serviceaccount", "oncall"], { reject: false })).exitCode === 0;
 
 describe("microremed mcp over stdio, its client killed mid-call", () => {
   it("stops the playbook it was running, records the call as abandoned, and exits", async () => {
@@ -103,4 +107,30 @@ describe("microremed mcp over stdio, its client killed mid-call", () => {
     const left = await execa("pgrep", ["-f", "sleep 617$"], { reject: false });
     expect(left.stdout.trim()).toBe("");
   }, 180_000);
+
+  it("ends when its parent exits though its stdin stays open", async () => {
+    const report = join(dir, "report.json");
+    // sh is the parent; the server reads stdin from a FIFO this test holds open throughout
+    const fifo = join(dir, "stdin.fifo");
+    await execa("mkfifo", [fifo]);
+    const held = openSync(fifo, "r+");
+    const line = [process.execPath, CLI, "mcp", "--report", report, "--kubeconfig", sim.kubeconfig];
+    const parent = execa(
+      "sh",
+      ["-c", `${line.map((w) => `'${w}'`).join(" ")} --dir '${join(dir, "orphan")}' < '${fifo}'; true`],
+      { cwd: ROOT, reject: false, timeout: 120_000 },
+    );
+    const found = () =>
+      descendants(parent.pid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("mcp"));
+    await until(async () => found().length > 0 && (await oncall()), 60_000);
+    const [server] = found();
+    expect(server).toBeGreaterThan(0);
+    expect(await oncall()).toBe(true);
+    parent.kill("SIGKILL");
+    await parent;
+    await until(() => !alive(server), 30_000);
+    expect(alive(server)).toBe(false);
+    expect(await oncall()).toBe(false);
+    closeSync(held);
+  }, 120_000);
 });
