@@ -1,20 +1,23 @@
 // `microremed mcp` itself, loaded only when that command runs (cli/mcp.ts declares it): the case's
-// tools over stdio or streamable HTTP, a call log in --dir.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// tools over stdio or streamable HTTP, acting as an identity confined to the report's namespace
+// (made at start, removed at exit), with every call appended to mcp-calls.jsonl in --dir.
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AnsibleExecutor } from "../ansible/executor.js";
-import { REPORT_LEVELS, type ReportLevel } from "../diagnosis/levels.js";
-import type { DiagnosisReport } from "../diagnosis/report.js";
 import { MicroRemedError } from "../errors.js";
-import { CallLog, createMcpServer, listenMcp } from "../mcp/index.js";
+import { actingAs } from "../identity/acting.js";
+import type { AgentAccess } from "../identity/agent.js";
+import { confineIdentity } from "../identity/confine.js";
+import { CallLog, createMcpServer, listenMcp, type McpListener } from "../mcp/index.js";
 import { caseTools } from "../methods/mcp.js";
 import type { Attempt } from "../methods/types.js";
-import { createProbe, probeLimits } from "../probe/index.js";
 import { SandboxLauncher } from "../runner/launcher.js";
 import { parseSandboxMode, requireSandbox } from "../sandbox/support.js";
 import { packageRoot } from "../util/paths.js";
 import { packageVersion } from "../util/version.js";
+import { stopDescendants, untilEnd } from "./mcp-lifetime.js";
+import { loadReport } from "./mcp-report.js";
 
 export interface McpOpts {
   kubeconfig?: string;
@@ -25,99 +28,95 @@ export interface McpOpts {
   sandbox: string;
   /** Seconds. */
   playbookTimeout: number;
+  agentAccess: AgentAccess;
 }
 
-/** The fields every report has, and what its level adds (src/diagnosis/build.ts reportAt). */
-const COMMON = ["namespace", "env", "runtimeContext", "inventory"];
-const BY_LEVEL: Record<ReportLevel, string[]> = {
-  full: ["service", "category"],
-  service: ["service"],
-  // an alert in place of a service: what monitoring paged with
-  symptom: ["alert"],
-};
+/** What submit answers here: no run checks the system afterwards. */
+const SUBMITTED =
+  "submitted: your diagnosis is saved in submission.json; kubectl and run_playbook answer no more. Nothing checks the system here: whoever started this server checks it as you left it. Stop here.";
 
-/** A report of any level, from a case's conversation.json or the report on its own. */
-function loadReport(file: string): DiagnosisReport {
-  let doc: Record<string, unknown>;
-  try {
-    doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch (e) {
-    throw new MicroRemedError(
-      "E_CONFIG",
-      `cannot read the report ${file}: ${(e as Error).message}`,
-      "pass a JSON file",
-    );
-  }
-  // a case's conversation.json holds the report under "report"
-  const r = (typeof doc.report === "object" && doc.report ? doc.report : doc) as Record<string, unknown>;
-  // reports written before levels have none: they are full ones
-  const level = r.level ?? "full";
-  if (typeof level !== "string" || !(REPORT_LEVELS as readonly string[]).includes(level))
-    throw new MicroRemedError(
-      "E_CONFIG",
-      `${file} is a report of an unknown level ${JSON.stringify(level)}`,
-      `a report's level is ${REPORT_LEVELS.join(", ")} (or none, for full): pass a case's conversation.json`,
-    );
-  const missing = [...COMMON, ...BY_LEVEL[level as ReportLevel]].filter((k) => typeof r[k] !== "string");
-  if (missing.length)
-    throw new MicroRemedError(
-      "E_CONFIG",
-      `${file} is not a diagnosis report of the ${level} level (no ${missing.join(", ")})`,
-      "pass a case's conversation.json, or its report as JSON",
-    );
-  return r as unknown as DiagnosisReport;
-}
-
-/** Serve the case's tools until the client goes (stdio) or a signal comes (HTTP). */
+/** Serve the case's tools until the client goes (stdio), a signal comes, or the parent exits. */
 export async function serveMcp(o: McpOpts): Promise<void> {
-  const kubeconfig = o.kubeconfig ?? process.env.KUBECONFIG;
-  if (!kubeconfig)
+  const given = o.kubeconfig ?? process.env.KUBECONFIG;
+  if (!given)
     throw new MicroRemedError(
       "E_CONFIG",
       "no kubeconfig for the tools",
       "pass --kubeconfig or set KUBECONFIG",
     );
+  const access = o.agentAccess;
   const mode = parseSandboxMode(o.sandbox);
   await requireSandbox(mode);
   const report = loadReport(o.report);
   const caseDir = resolve(o.dir);
   mkdirSync(caseDir, { recursive: true });
-  const timeoutMs = o.playbookTimeout * 1000;
-  const limits = probeLimits({});
-  const probe = createProbe({
-    kubeconfig,
-    namespace: report.namespace,
-    timeoutMs: limits.timeoutSeconds * 1000,
-    maxOutput: limits.maxOutput,
-    maxCommands: limits.maxCommands,
-    sandbox: mode,
-  });
-  const attempt: Attempt = { index: 1, problems: [], probeRounds: 0 };
-  const tools = caseTools(
-    {
-      report,
-      caseDir,
-      executor: new AnsibleExecutor({
-        inventory: resolve(packageRoot(), "inventory.ini"),
-        kubeconfig,
-        timeoutMs,
-        sandbox: mode,
-      }),
-      launcher: new SandboxLauncher({ mode, kubeconfig, caseDir, timeoutMs }),
-      prober: { probe },
-    },
-    attempt,
-  );
   const calls = resolve(caseDir, "mcp-calls.jsonl");
-  writeFileSync(calls, "");
-  const log = new CallLog((c) => appendFileSync(calls, `${JSON.stringify(c)}\n`));
-  const make = () => createMcpServer(tools, log, packageVersion());
-  if (o.http === undefined) {
-    await make().connect(new StdioServerTransport());
-    return;
+  const append = (line: object) => appendFileSync(calls, `${JSON.stringify(line)}\n`);
+  const id = await confineIdentity(resolve(given), report.namespace, access);
+  // the tools stop when the server ends, whatever they were doing
+  const stop = new AbortController();
+  let listener: McpListener | undefined;
+  try {
+    const acting = actingAs({
+      kubeconfig: id.kubeconfig,
+      namespace: report.namespace,
+      sandbox: mode,
+      caseDir,
+      timeoutMs: o.playbookTimeout * 1000,
+      probeLimits: {},
+    });
+    const { prober } = acting;
+    if (!prober) throw new Error("actingAs made no probe though limits were given");
+    const attempt: Attempt = { index: 1, problems: [], probeRounds: 0 };
+    const executor = new AnsibleExecutor({
+      inventory: resolve(packageRoot(), "inventory.ini"),
+      kubeconfig: id.kubeconfig,
+      timeoutMs: acting.launcher.timeoutMs,
+      sandbox: mode,
+    });
+    const tools = caseTools(
+      {
+        report,
+        caseDir,
+        executor: acting.executor(executor),
+        launcher: new SandboxLauncher(acting.launcher),
+        prober,
+        signal: stop.signal,
+      },
+      attempt,
+      {
+        submitted: SUBMITTED,
+        onSubmit: (s) =>
+          writeFileSync(resolve(caseDir, "submission.json"), `${JSON.stringify(s, null, 2)}\n`),
+      },
+    );
+    // appended, never wiped: a client that starts a server per call leaves every call, each
+    // start marked
+    append({
+      at: new Date().toISOString(),
+      start: { pid: process.pid, version: packageVersion(), namespace: report.namespace, access },
+    });
+    const log = new CallLog(append);
+    const make = () => createMcpServer(tools, log, packageVersion());
+    const stdio = o.http === undefined;
+    const ended = untilEnd({ stdio });
+    if (stdio) {
+      const server = make();
+      await server.connect(new StdioServerTransport());
+      await ended;
+      // the calls in flight are abandoned (recorded so) and their tools stopped
+      await server.close();
+    } else {
+      listener = await listenMcp(make, { port: o.http });
+      process.stderr.write(
+        `microremed mcp: serving ${listener.url} as ${id.made ? "a ServiceAccount it made" : id.kubeconfig}\n`,
+      );
+      await ended;
+    }
+  } finally {
+    stop.abort();
+    await listener?.close();
+    await stopDescendants();
+    await id.remove();
   }
-  const listener = await listenMcp(make, { port: o.http });
-  process.stderr.write(`microremed mcp: serving ${listener.url} as ${kubeconfig}\n`);
-  await new Promise<void>((res) => process.once("SIGINT", res).once("SIGTERM", res));
-  await listener.close();
 }

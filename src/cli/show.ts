@@ -10,6 +10,17 @@ import { trialOf } from "../report/trace.js";
 import { parsePositive } from "../util/parse.js";
 import { atifText } from "./show-atif.js";
 
+/** A case named by its number (3, 003) or its folder's name (case-003). */
+function caseNumber(which: string): number {
+  const m = /^(?:case-)?0*([1-9]\d*)$/.exec(which);
+  if (!m)
+    throw usageError(
+      `<case> must be a case's number or its folder's name, got "${which}"`,
+      "pass e.g. 3 or case-003",
+    );
+  return Number(m[1]);
+}
+
 export function registerShow(program: Command) {
   program
     .command("show")
@@ -17,7 +28,10 @@ export function registerShow(program: Command) {
       "Print one case's trace: report, conversation, playbooks, tasks, verdicts, phases, tokens, reason",
     )
     .argument("<run-dir>", "a run folder (with run.json and cases.jsonl)")
-    .argument("[case]", "the case number (as in case-NNN/); every case's with --format atif when left out")
+    .argument(
+      "[case]",
+      "the case: its number or its folder's name (3 or case-003); every case's with --format atif when left out",
+    )
     .option("--full", "print long messages and outputs whole")
     .option("--trial <n>", "which trial of the case, in a run made with --trials", "1")
     .option("--format <text|atif>", "text, or the trajectory in ATIF v1.4 (Harbor's) as JSON", "text")
@@ -28,9 +42,9 @@ export function registerShow(program: Command) {
         if (which === undefined && o.format === "text")
           throw usageError(
             "show needs a case number",
-            "pass one (as in case-NNN/), or --format atif for every case",
+            "pass one (e.g. 3 or case-003), or --format atif for every case",
           );
-        const trial = parsePositive(o.trial, "--trial", true);
+        const trial = parsePositive(o.trial, "--trial", true, "2");
         const found = findRunFolders(dir);
         if (found.length !== 1)
           throw new MicroRemedError(
@@ -42,7 +56,7 @@ export function registerShow(program: Command) {
           );
         const run = loadRun(found[0]);
         if (which === undefined) return void process.stdout.write(atifText(run));
-        const index = parsePositive(which, "<case>", true);
+        const index = caseNumber(which);
         const rec = run.cases.find((c) => c.index === index && (trialOf(c) ?? 1) === trial);
         if (!rec)
           throw new MicroRemedError(

@@ -10,7 +10,9 @@ export function registerSim(program: Command) {
     .description(
       "Start the embedded Kubernetes cluster on 127.0.0.1 and write a kubeconfig for kubectl, ansible and client-node",
     )
-    .option("--port <n>", "port to listen on (default: a free port)", (v) => parseNonNegativeInt(v, "--port"))
+    .option("--port <n>", "port to listen on (default: a free port)", (v) =>
+      parseNonNegativeInt(v, "--port", "0"),
+    )
     .option("--kubeconfig <path>", "where to write the kubeconfig", ".microremed/sim.kubeconfig")
     .option(
       "--speed <factor>",

@@ -2,6 +2,7 @@
 // when, kept by the runner (never by the agent) and written into the case's conversation as a
 // probe's calls are: an assistant message with the tool call, then the tool's answer.
 import type { ChatMessage } from "../models/types.js";
+import type { Refusal } from "./tools.js";
 
 export interface McpCall {
   /** When the call came (ISO 8601). */
@@ -11,6 +12,13 @@ export interface McpCall {
   result: string;
   /** The tool threw (a defect of the harness, told to the agent as an error). */
   error?: boolean;
+  /** The tool refused (told to the agent as an error, with the reason). */
+  refused?: boolean;
+  /**
+   * The client gave up on the call before its answer (it cancelled it, or went away): recorded
+   * then, with no result; what the tool was doing is stopped.
+   */
+  abandoned?: boolean;
   durationMs: number;
 }
 
@@ -23,29 +31,48 @@ export class CallLog {
   async record(
     tool: string,
     args: Record<string, unknown>,
-    run: () => Promise<string>,
+    run: () => Promise<string | Refusal>,
+    signal?: AbortSignal,
   ): Promise<{ text: string; error: boolean }> {
     const started = Date.now();
     const at = new Date(started).toISOString();
+    const keep = (call: McpCall) => {
+      this.calls.push(call);
+      this.onCall?.(call);
+    };
     let text: string;
     let error = false;
-    try {
-      text = await run();
-    } catch (e) {
-      text = `the tool failed: ${(e as Error).message}`;
-      error = true;
+    let refused = false;
+    const answer = run().then(
+      (a) => a,
+      (e: Error) => e,
+    );
+    const gaveUp = new Promise<"abandoned">((res) => {
+      if (signal?.aborted) res("abandoned");
+      signal?.addEventListener("abort", () => res("abandoned"), { once: true });
+    });
+    const first = await Promise.race([answer, gaveUp]);
+    if (first === "abandoned") {
+      keep({ at, tool, arguments: args, result: "", abandoned: true, durationMs: Date.now() - started });
+      return { text: "abandoned by the client", error: true };
     }
-    const call: McpCall = {
+    if (first instanceof Error) {
+      text = `the tool failed: ${first.message}`;
+      error = true;
+    } else {
+      refused = typeof first !== "string";
+      text = typeof first === "string" ? first : first.refused;
+    }
+    keep({
       at,
       tool,
       arguments: args,
       result: text,
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
-    };
-    this.calls.push(call);
-    this.onCall?.(call);
-    return { text, error };
+      ...(refused ? { refused } : {}),
+    });
+    return { text, error: error || refused };
   }
 
   /** The calls as conversation messages (the trace's shape): a call, then its answer. */

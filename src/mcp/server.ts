@@ -12,12 +12,18 @@ function register<S extends z.ZodRawShape>(server: McpServer, spec: ToolSpec<S>,
   const description = typeof spec.description === "string" ? spec.description : spec.description(c);
   server.registerTool(spec.name, { description, inputSchema: spec.input }, (async (
     args: z.infer<z.ZodObject<S>>,
+    extra: { signal: AbortSignal },
   ) => {
     // submit is the agent's last act: what it would change afterwards would be changed under the
     // verification, so the tools that act refuse from then on (the refusal is recorded too)
-    const { text, error } = await log.record(spec.name, args as Record<string, unknown>, async () =>
-      spec.acts && c.submission() ? AFTER_SUBMIT : spec.run(c, args),
+    const { text, error } = await log.record(
+      spec.name,
+      args as Record<string, unknown>,
+      async () => (spec.acts && c.submission() ? { refused: AFTER_SUBMIT } : spec.run(c, args, extra.signal)),
+      // the client cancelled the call or went away: the call is recorded as abandoned, the tool stopped
+      extra.signal,
     );
+    // a refusal or a failure is an error result (MCP's isError), so a client can tell it from an answer
     return { content: [{ type: "text" as const, text }], ...(error ? { isError: true } : {}) };
   }) as Parameters<McpServer["registerTool"]>[2]);
 }

@@ -5,7 +5,7 @@
 // the probe's, and a write is whatever the identity's Role lets through.
 import { z } from "zod";
 import type { ExecutionResult } from "../ansible/executor.js";
-import { checkKubectl, splitCommandLine } from "../probe/index.js";
+import { checkSegment, cut, isReadCommand, splitCommandLine } from "../probe/index.js";
 
 /** What an agent may hand back with submit: its own diagnosis. */
 export interface Submission {
@@ -25,13 +25,20 @@ export interface McpCase {
   /** A command line the probe accepts: its observation. */
   probe(command: string): Promise<string>;
   /** A kubectl command the probe does not read (a write): run in the sandbox, RBAC decides. */
-  kubectl(argv: string[]): Promise<string>;
-  /** A playbook through the case's executor. */
-  runPlaybook(playbook: string): Promise<ExecutionResult>;
+  kubectl(argv: string[], signal?: AbortSignal): Promise<string>;
+  /** A playbook through the case's executor (`signal`: the call was abandoned, stop it). */
+  runPlaybook(playbook: string, signal?: AbortSignal): Promise<ExecutionResult>;
+  /** What a first submit answers: what happens next, where the server runs. */
+  submitted: string;
   /** The agent says it is done; true the first time. */
   submit(s: Submission): boolean;
   /** What the agent submitted, once it has: from then on the tools that act refuse. */
   submission(): Submission | undefined;
+}
+
+/** What a tool refused to do, and why: the agent gets it as an error result (isError). */
+export interface Refusal {
+  refused: string;
 }
 
 export interface ToolSpec<S extends z.ZodRawShape> {
@@ -41,20 +48,40 @@ export interface ToolSpec<S extends z.ZodRawShape> {
   input: S;
   /** The tool looks or acts on the cluster: refused once the agent has submitted. */
   acts?: boolean;
-  run(c: McpCase, args: z.infer<z.ZodObject<S>>): Promise<string>;
+  /** `signal`: aborted when the client gives up on the call. */
+  run(c: McpCase, args: z.infer<z.ZodObject<S>>, signal?: AbortSignal): Promise<string | Refusal>;
 }
 
-/** The one kubectl command (no pipe, no `;`) that the probe's read rules refuse: it goes to the write path. */
-export function writeArgv(command: string, namespace: string): string[] | undefined {
+/**
+ * The one kubectl command (no pipe, no `;`) that is no read of the probe's (a write, or a command
+ * the probe does not know): it goes to the write path. A read the probe's rules refuse (a watch, a
+ * follow, a refused flag or output format) is no write: the probe refuses it with the reason.
+ */
+export function writeArgv(command: string): string[] | undefined {
   const segs = splitCommandLine(command);
   if (segs.length !== 1) return undefined;
   const [seg] = segs;
   if (seg.refusal || seg.stages.length !== 1 || seg.stages[0][0] !== "kubectl") return undefined;
   const args = seg.stages[0].slice(1);
-  return "refusal" in checkKubectl(args, namespace) ? args : undefined;
+  return isReadCommand(args) ? undefined : args;
 }
 
-/** A playbook's run as data: how it ended and each task's result. */
+/** Whether the probe refuses every command of the line (it then runs nothing). */
+export function probeRefuses(command: string, namespace: string): boolean {
+  const segs = splitCommandLine(command);
+  return segs.length === 0 || segs.every((seg) => "refusal" in checkSegment(seg, namespace));
+}
+
+/** Characters of ansible's own error an agent sees for a playbook ansible could not parse. */
+const ANSIBLE_ERROR = 4000;
+
+/** Ansible's own error for a playbook it refused: from its ERROR! line (or [ERROR]) to the end. */
+function ansibleError(output: string): string {
+  const at = output.search(/^(ERROR!|\[ERROR\])/m);
+  return cut((at < 0 ? output : output.slice(at)).trim(), ANSIBLE_ERROR);
+}
+
+/** A playbook's run as data: how it ended and each task's result (or ansible's error, if refused). */
 export function executionData(e: ExecutionResult): Record<string, unknown> {
   return {
     ok: e.ok,
@@ -62,6 +89,7 @@ export function executionData(e: ExecutionResult): Record<string, unknown> {
     exitCode: e.exitCode,
     timedOut: e.timedOut,
     ...(e.cause ? { cause: e.cause } : {}),
+    ...(e.cause === "invalid-playbook" ? { ansibleError: ansibleError(e.output) } : {}),
     problems: e.problems,
     tasks: e.tasks,
     ...(e.warnings.length ? { warnings: e.warnings } : {}),
@@ -81,14 +109,17 @@ const kubectl: ToolSpec<{ command: z.ZodString }> = {
   description: (c) =>
     [
       "Runs kubectl as your on-call identity, in the incident's namespace, and returns what it printed.",
-      "Any single kubectl command that is not a read below (rollout restart, scale, set, patch, delete, apply -f FILE in the working folder, ...) runs as the identity in the sandbox; the cluster's RBAC allows or forbids it (403 Forbidden).",
+      "Any single kubectl command that is not one of the read commands below (rollout restart, scale, set, patch, delete, apply -f FILE in the working folder, ...) runs as the identity in the sandbox; the cluster's RBAC allows or forbids it (403 Forbidden).",
+      "A read command is checked by the rules below: one they refuse (a watch, a follow, a refused flag or output format) is refused with the reason and does not run.",
       // the reads' rules and limits, as ThinkRemed's probe states them (its first line is the write path's above)
       `Reads run as the probe runs them:\n${c.readRules.split("\n").slice(1).join("\n")}`,
     ].join("\n"),
   input: { command: z.string().describe("the command line, starting with kubectl") },
-  async run(c, { command }) {
-    const argv = writeArgv(command, c.namespace);
-    return argv ? c.kubectl(argv) : c.probe(command);
+  async run(c, { command }, signal) {
+    const argv = writeArgv(command);
+    if (argv) return c.kubectl(argv, signal);
+    const text = await c.probe(command);
+    return probeRefuses(command, c.namespace) ? { refused: text } : text;
   },
 };
 
@@ -98,26 +129,25 @@ const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
   description:
     "Runs an Ansible playbook (YAML text; hosts: localhost, kubernetes.core modules or kubectl commands) as your on-call identity, and returns its result as JSON: ok, exit code, problems, and each task's status and message.",
   input: { playbook: z.string().describe("the playbook, as YAML text") },
-  run: async (c, { playbook }) => JSON.stringify(executionData(await c.runPlaybook(playbook)), null, 2),
+  run: async (c, { playbook }, signal) =>
+    JSON.stringify(executionData(await c.runPlaybook(playbook, signal)), null, 2),
 };
 
 const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOptional<z.ZodString> }> = {
   name: "submit",
   description:
-    "Say you are done: the system is then checked as you left it, and kubectl and run_playbook answer no more. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
+    "Say you are done: kubectl and run_playbook answer no more afterwards, and the system stays as you left it. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
   input: {
     service: z.string().optional().describe("the service you found at the root of the incident"),
     cause: z.string().optional().describe("what was wrong with it, in a few words"),
   },
   run: async (c, s) =>
-    c.submit(s)
-      ? "submitted: the system is checked now; stop here."
-      : "already submitted: the first submit counts; stop here.",
+    c.submit(s) ? c.submitted : { refused: "already submitted: the first submit counts; stop here." },
 };
 
 /** The answer of a tool that acts, once the agent has submitted. */
 export const AFTER_SUBMIT =
-  "refused: you already called submit, so the system is being checked as you left it; stop here.";
+  "refused: you already called submit, so the system stays as you left it; stop here.";
 
 /** Every tool the server offers, in the order an agent meets them. */
 export const TOOLS = [report, kubectl, runPlaybook, submit] as const;

@@ -34,12 +34,27 @@ function sdkModules(): string[] {
   }
 }
 
+/** Aborted when either is: the run's end, or the client giving up on the call. */
+function either(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+}
+
 /** The roles the tools act through, all as the case's identity. */
 export type McpRoles = Pick<MethodContext, "report" | "executor" | "caseDir" | "signal"> &
   Required<Pick<MethodContext, "launcher" | "prober">>;
 
-/** The case as the MCP tools reach it, through the roles; the attempt records what they did. */
-export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
+/** What a run's submit answers: the runner verifies the system once the agent has ended. */
+const SUBMITTED = "submitted: the system is checked now as you left it; stop here.";
+
+/**
+ * The case as the MCP tools reach it, through the roles; the attempt records what they did.
+ * `o.submitted`: what a first submit answers; `o.onSubmit`: told of it (`microremed mcp` saves it).
+ */
+export function caseTools(
+  ctx: McpRoles,
+  attempt: Attempt,
+  o: { submitted?: string; onSubmit?: (s: Submission) => void } = {},
+): McpCase {
   const namespace = ctx.report.namespace;
   let playbooks = 0;
   let submitted: Submission | undefined;
@@ -52,10 +67,12 @@ export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
       attempt.probeRounds++;
       return ctx.prober.probe(command);
     },
-    kubectl: async (argv) => {
+    kubectl: async (argv, signal) => {
       const full = ["kubectl", ...(argv.some((a) => NS_FLAGS.test(a)) ? [] : ["-n", namespace]), ...argv];
       const shown = full.map(shellQuote).join(" ");
-      const run = await ctx.launcher.launch(shown, "", ctx.signal, undefined, { verbatim: true });
+      const run = await ctx.launcher.launch(shown, "", either(ctx.signal, signal), undefined, {
+        verbatim: true,
+      });
       const body = cut([run.stdout.trimEnd(), run.stderr.trim()].filter(Boolean).join("\n"), WRITE_OUTPUT);
       const note = run.timedOut
         ? "[timed out and was stopped]"
@@ -64,22 +81,24 @@ export function caseTools(ctx: McpRoles, attempt: Attempt): McpCase {
           : "";
       return `$ ${shown}\n${[body, note].filter(Boolean).join("\n") || "(no output)"}\n`;
     },
-    runPlaybook: async (playbook) => {
+    runPlaybook: async (playbook, signal) => {
       playbooks++;
       const execution = await ctx.executor.run(playbook, {
         caseDir: ctx.caseDir,
         name: `playbook-${playbooks}`,
         namespace,
-        signal: ctx.signal,
+        signal: either(ctx.signal, signal),
       });
       // the attempt keeps the last playbook: the one the agent left the system with
       attempt.playbook = playbook;
       attempt.execution = execution;
       return execution;
     },
+    submitted: o.submitted ?? SUBMITTED,
     submit: (s) => {
       if (submitted) return false;
       submitted = s;
+      o.onSubmit?.(s);
       return true;
     },
     submission: () => submitted,
@@ -118,10 +137,10 @@ export class McpAgent implements Method {
       // one URL in and out of bubblewrap: the relay inside listens on the port the host's has
       const tcp = await listenMcp(make);
       listeners.push(tcp);
-      const socket = join(io, "mcp.sock");
-      listeners.push(await listenMcp(make, { socketPath: socket }));
       const url = tcp.url ?? "";
       const port = Number(new URL(url).port);
+      const socket = join(io, "mcp.sock");
+      listeners.push(await listenMcp(make, { socketPath: socket, hostPort: port }));
       const config = writeAgentConfig(ctx.caseDir, url);
       const input = JSON.stringify(
         {

@@ -3,7 +3,7 @@
 
 export { probeContract } from "./contract.js";
 export { cut } from "./cut.js";
-export { checkKubectl } from "./kubectl.js";
+export { checkKubectl, isReadCommand } from "./kubectl.js";
 export { DEFAULT_PROBE_LIMITS, type ProbeLimits, probeLimits } from "./limits.js";
-export { createProbe, type Probe, type ProbeOptions } from "./sandbox.js";
+export { checkSegment, createProbe, type Probe, type ProbeOptions } from "./sandbox.js";
 export { splitCommandLine } from "./tokenize.js";

@@ -34,6 +34,19 @@ const SUBCOMMANDS: Record<string, string[]> = {
   auth: ["can-i", "whoami"],
 };
 
+/**
+ * Whether argv (after `kubectl`) is a read command of the allowlist, whatever its flags: a command
+ * of READ_COMMANDS with a read subcommand where it takes one. A flag before the command counts as a
+ * read too: the probe refuses it and says where flags go.
+ */
+export function isReadCommand(args: string[]): boolean {
+  const i = verbIndex(args);
+  const verb = args[i];
+  if (verb === undefined || verb.startsWith("-")) return true;
+  if (!READ_COMMANDS.includes(verb)) return false;
+  return !SUBCOMMANDS[verb] || SUBCOMMANDS[verb].includes(args[i + 1] ?? "");
+}
+
 /** Why a flag is refused, or undefined when it is fine. */
 function flagRefusal(f: Flag, verb: string, sub: string | undefined): string | undefined {
   const why = refusedWhy(f.name);

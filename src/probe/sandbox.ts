@@ -32,16 +32,21 @@ export interface ProbeOptions {
 
 export type Probe = (command: string) => Promise<string>;
 
-async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<string> {
-  const refused = (why: string) => `$ ${seg.text}\nrefused: ${why}\n`;
-  if (seg.refusal) return refused(seg.refusal);
+/** Why the probe refuses one command of a line, or its checked kubectl argv. */
+export function checkSegment(seg: Segment, namespace: string): { refusal: string } | { argv: string[] } {
+  if (seg.refusal) return { refusal: seg.refusal };
   const [program, ...filterArgvs] = seg.stages;
-  if (program[0] !== "kubectl") return refused(`only kubectl runs here, not ${program[0]}; ${ALLOWED}`);
+  if (program[0] !== "kubectl") return { refusal: `only kubectl runs here, not ${program[0]}; ${ALLOWED}` };
+  const bad = filterArgvs.map(parseFilter).find((f) => "refusal" in f);
+  if (bad && "refusal" in bad) return { refusal: bad.refusal };
+  return checkKubectl(program.slice(1), namespace);
+}
+
+async function runOne(seg: Segment, o: ProbeOptions, budget: number): Promise<string> {
+  const checked = checkSegment(seg, o.namespace);
+  if ("refusal" in checked) return `$ ${seg.text}\nrefused: ${checked.refusal}\n`;
+  const [, ...filterArgvs] = seg.stages;
   const filters = filterArgvs.map(parseFilter);
-  const bad = filters.find((f) => "refusal" in f);
-  if (bad && "refusal" in bad) return refused(bad.refusal);
-  const checked = checkKubectl(program.slice(1), o.namespace);
-  if ("refusal" in checked) return refused(checked.refusal);
 
   const redirect = { show: "", merge: " 2>&1", drop: " 2>/dev/null" }[seg.stderr ?? "show"];
   const shown = [`kubectl ${showArgv(checked.argv)}${redirect}`, ...filterArgvs.map(showArgv)].join(" | ");

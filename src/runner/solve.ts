@@ -2,39 +2,17 @@
 // executor, the scorer, the prober and the agent launcher as roles, each wrapped to count its part
 // of the remediation time as a real cluster would show it (timing.ts), with the embedded clock at
 // the method's speed.
-import type { Executor } from "../ansible/executor.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
+import { actingAs } from "../identity/acting.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import { accessText } from "../identity/describe.js";
 import { executionError } from "../methods/errors.js";
-import type { MethodError, MethodResult, Prober } from "../methods/types.js";
-import { createProbe, probeLimits } from "../probe/index.js";
+import type { MethodError, MethodResult } from "../methods/types.js";
 import type { MethodTimes } from "../runlog/records.js";
 import type { Scorer } from "../verify/types.js";
 import type { CaseContext } from "./context.js";
 import { SandboxLauncher } from "./launcher.js";
 import { timedExecutor, timedLauncher, timedModel, timedProber, timedScorer } from "./timing.js";
-
-/** The executor as the case's identity uses it: its kubeconfig, nothing of the harness's. */
-function asIdentity(e: Executor, id: AgentIdentity): Executor {
-  return { run: (playbook, opts) => e.run(playbook, { ...opts, kubeconfig: id.kubeconfigPath }) };
-}
-
-/** The probe role, when the method probes: kubectl as the case's identity, within the method's limits. */
-function prober(ctx: CaseContext, id: AgentIdentity): Prober | undefined {
-  if (!ctx.method.probeLimits) return undefined;
-  const limits = probeLimits(ctx.method.probeLimits);
-  return {
-    probe: createProbe({
-      kubeconfig: id.kubeconfigPath,
-      namespace: ctx.namespace,
-      timeoutMs: limits.timeoutSeconds * 1000,
-      maxOutput: limits.maxOutput,
-      maxCommands: limits.maxCommands,
-      sandbox: ctx.cfg.sandbox,
-    }),
-  };
-}
 
 export async function solve(
   ctx: CaseContext,
@@ -44,19 +22,22 @@ export async function solve(
   times: MethodTimes,
 ): Promise<MethodResult> {
   const speed = ctx.cfg.methodSpeed;
-  const probe = prober(ctx, id);
-  const launcher = new SandboxLauncher({
-    mode: ctx.cfg.sandbox,
+  const acting = actingAs({
     kubeconfig: id.kubeconfigPath,
+    namespace: ctx.namespace,
+    sandbox: ctx.cfg.sandbox,
     caseDir: ctx.caseDir,
     timeoutMs: ctx.cfg.playbookTimeout * 1000,
+    probeLimits: ctx.method.probeLimits,
   });
+  const probe = acting.prober;
+  const launcher = new SandboxLauncher(acting.launcher);
   return ctx.time.realtime(speed, () =>
     ctx.method.remediate({
       report,
       identity: accessText(ctx.cfg.agentAccess, ctx.namespace),
       model: timedModel(ctx.model, times),
-      executor: timedExecutor(asIdentity(ctx.executor, id), ctx.time, times),
+      executor: timedExecutor(acting.executor(ctx.executor), ctx.time, times),
       scorer: timedScorer(scorer, ctx.time, speed, times),
       prober: probe && timedProber(probe, times),
       launcher: timedLauncher(launcher, ctx.time, times),

@@ -98,6 +98,17 @@ describe("show", () => {
     expect(r.stdout).toMatch(/reference: fail: the \S+ pods are not all Running and Ready/);
     const missing = await cli(["show", runs.noop, "9"]);
     expect(lastLine(missing.stderr)).toMatch(/has no finished case 9 \(fix: pass one of its cases: 1, 2\)/);
+    // the case folder's name names the case too, and a wrong one is refused with a fitting example
+    const byFolder = await cli(["show", runs.noop, "case-001"]);
+    expect(byFolder.exitCode, byFolder.stderr).toBe(0);
+    expect(byFolder.stdout).toBe(r.stdout);
+    const wrong = await cli(["show", runs.noop, "first"]);
+    expect(wrong.exitCode).toBe(2);
+    expect(lastLine(wrong.stderr)).toContain(
+      `<case> must be a case's number or its folder's name, got "first" (fix: pass e.g. 3 or case-003)`,
+    );
+    const trial = await cli(["show", runs.noop, "1", "--trial", "one"]);
+    expect(lastLine(trial.stderr)).toContain("(fix: pass e.g. --trial 2)");
   });
 });
 

@@ -74,7 +74,13 @@ describe("microremed mcp over stdio", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(calls.map((c) => c.tool)).toEqual(["get_report", "kubectl", "submit"]);
-    expect(calls[1]).toMatchObject({ arguments: { command: "kubectl get nodes" } });
+    // the server's start, then each call
+    expect(calls.map((c) => c.tool ?? Object.keys(c)[1])).toEqual([
+      "start",
+      "get_report",
+      "kubectl",
+      "submit",
+    ]);
+    expect(calls[2]).toMatchObject({ arguments: { command: "kubectl get nodes" } });
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 // The MCP server's tools over one case, driven by the SDK's Client through its in-memory
 // transport: get_report says what the report of the run's level holds, and submit is the agent's
-// last act (kubectl and run_playbook refuse after it, and the refusals are in the call log).
+// last act (kubectl and run_playbook refuse after it, and the refusals are in the call log); a
+// call the client cancels is recorded as abandoned and its tool told to stop.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
@@ -26,8 +27,11 @@ function memoryCase(scope: string) {
       ran.push(argv.join(" "));
       return "done\n";
     },
-    runPlaybook: async (playbook) => {
+    runPlaybook: async (playbook, signal) => {
       ran.push(playbook);
+      // "wait" runs until the call is abandoned, as a long playbook does
+      if (playbook === "wait")
+        await new Promise((res) => signal?.addEventListener("abort", () => res(ran.push("stopped"))));
       return { ok: true, problems: [], tasks: [], warnings: [] } as unknown as ExecutionResult;
     },
     submit: (s) => {
@@ -35,6 +39,7 @@ function memoryCase(scope: string) {
       submitted = s;
       return true;
     },
+    submitted: "submitted: stop here.",
     submission: () => submitted,
   };
   return { c, ran };
@@ -93,6 +98,24 @@ describe("the MCP server's tools", () => {
     expect(log.calls.map((x) => x.tool)).toEqual(["kubectl", "submit", "kubectl", "run_playbook", "submit"]);
     // a report is still readable after submit
     expect(text(await agent.callTool({ name: "get_report", arguments: {} }))).toMatch(/Namespace: shop/);
+    await agent.close();
+  });
+
+  it("record a call the client cancelled as abandoned, and stop its tool", async () => {
+    const { c, ran } = memoryCase(REPORT_SCOPE.full);
+    const log = new CallLog();
+    const agent = await connect(c, log);
+    const cancel = new AbortController();
+    const call = agent.callTool({ name: "run_playbook", arguments: { playbook: "wait" } }, undefined, {
+      signal: cancel.signal,
+    });
+    while (!ran.includes("wait")) await new Promise((r) => setTimeout(r, 5));
+    // the SDK's client sends notifications/cancelled for the request
+    cancel.abort("the user gave up");
+    await expect(call).rejects.toThrow(/gave up/);
+    while (!log.calls.length || !ran.includes("stopped")) await new Promise((r) => setTimeout(r, 5));
+    expect(log.calls).toMatchObject([{ tool: "run_playbook", abandoned: true, result: "" }]);
+    expect(ran).toEqual(["wait", "stopped"]);
     await agent.close();
   });
 });
