@@ -13,7 +13,7 @@ import { FaultBook } from "../context/faults.js";
 import { LogBook } from "../context/logbook.js";
 import { ControllerRuntime } from "../context/runtime.js";
 import { createNodes, followClockConfigMap, type NodeSpec } from "../controllers/nodes.js";
-import { type Clock, WallClock } from "../core/clock.js";
+import { type Clock, defaultLead, WallClock } from "../core/clock.js";
 import { ContainerExec } from "../exec/handler.js";
 import { execUpgrade } from "../exec/transport/websocket.js";
 import { processesOf } from "../kubelet/command.js";
@@ -36,6 +36,11 @@ export interface EmbeddedClusterOptions {
   stages: StageDocs;
   /** Clock speed factor: 60 runs a minute of cluster time in a second. */
   speed?: number;
+  /**
+   * Ms of cluster time the clock starts behind the wall clock: what a fast clock may gain before
+   * it must follow the wall clock (default: `defaultLead(speed)`; core/clock.ts).
+   */
+  lead?: number;
   seed?: number | string;
   clock?: Clock;
   nodes?: NodeSpec[];
@@ -70,7 +75,7 @@ export class EmbeddedCluster {
   private metrics?: SimMetrics;
 
   constructor(opts: EmbeddedClusterOptions) {
-    const clock = opts.clock ?? new WallClock(opts.speed ?? 1);
+    const clock = opts.clock ?? new WallClock(opts.speed ?? 1, opts.lead ?? defaultLead(opts.speed ?? 1));
     const store = new Store(opts.watchHistory);
     const rng = new Rng(opts.seed ?? 42);
     const registry = new Registry(store, clock, rng);
