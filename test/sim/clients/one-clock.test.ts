@@ -12,6 +12,7 @@
 // - no timestamp, log line or `date` in a container is later than the wall clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkBuilt, cli, type SimCluster, startSim, tmp } from "../../cli/cli-helpers.js";
+import { ageSeconds, leastForRestarts } from "../helpers/story.js";
 
 const NS = "simple-micro";
 let sim: SimCluster;
@@ -19,21 +20,6 @@ let conn: string[];
 
 const clusterNow = async () =>
   Number(JSON.parse((await sim.kubectl(["get", "--raw", "/version"])).stdout).clockMillis);
-
-/** The least cluster time n restarts take under kubelet's crash back-off (none before the first). */
-export function leastForRestarts(n: number): number {
-  let s = 0;
-  for (let i = 1; i < n; i++) s += Math.min(10 * 2 ** (i - 1), 300);
-  return s;
-}
-
-/** kubectl's printed age ("3m12s", "26m", "2d3h", "45s") in seconds, rounded down as it prints. */
-function ageSeconds(age: string): number {
-  const units: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1, y: 365 * 86400 };
-  let s = 0;
-  for (const [, v, u] of age.matchAll(/(\d+)([ydhms])/g)) s += Number(v) * units[u];
-  return s;
-}
 
 interface Ev {
   reason: string;
