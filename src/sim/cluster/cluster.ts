@@ -41,6 +41,11 @@ export interface EmbeddedClusterOptions {
    * it must follow the wall clock (default: `defaultLead(speed)`; core/clock.ts).
    */
   lead?: number;
+  /**
+   * Namespaces with this label (`key=value`) look as if restored from a cluster that ran for
+   * days, once deployed (kubelet/lived-in.ts; docs/clock.md).
+   */
+  livedIn?: string;
   seed?: number | string;
   clock?: Clock;
   nodes?: NodeSpec[];
@@ -106,7 +111,7 @@ export class EmbeddedCluster {
     };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
-    installControllers(this.ctx, this.auth);
+    installControllers(this.ctx, this.auth, opts.livedIn ? { namespaceLabel: opts.livedIn } : undefined);
     for (const ns of SYSTEM_NAMESPACES)
       registry.create(R("Namespace"), undefined, {
         apiVersion: "v1",

@@ -8,6 +8,14 @@ export function leastForRestarts(n: number): number {
   return s;
 }
 
+/** How much a printed age may round down: kubectl drops seconds past 10 minutes, minutes past some hours. */
+export function ageGrain(age: string): number {
+  if (/s/.test(age)) return 1;
+  if (/m/.test(age)) return 60;
+  if (/h/.test(age)) return 3600;
+  return 86400;
+}
+
 /** kubectl's printed age ("3m12s", "26m", "2d3h", "45s") in seconds, rounded down as it prints. */
 export function ageSeconds(age: string): number {
   const units: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1, y: 365 * 86400 };
