@@ -101,6 +101,19 @@ describe("what kubectl shows tells one story", { timeout: 120_000 }, () => {
         ((e.count ?? 1) - 1) * probe.periodSeconds! - 1,
       );
     }
+    // in a long back-off the pod worker syncs every 10 s and records BackOff each time
+    // (pod_workers.go completeWork), so the event keeps up with the restarts it delays
+    let backOffs = 0;
+    for (const e of events.filter((x) => x.reason === "BackOff")) {
+      const pod = (await sim.items("pods", NS)).find((p) => p.metadata.name === e.involvedObject.name);
+      const restarts = pod?.status?.containerStatuses?.find((c) =>
+        e.message.includes(`container ${c.name} `),
+      )?.restartCount;
+      if (restarts === undefined) continue;
+      expect(e.count ?? 1, e.message).toBeGreaterThan(restarts);
+      backOffs++;
+    }
+    expect(backOffs).toBe(2);
     const pod = (await sim.items("pods", NS)).find((p) => p.metadata.name.startsWith("hello-service-"))!;
     const st = pod.status!.containerStatuses!.find((c) => c.name === "hello-service")!;
     const last = st.lastState!.terminated!;
