@@ -118,9 +118,13 @@ describe("a namespace restored from a cluster that ran for days", { timeout: 120
     const shape = (x: typeof a) => x.replicaSets.map((r) => [r.name, r.revision, r.image, r.env.join(",")]);
     expect(shape(b)).toEqual(shape(a));
     // read at different instants after their deploys: compare ages against the namespace's
-    const near = (x: number, y: number) => expect(Math.abs(x - y)).toBeLessThan(60_000);
-    a.replicaSets.forEach((r, i) => near(b.namespace - b.replicaSets[i].age, a.namespace - r.age));
-    a.deployments.forEach((d, i) => near(b.namespace - b.deployments[i].age, a.namespace - d.age));
+    const near = (x: number, y: number) => {
+      expect(Math.abs(x - y)).toBeLessThan(60_000);
+    };
+    for (const [i, r] of a.replicaSets.entries())
+      near(b.namespace - b.replicaSets[i].age, a.namespace - r.age);
+    for (const [i, d] of a.deployments.entries())
+      near(b.namespace - b.deployments[i].age, a.namespace - d.age);
   });
 
   it("undoes a fault's rollout to the deployed template, the newest revision", async () => {
