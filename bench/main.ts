@@ -9,6 +9,7 @@ import {
   benchParallel,
   benchPhases,
   benchRemediationTime,
+  benchSeven,
   benchTiers,
 } from "./runs.js";
 
@@ -16,6 +17,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   api: benchApi,
   clock: benchClock,
   deploy: benchDeploy,
+  seven: benchSeven,
   phases: benchPhases,
   tiers: benchTiers,
   expert: benchExpert,

@@ -77,6 +77,28 @@ export async function benchPhases(): Promise<void> {
   line("success", rate(cs));
 }
 
+/**
+ * Deploy plus one case of each of the reference's seven failure types (hard.txt's first seven),
+ * oracle and SoloGen on Simple-Micro, every setting at its default (speed 60, its clock starting
+ * behind the wall clock by its lead): the time a user waits, timed from outside.
+ */
+export async function benchSeven(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "mr-bench-"));
+  process.stdout.write("Deploy + the seven reference types, oracle, simple-micro, default settings\n");
+  const r = await cli(oracleHard("--experiments", "7", "--save-path", dir, "--run-name", "seven"));
+  if (r.code !== 0) process.stdout.write(`  run failed (exit ${r.code}): ${r.err}\n`);
+  const cs = cases(join(dir, "seven"));
+  const sum = (k: string) => cs.reduce((n, c) => n + (c.phases[k] ?? 0), 0) / 1000;
+  line("wall time, deploy included", `${r.wallS.toFixed(1)} s`, "< 20 s");
+  line(
+    "of which in cases (wall s)",
+    ["inject", "confirm", "method", "settle", "verify", "restore"]
+      .map((k) => `${k} ${sum(k).toFixed(1)}`)
+      .join("  "),
+  );
+  line("success", `${rate(cs)} (${[...new Set(cs.map((c) => c.failure))].length} types)`);
+}
+
 /** Issue 4: the three tiers of Simple-Micro and Online-Boutique's easy tier, oracle and noop. */
 export async function benchTiers(): Promise<void> {
   await runAllBench(

@@ -112,7 +112,7 @@ function requestLines(check: UserCheck, now: UserReading, baseline?: UserReading
 
 /** The alert's lines ("- ..."), from the measurement alone. */
 export function alertText(m: SymptomMeasurement): string {
-  const since = `since ${clusterClock(m.sinceMs)} (cluster time)`;
+  const since = `since ${clusterClock(m.sinceMs)}`;
   const lines: string[] = [];
   if (m.check && m.now !== undefined && typeof m.now !== "string") {
     const failing = !judgeUser(m.now, m.baseline, m.check).pass;

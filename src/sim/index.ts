@@ -8,7 +8,7 @@ export { DEFAULT_NODES, EmbeddedCluster, type EmbeddedClusterOptions } from "./c
 export type { ClusterCredentials } from "./cluster/kubeconfig.js";
 export type { TopologyInput } from "./context/catalog.js";
 export type { NodeSpec } from "./controllers/nodes.js";
-export { type Clock, WallClock } from "./core/clock.js";
+export { type Clock, defaultLead, WallClock } from "./core/clock.js";
 export type { Pod } from "./core/objects.js";
 export type { KObject } from "./core/types.js";
 export { builtinStages, loadStages, type StageDocs, stagesPath } from "./stages/load.js";

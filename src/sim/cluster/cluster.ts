@@ -13,7 +13,7 @@ import { FaultBook } from "../context/faults.js";
 import { LogBook } from "../context/logbook.js";
 import { ControllerRuntime } from "../context/runtime.js";
 import { createNodes, followClockConfigMap, type NodeSpec } from "../controllers/nodes.js";
-import { type Clock, WallClock } from "../core/clock.js";
+import { type Clock, defaultLead, WallClock } from "../core/clock.js";
 import { ContainerExec } from "../exec/handler.js";
 import { execUpgrade } from "../exec/transport/websocket.js";
 import { processesOf } from "../kubelet/command.js";
@@ -36,6 +36,16 @@ export interface EmbeddedClusterOptions {
   stages: StageDocs;
   /** Clock speed factor: 60 runs a minute of cluster time in a second. */
   speed?: number;
+  /**
+   * Ms of cluster time the clock starts behind the wall clock: what a fast clock may gain before
+   * it must follow the wall clock (default: `defaultLead(speed)`; core/clock.ts).
+   */
+  lead?: number;
+  /**
+   * Namespaces with this label (`key=value`) look as if restored from a cluster that ran for
+   * days, once deployed (kubelet/lived-in.ts; docs/clock.md).
+   */
+  livedIn?: string;
   seed?: number | string;
   clock?: Clock;
   nodes?: NodeSpec[];
@@ -70,7 +80,7 @@ export class EmbeddedCluster {
   private metrics?: SimMetrics;
 
   constructor(opts: EmbeddedClusterOptions) {
-    const clock = opts.clock ?? new WallClock(opts.speed ?? 1);
+    const clock = opts.clock ?? new WallClock(opts.speed ?? 1, opts.lead ?? defaultLead(opts.speed ?? 1));
     const store = new Store(opts.watchHistory);
     const rng = new Rng(opts.seed ?? 42);
     const registry = new Registry(store, clock, rng);
@@ -101,7 +111,7 @@ export class EmbeddedCluster {
     };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
-    installControllers(this.ctx, this.auth);
+    installControllers(this.ctx, this.auth, opts.livedIn ? { namespaceLabel: opts.livedIn } : undefined);
     for (const ns of SYSTEM_NAMESPACES)
       registry.create(R("Namespace"), undefined, {
         apiVersion: "v1",

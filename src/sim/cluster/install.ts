@@ -16,9 +16,9 @@ import { installResourceQuotaController } from "../controllers/resourcequota.js"
 import { installServiceAccountController } from "../controllers/serviceaccount.js";
 import { installTaintEvictionController } from "../controllers/taint-eviction.js";
 import { installWorkloadControllers } from "../controllers/workloads.js";
-import { installNodeAgents } from "../kubelet/index.js";
+import { installNodeAgents, type LivedInOptions } from "../kubelet/index.js";
 
-export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
+export function installControllers(ctx: SimContext, auth?: ClusterAuth, livedIn?: LivedInOptions): void {
   // the bootstrap RBAC policy, ClusterRole aggregation and the tokens controller
   if (auth) installAuthControllers(ctx, auth.tokens, auth.pki.ca);
   installAdmission(ctx.registry);
@@ -28,7 +28,7 @@ export function installControllers(ctx: SimContext, auth?: ClusterAuth): void {
   installGarbageCollector(ctx);
   installEndpointsController(ctx);
   installEndpointSliceController(ctx);
-  installNodeAgents(ctx);
+  installNodeAgents(ctx, livedIn);
   installWorkloadControllers(ctx);
   installBatchControllers(ctx);
   installDisruptionController(ctx);

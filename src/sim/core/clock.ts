@@ -1,5 +1,9 @@
-// Cluster time. The embedded cluster may run faster than the wall clock (--speed F): every delay
-// the simulation schedules is in cluster milliseconds and is divided by F on the wall clock.
+// Cluster time: the one clock of the embedded cluster. Every timestamp it writes, every age it
+// prints, every delay it schedules and every `date` a container runs reads this clock. It may run
+// faster than the wall clock (--speed F), but never ahead of it: it starts behind the wall clock
+// by a lead (the time fast phases may gain) and, once it has caught up, follows it at speed 1.
+// So what kubectl computes from its own clock (describe's ages) is never less than what happened
+// in the cluster. The invariant and its consequences: docs/clock.md.
 
 import { type Timer, TimerQueue } from "./timer-queue.js";
 
@@ -12,10 +16,11 @@ export interface Clock {
   /** Run fn after `ms` of cluster time. Returns a cancel function. */
   after(ms: number, fn: () => void): () => void;
   /**
-   * The wall time at which a cluster instant is shown. Timestamps in objects follow the wall
-   * clock (so kubectl's ages are never "<invalid>"); only the simulated processes run faster.
+   * The instant shown for a cluster instant (timestamps, log lines, `date`): the same instant.
+   * There is one clock; no reader sees a second one.
    */
   toWall(ms: number): number;
+  /** The cluster instant of a shown one: the same instant. */
   fromWall(ms: number): number;
 }
 
@@ -33,12 +38,14 @@ export interface ClockStats {
   maxBehindMs: number;
   /** How far cluster time is behind the wall clock's pace now: the work not yet done. */
   lagMs: number;
+  /** How far cluster time is behind the wall clock now (never negative): the lead left. */
+  behindWallMs: number;
   /** Times now() was asked while a timer was overdue: it answered that timer's instant. */
   heldAtWork: number;
 }
 
 /**
- * The wall clock, sped up, that never runs ahead of the work. The speed may change while it runs
+ * The wall clock, sped up, that never runs ahead of the work nor of the wall clock. The speed may change while it runs
  * (the runner slows the cluster to real time while a model or playbook acts): time is piecewise
  * linear in the wall clock. Timers run one per macrotask in (due, creation) order, and `now()`
  * never passes the earliest timer that has not yet run, and stays at a timer's instant while the
@@ -47,6 +54,8 @@ export interface ClockStats {
  * runs as fast as the engine can, and once nothing is due before the wall clock's pace, time
  * rejoins it (the runner, which counts cluster time as wall time x speed, sees only the current
  * backlog as lag). So the same seed does the same work on a loaded machine as on an idle one.
+ * Cluster time starts `lead` ms behind the wall clock; a fast clock gains on it and, once level,
+ * runs at the wall clock's pace whatever the speed (it waits for the wall clock).
  */
 export class WallClock implements Clock {
   private readonly segments: Segment[];
@@ -58,13 +67,14 @@ export class WallClock implements Clock {
   private holding = false;
   private handle?: NodeJS.Timeout;
   private immediate?: NodeJS.Immediate;
-  private readonly st: ClockStats = { fired: 0, maxBehindMs: 0, lagMs: 0, heldAtWork: 0 };
+  private readonly st = { fired: 0, maxBehindMs: 0, heldAtWork: 0 };
 
-  constructor(speed = 1) {
+  constructor(speed = 1, lead = 0) {
     if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
+    if (!(lead >= 0)) throw new RangeError(`lead must be >= 0 ms, got ${lead}`);
     const t = Date.now();
-    this.segments = [{ cluster: t, wall: t, speed }];
-    this.floor = t;
+    this.segments = [{ cluster: t - lead, wall: t, speed }];
+    this.floor = t - lead;
   }
 
   get speed(): number {
@@ -72,8 +82,9 @@ export class WallClock implements Clock {
   }
 
   stats(): ClockStats {
-    const lagMs = Math.max(0, this.fromWall(Date.now()) - this.now());
-    return { ...this.st, lagMs };
+    const wall = Date.now();
+    const now = this.now();
+    return { ...this.st, lagMs: Math.max(0, this.paced(wall) - now), behindWallMs: Math.max(0, wall - now) };
   }
 
   /** The earliest timer that has not run (cluster ms), if any. */
@@ -90,7 +101,7 @@ export class WallClock implements Clock {
 
   now(): number {
     if (this.holding) return this.floor;
-    let t = Math.round(this.fromWall(Date.now()));
+    let t = Math.round(this.paced(Date.now()));
     const head = this.queue.peek();
     if (head && head.due < t) {
       t = head.due;
@@ -101,13 +112,23 @@ export class WallClock implements Clock {
   }
 
   toWall(ms: number): number {
-    const seg = this.segments[this.last((s) => s.cluster <= ms)];
-    return seg.wall + (ms - seg.cluster) / seg.speed;
+    return ms;
   }
 
   fromWall(ms: number): number {
-    const seg = this.segments[this.last((s) => s.wall <= ms)];
-    return seg.cluster + (ms - seg.wall) * seg.speed;
+    return ms;
+  }
+
+  /** Cluster time at wall instant `wall` if the engine kept up: sped up, capped at the wall clock. */
+  private paced(wall: number): number {
+    const seg = this.segments[this.last((s) => s.wall <= wall)];
+    return Math.min(wall, seg.cluster + (wall - seg.wall) * seg.speed);
+  }
+
+  /** The wall instant at which paced time reaches cluster instant `ms` (from the last segment). */
+  private wallWhen(ms: number): number {
+    const seg = this.segments[this.segments.length - 1];
+    return Math.max(ms, seg.wall + (ms - seg.cluster) / seg.speed);
   }
 
   after(ms: number, fn: () => void): () => void {
@@ -146,7 +167,7 @@ export class WallClock implements Clock {
     this.handle = undefined;
     const head = this.queue.peek();
     if (!head) return;
-    const wait = Math.max(0, (head.due - this.fromWall(Date.now())) / this.speed);
+    const wait = Math.max(0, this.wallWhen(head.due) - Date.now());
     this.handle = setTimeout(() => this.dispatch(), wait);
     this.handle.unref?.();
   }
@@ -157,7 +178,7 @@ export class WallClock implements Clock {
     this.immediate = undefined;
     this.holding = false;
     const head = this.queue.peek();
-    const nominal = this.fromWall(Date.now());
+    const nominal = this.paced(Date.now());
     if (!head || head.due > nominal) {
       // caught up: nothing is due before the wall clock's pace, so time may rejoin it
       this.arm();
@@ -179,6 +200,14 @@ export class WallClock implements Clock {
       this.immediate = setImmediate(() => this.dispatch());
     }
   }
+}
+
+/**
+ * The lead a clock at `speed` starts with: enough for half an hour of wall time at that speed
+ * (a run of a few dozen cases), and none at speed 1, where cluster time is the wall clock's.
+ */
+export function defaultLead(speed: number): number {
+  return Math.max(0, speed - 1) * 30 * 60_000;
 }
 
 /** A clock that moves only when told to: for golden tests with pinned time. */
@@ -230,17 +259,22 @@ export class ManualClock implements Clock {
 export const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 /**
- * An object timestamp for cluster instant `ms`: RFC 3339 in wall time. Whole seconds as the API
- * server writes them; with a fast clock, milliseconds too, since a wall second then spans many
- * cluster seconds and the simulation reads its own timestamps back.
+ * An object timestamp (metav1.Time) for cluster instant `ms`: RFC 3339 in whole seconds, as
+ * apimachinery's Time.MarshalJSON writes it (`t.UTC().Format(time.RFC3339)`), at any speed.
  */
-export function stamp(clock: Clock, ms: number): string {
-  const wall = clock.toWall(ms);
-  return clock.speed > 1 ? new Date(Math.floor(wall)).toISOString() : iso(wall);
+export function stamp(_clock: Clock, ms: number): string {
+  return iso(ms);
+}
+
+/**
+ * A metav1.MicroTime (events.k8s.io eventTime, a Lease's renewTime): RFC 3339 with microseconds,
+ * as MicroTime.MarshalJSON writes it (`2006-01-02T15:04:05.000000Z07:00`).
+ */
+export function microStamp(ms: number): string {
+  return new Date(Math.floor(ms)).toISOString().replace("Z", "000Z");
 }
 
 /** The cluster instant of a timestamp written by stamp() (NaN when absent or malformed). */
-export function parseStamp(clock: Clock, s: string | undefined | null): number {
-  const wall = Date.parse(s ?? "");
-  return Number.isNaN(wall) ? Number.NaN : clock.fromWall(wall);
+export function parseStamp(_clock: Clock, s: string | undefined | null): number {
+  return Date.parse(s ?? "");
 }

@@ -27,8 +27,15 @@ export const CTR_FACTS = [
     "readiness",
     "liveness",
   ],
-  ...["ready", "started", "specChanged", "restart", "crashBackOff", "startFails"],
+  ...["ready", "started", "specChanged", "restart", "crashBackOff", "backOffResync", "startFails"],
 ] as const;
+
+/**
+ * How soon the pod worker syncs a pod again after a sync that failed, as one in crash back-off
+ * does (pkg/kubelet/pod_workers.go completeWork: backOffPeriod, 10 s); each such sync records
+ * BackOff again, so the event's count and last time keep up while the back-off lasts.
+ */
+export const POD_WORKER_BACKOFF_MS = 10_000;
 export const DELAYS = [
   "sandbox",
   "pull",
@@ -128,6 +135,11 @@ export function ctrFacts(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now:
     crashBackOff:
       c.inst?.finishedAt !== undefined &&
       k.crash.leftSince(crashKey(rec, c, spec.image), c.inst.finishedAt, now) > 0,
+    // in back-off for longer than the pod worker waits: it syncs (and records BackOff) before then
+    backOffResync:
+      c.step === "CrashBackOff" &&
+      c.inst?.finishedAt !== undefined &&
+      k.crash.leftSince(crashKey(rec, c, spec.image), c.inst.finishedAt, now) > POD_WORKER_BACKOFF_MS,
     // a different image restarts whatever the container waits for
     sig: spec.image,
   };

@@ -9,6 +9,7 @@ import { R } from "../api/resources.js";
 import type { ContainerRef } from "../context/behavior.js";
 import type { SimContext } from "../context/context.js";
 import { KUBELET } from "../context/runtime.js";
+import { iso } from "../core/clock.js";
 import { keyOf, splitKey } from "../core/meta.js";
 import type { Node, Pod } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
@@ -41,6 +42,7 @@ import {
   type PodRec,
   type ProbeKind,
   specOf,
+  type Termination,
 } from "./records.js";
 import type { KubeletState } from "./state.js";
 import { buildStatus } from "./status.js";
@@ -84,6 +86,29 @@ export class Kubelet implements KubeletState {
   nodeMemory(node: string): number {
     const n = this.ctx.registry.tryGet(R("Node"), undefined, node) as Node | undefined;
     return bytes(n?.status?.capacity?.memory);
+  }
+
+  /**
+   * A pod restored as started `ms` earlier (a lived-in namespace): its start and its containers'
+   * instances move back, so the status the kubelet writes keeps the older times.
+   */
+  dateBack(key: string, ms: number): void {
+    const rec = this.recs.get(key);
+    if (!rec) return;
+    if (rec.startTime) rec.startTime = iso(Date.parse(rec.startTime) - ms);
+    const back = (t?: Termination) =>
+      t && {
+        ...t,
+        startedAt: iso(Date.parse(t.startedAt) - ms),
+        finishedAt: iso(Date.parse(t.finishedAt) - ms),
+      };
+    for (const c of rec.ctrs) {
+      c.prev = back(c.prev);
+      if (!c.inst) continue;
+      if (c.inst.startedAt !== undefined) c.inst.startedAt -= ms;
+      if (c.inst.finishedAt !== undefined) c.inst.finishedAt -= ms;
+      c.inst.terminated = back(c.inst.terminated);
+    }
   }
 
   /** A pod left the store: release what it held. */

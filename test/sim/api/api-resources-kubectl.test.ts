@@ -116,12 +116,12 @@ describe("discovery", () => {
     ]);
     expect(squash(await kn("get", "hpa"))).toEqual([
       "NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE",
-      expect.stringMatching(/^scaled Deployment\/scaled cpu: <unknown>\/70% 2 5 0 \d+s$/),
+      expect.stringMatching(/^scaled Deployment\/scaled cpu: <unknown>\/70% 2 5 0 (?:\d+[smhd])+$/),
     ]);
   });
 });
 
-/** Each kind: a manifest, then what `kubectl get` prints for it (AGE stands for \d+s). */
+/** Each kind: a manifest, then what `kubectl get` prints for it (AGE stands for an age: 45s, 3m12s, 2h). */
 const TABLES: [string, string, string, string | RegExp][] = [
   [
     "networkpolicy",
@@ -206,7 +206,7 @@ describe("Tables", () => {
     const pattern =
       row instanceof RegExp
         ? row
-        : new RegExp(`^${row.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("AGE", "\\d+s")}$`);
+        : new RegExp(`^${row.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("AGE", "(?:\\d+[smhd])+")}$`);
     expect(out[1]).toMatch(pattern);
     // and it goes away
     await kn("delete", kind, name);
@@ -217,25 +217,25 @@ describe("Tables", () => {
   it("shows the objects a k3s cluster starts with", async () => {
     expect(squash(await k("get", "priorityclasses"))).toEqual([
       "NAME VALUE GLOBAL-DEFAULT AGE PREEMPTIONPOLICY",
-      expect.stringMatching(/^system-cluster-critical 2000000000 false \d+s PreemptLowerPriority$/),
-      expect.stringMatching(/^system-node-critical 2000001000 false \d+s PreemptLowerPriority$/),
+      expect.stringMatching(/^system-cluster-critical 2000000000 false (?:\d+[smhd])+ PreemptLowerPriority$/),
+      expect.stringMatching(/^system-node-critical 2000001000 false (?:\d+[smhd])+ PreemptLowerPriority$/),
     ]);
     expect(squash(await k("get", "storageclass"))).toEqual([
       "NAME PROVISIONER RECLAIMPOLICY VOLUMEBINDINGMODE ALLOWVOLUMEEXPANSION AGE",
       expect.stringMatching(
-        /^local-path \(default\) rancher.io\/local-path Delete WaitForFirstConsumer false \d+s$/,
+        /^local-path \(default\) rancher.io\/local-path Delete WaitForFirstConsumer false (?:\d+[smhd])+$/,
       ),
     ]);
     expect(squash(await k("get", "ingressclass"))).toEqual([
       "NAME CONTROLLER PARAMETERS AGE",
-      expect.stringMatching(/^traefik traefik.io\/ingress-controller <none> \d+s$/),
+      expect.stringMatching(/^traefik traefik.io\/ingress-controller <none> (?:\d+[smhd])+$/),
     ]);
     const apiservices = squash(await k("get", "apiservices"));
     expect(apiservices[0]).toBe("NAME SERVICE AVAILABLE AGE");
-    expect(apiservices).toContainEqual(expect.stringMatching(/^v1\. Local True \d+s$/));
-    expect(apiservices).toContainEqual(expect.stringMatching(/^v1\.networking\.k8s\.io Local True \d+s$/));
+    expect(apiservices).toContainEqual(expect.stringMatching(/^v1\. Local True (?:\d+[smhd])+$/));
+    expect(apiservices).toContainEqual(expect.stringMatching(/^v1\.networking\.k8s\.io Local True (?:\d+[smhd])+$/));
     expect(apiservices).toContainEqual(
-      expect.stringMatching(/^v1beta1\.metrics\.k8s\.io kube-system\/metrics-server True \d+s$/),
+      expect.stringMatching(/^v1beta1\.metrics\.k8s\.io kube-system\/metrics-server True (?:\d+[smhd])+$/),
     );
   });
 
@@ -302,7 +302,7 @@ status: {used: {pods: "9"}}
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out[0]).toBe("NAME ADDRESSTYPE PORTS ENDPOINTS AGE");
-    expect(out[1]).toMatch(/^shop-[a-z0-9]{5} IPv4 80 10\.42\.\d+\.\d+,10\.42\.\d+\.\d+ \d+s$/);
+    expect(out[1]).toMatch(/^shop-[a-z0-9]{5} IPv4 80 10\.42\.\d+\.\d+,10\.42\.\d+\.\d+ (?:\d+[smhd])+$/);
     const slice = JSON.parse(
       await kn("get", "endpointslices", "-l", "kubernetes.io/service-name=shop", "-o", "json"),
     ).items[0];
@@ -327,7 +327,7 @@ status: {used: {pods: "9"}}
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(squash(await kn("get", "endpointslices", "-l", "kubernetes.io/service-name=empty"))[1]).toMatch(
-      /^empty-[a-z0-9]{5} IPv4 <unset> <unset> \d+s$/,
+      /^empty-[a-z0-9]{5} IPv4 <unset> <unset> (?:\d+[smhd])+$/,
     );
   });
 });
@@ -349,7 +349,7 @@ spec:
       ingress: [{ ports: [{ port: 9093, protocol: "TCP" }] }],
       egress: [{}],
     });
-    expect(squash(await kn("get", "netpol", "egress"))[1]).toMatch(/^egress <none> \d+s$/);
+    expect(squash(await kn("get", "netpol", "egress"))[1]).toMatch(/^egress <none> (?:\d+[smhd])+$/);
   });
 
   it("refuses what ValidateNetworkPolicySpec refuses, with its messages", async () => {

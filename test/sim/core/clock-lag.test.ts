@@ -2,6 +2,7 @@
 // (callbacks that busy-loop for many times their interval), every timer still runs at its own
 // instant, in the order of those instants, and `now()` never passes a timer that has not run;
 // the cluster slows down instead. So the same schedule gives the same history loaded and idle.
+// (The clocks start a minute behind the wall clock, the lead a fast clock needs: clock-wall.test.ts.)
 // The runner reaches the clock only through the API: /version reports the speed and the Node
 // ConfigMap kube-system/cluster-clock sets it (src/cluster/time.ts), checked with kubectl; an
 // identity confined to a namespace sees neither (it is the harness's, not the system's).
@@ -37,7 +38,7 @@ interface Run {
  * at a time, for 20 s of cluster time at speed 200. `load` ms of busy loop in the 1000 ms one.
  */
 async function schedule(load: number): Promise<Run> {
-  const clock = new WallClock(200);
+  const clock = new WallClock(200, 60_000);
   // everything is set up inside one timer, where time holds still: the same t0 for all
   const t0 = await new Promise<number>((ok) => clock.after(0, () => ok(clock.now())));
   const history: string[] = [];
@@ -95,7 +96,7 @@ describe("a clock that never runs ahead of the work", () => {
   }, 60_000);
 
   it("holds time at the instant of a timer while the callbacks it woke run", async () => {
-    const clock = new WallClock(1000);
+    const clock = new WallClock(1000, 60_000);
     const seen: number[] = [];
     const at = await new Promise<number>((ok) => clock.after(50, () => ok(clock.now())));
     // the continuation runs in a microtask after the timer: still at its instant

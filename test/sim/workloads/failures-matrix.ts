@@ -325,7 +325,7 @@ const CHECKS: Record<Failure, (c: Case) => Promise<void>> = {
     // a not-ready address is listed apart, so the ENDPOINTS column is empty (not <none>: the
     // subset still exists)
     expect((await c.kn(["get", "ep", c.sys.target, "--no-headers"])).stdout).toMatch(
-      new RegExp(`^${c.sys.target}\\s+\\d+s\\s*$`),
+      new RegExp(`^${c.sys.target}\\s+(?:\\d+[smhd])+\\s*$`),
     );
     if (c.sys.caller) await logsShow(c, c.sys.caller.app, since, c.sys.caller.down);
     await remove(c, "pod-fail");

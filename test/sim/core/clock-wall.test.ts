@@ -1,0 +1,60 @@
+// One clock: cluster time is what every timestamp shows, and it never runs ahead of the wall
+// clock, so an age that kubectl computes from its own clock (describe, `kubectl events`) is never
+// less than the time the cluster spent. A fast clock starts behind by its lead, gains on the wall
+// clock at its speed, and once level follows the wall clock at speed 1 (docs/clock.md).
+import { describe, expect, it } from "vitest";
+import { defaultLead, microStamp, stamp, WallClock } from "../../../src/sim/core/clock.js";
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+describe("a clock behind the wall clock", () => {
+  it("starts its lead behind, gains at its speed and never passes the wall clock", async () => {
+    const clock = new WallClock(100, 2_000);
+    const t0 = clock.now();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2_000);
+    // 2 s of lead at speed 100: level with the wall clock after about 20 ms of wall time
+    for (let i = 0; i < 40; i++) {
+      await sleep(5);
+      expect(clock.now()).toBeLessThanOrEqual(Date.now());
+    }
+    const level = clock.now();
+    expect(Date.now() - level).toBeLessThan(50);
+    expect(clock.stats().behindWallMs).toBeLessThan(50);
+    // now at the wall clock's pace: 100 ms of wall time is about 100 ms of cluster time
+    await sleep(100);
+    const gained = clock.now() - level;
+    expect(gained).toBeGreaterThanOrEqual(90);
+    expect(gained).toBeLessThan(400);
+  });
+
+  it("runs a timer due past the wall clock when the wall clock reaches it, not before", async () => {
+    const clock = new WallClock(1000, 0);
+    const due = clock.now() + 80;
+    const ranAt = await new Promise<number>((ok) => clock.after(80, () => ok(Date.now())));
+    expect(ranAt).toBeGreaterThanOrEqual(due);
+  });
+
+  it("keeps its lead for the fast phases while slowed to speed 1", async () => {
+    const clock = new WallClock(60, 3_600_000);
+    clock.setSpeed(1);
+    const behind = clock.stats().behindWallMs;
+    await sleep(100);
+    expect(Math.abs(clock.stats().behindWallMs - behind)).toBeLessThan(50);
+  });
+
+  it("gives no lead at speed 1 and half an hour of wall time's worth when faster", () => {
+    expect(defaultLead(1)).toBe(0);
+    expect(defaultLead(60)).toBe(59 * 30 * 60_000);
+  });
+});
+
+describe("timestamps", () => {
+  // apimachinery pkg/apis/meta/v1/time.go: Time.MarshalJSON writes t.UTC().Format(time.RFC3339);
+  // micro_time.go: MicroTime writes RFC3339Micro, "2006-01-02T15:04:05.000000Z07:00"
+  it("writes whole seconds for metav1.Time and microseconds for MicroTime at any speed", () => {
+    const ms = Date.parse("2026-11-28T15:58:41.603Z");
+    expect(stamp(new WallClock(60, 60_000), ms)).toBe("2026-11-28T15:58:41Z");
+    expect(stamp(new WallClock(1), ms)).toBe("2026-11-28T15:58:41Z");
+    expect(microStamp(ms)).toBe("2026-11-28T15:58:41.603000Z");
+  });
+});
