@@ -32,8 +32,9 @@ export const chaosSelector = (targetNamespace: string) =>
   `${MANAGED_LABEL}=${MANAGED_VALUE},${TARGET_NAMESPACE_LABEL}=${targetNamespace}`;
 
 /**
- * Make sure the chaos namespace is there. A cluster with Chaos Mesh installed has it; one without
- * (Chaos Mesh's CRDs applied by hand) gets it, as `helm install --create-namespace` would.
+ * Make sure the chaos namespace is there. A cluster where Chaos Mesh was installed with its chart
+ * has it (scripts/install.sh); one that serves Chaos Mesh's CRDs without it (the embedded cluster,
+ * CRDs applied by hand) gets it, as `helm install --create-namespace` would make it.
  */
 export async function ensureChaosNamespace(client: KubeClient): Promise<void> {
   if (await client.tryGet("v1", "Namespace", undefined, CHAOS_NAMESPACE)) return;

@@ -844,8 +844,7 @@ describe("chaos/", () => {
         text.replaceAll("[target_namespace]", "shop").replaceAll("[target_pod]", "cartservice"),
       ) as ChaosDoc;
       expect(filled.apiVersion, f).toBe("chaos-mesh.org/v1alpha1");
-      // the harness keeps its chaos in Chaos Mesh's namespace, selecting the target's
-      expect(filled.metadata, f).toEqual({ name: f, namespace: "chaos-mesh" });
+      expect(filled.metadata, f).toEqual({ name: f, namespace: "shop" });
       expect(filled.spec.mode, f).toBe("one");
       expect(filled.spec.selector, f).toEqual({
         namespaces: ["shop"],

@@ -2,10 +2,7 @@
 // NetworkChaos, PodChaos, IOChaos and HTTPChaos, and the glue that keeps the FaultBook true to the pods:
 // a pod that leaves takes its injections with it, a restarted container loses its IO injection
 // and its stressors, and whenever a pod's faults change the kubelet looks at it again (probes,
-// usage, OOM, exits). Installing it creates its namespace, `chaos-mesh` (the chart's
-// `helm install chaos-mesh chaos-mesh/chaos-mesh -n chaos-mesh --create-namespace`), where
-// experiments may live and select pods of other namespaces (`clusterScoped: true`, the chart's
-// default); their events are recorded there, on the experiment (the controller's recorder).
+// usage, OOM, exits).
 
 import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
@@ -22,17 +19,8 @@ import { stressApplier } from "./stress.js";
 
 export { CHAOS_CONTROLLER } from "./controller.js";
 
-/** The namespace Chaos Mesh is installed in. */
-export const CHAOS_MESH_NAMESPACE = "chaos-mesh";
-
 export function installChaosControllers(ctx: SimContext): ExperimentController {
   const { store, runtime, faults } = ctx;
-  if (!ctx.registry.tryGet(R("Namespace"), undefined, CHAOS_MESH_NAMESPACE))
-    ctx.registry.create(R("Namespace"), undefined, {
-      apiVersion: "v1",
-      kind: "Namespace",
-      metadata: { name: CHAOS_MESH_NAMESPACE },
-    });
   const io = ioApplier(faults);
   const stress = stressApplier(faults);
   const controller = new ExperimentController(
