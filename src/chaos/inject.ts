@@ -11,32 +11,11 @@ import { MicroRemedError } from "../errors.js";
 import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureSpec } from "./catalog.js";
+import type { Injection, Touched } from "./injection.js";
 import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosLabels, chaosName, ensureChaosNamespace } from "./namespace.js";
 import { retargetingField } from "./params.js";
 
-/** An object the injection changed, so the restore can put exactly it back. */
-export interface Touched {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  action: "patched" | "deleted" | "created";
-}
-
-export interface Injection {
-  failure: string;
-  namespace: string;
-  service: string;
-  /** What the injection patched, deleted or created besides a chaos object (the expert types). */
-  touched?: Touched[];
-  /** The chaos object created, if any (the config patch creates none), in Chaos Mesh's namespace. */
-  chaos?: { apiVersion: string; kind: string; name: string; namespace?: string };
-  /** Template parameters overridden by the experiment file. */
-  params?: Record<string, unknown>;
-  /** Cluster ms the chaos runs before Chaos Mesh recovers it by itself (its spec.duration). */
-  durationMs?: number;
-  /** Cluster time (ms) at which that happens: set by whoever knows the cluster's clock. */
-  endsAt?: number;
-}
+export type { Injection, Touched } from "./injection.js";
 
 export { CHAOS_KINDS } from "./namespace.js";
 

@@ -7,7 +7,7 @@ import type { Clock } from "../cluster/time.js";
 import { waitFor } from "../cluster/wait.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
-import type { Injection } from "./inject.js";
+import type { Injection } from "./injection.js";
 import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosSelector } from "./namespace.js";
 
 /** What Chaos Mesh records of each injected container (status.experiment.containerRecords). */
