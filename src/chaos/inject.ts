@@ -1,51 +1,23 @@
-// Injecting a failure (a Chaos Mesh object from a template, or the config patch) and removing it:
-// delete the chaos object and wait until it is gone, clearing a finalizer that hangs (IOChaos).
+// Injecting a failure: a Chaos Mesh object from a template (created in Chaos Mesh's namespace,
+// selecting the target's: namespace.ts), the config patch, or an expert type's change of the
+// target. Removing the chaos is remove.ts's.
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "yaml";
 import type { KubeClient } from "../cluster/client.js";
 import type { Chaos, Deployment, KObj } from "../cluster/objects.js";
-
-/** What Chaos Mesh records of each injected container (status.experiment.containerRecords). */
-interface ChaosWithStatus extends Chaos {
-  status?: { experiment?: { containerRecords?: { events?: { type?: string; operation?: string }[] }[] } };
-}
-
-import type { Clock } from "../cluster/time.js";
-import { waitFor } from "../cluster/wait.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
 import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureSpec } from "./catalog.js";
+import type { Injection, Touched } from "./injection.js";
+import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosLabels, chaosName, ensureChaosNamespace } from "./namespace.js";
 import { retargetingField } from "./params.js";
 
-/** An object the injection changed, so the restore can put exactly it back. */
-export interface Touched {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  action: "patched" | "deleted" | "created";
-}
+export type { Injection, Touched } from "./injection.js";
 
-export interface Injection {
-  failure: string;
-  namespace: string;
-  service: string;
-  /** What the injection patched, deleted or created besides a chaos object (the expert types). */
-  touched?: Touched[];
-  /** The chaos object created, if any (the config patch creates none). */
-  chaos?: { apiVersion: string; kind: string; name: string };
-  /** Template parameters overridden by the experiment file. */
-  params?: Record<string, unknown>;
-  /** Cluster ms the chaos runs before Chaos Mesh recovers it by itself (its spec.duration). */
-  durationMs?: number;
-  /** Cluster time (ms) at which that happens: set by whoever knows the cluster's clock. */
-  endsAt?: number;
-}
-
-/** The Chaos Mesh kinds the catalog uses. */
-export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos", "HTTPChaos"];
+export { CHAOS_KINDS } from "./namespace.js";
 
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -67,8 +39,9 @@ function deepMerge(base: unknown, over: unknown): unknown {
 
 /**
  * The template with its placeholders filled and the experiment's params merged into its spec.
- * A chaos object's selector and namespace are the harness's (the case's target), whatever the
- * template or the params say; params that would retarget the fault are refused.
+ * A chaos object's selector and namespace are the harness's, whatever the template or the params
+ * say: it lives in Chaos Mesh's namespace, named after the target namespace, and selects the
+ * case's target there; params that would retarget the fault are refused.
  */
 export function renderTemplate(
   f: FailureSpec,
@@ -99,8 +72,8 @@ export function renderTemplate(
     ...out,
     metadata: {
       ...out.metadata,
-      name: out.metadata?.name ?? f.id.replace(/[^a-z0-9-]+/g, "-"),
-      namespace: ns,
+      name: chaosName(ns, out.metadata?.name ?? f.id.replace(/[^a-z0-9-]+/g, "-")),
+      namespace: CHAOS_NAMESPACE,
     },
     spec: {
       ...spec,
@@ -232,82 +205,23 @@ export async function inject(
     },
     params,
   );
-  // the label says the harness made it: removal touches nothing else (removeAllChaos)
-  obj.metadata.labels = { ...obj.metadata.labels, [MANAGED_LABEL]: MANAGED_VALUE };
+  // the labels say the harness made it, for this namespace: removal touches nothing else (removeAllChaos)
+  obj.metadata.labels = { ...obj.metadata.labels, ...chaosLabels(namespace) };
+  const home = obj.metadata.namespace!;
+  await ensureChaosNamespace(client);
   // A leftover object of a case cut off earlier would make the create fail: clear it first (if ours).
-  const leftover = await client.tryGet(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
+  const leftover = await client.tryGet(obj.apiVersion, obj.kind, home, obj.metadata.name!);
   if (leftover?.metadata.labels?.[MANAGED_LABEL] === MANAGED_VALUE)
-    await client.delete(obj.apiVersion, obj.kind, namespace, obj.metadata.name!);
-  await client.create(obj, namespace);
+    await client.delete(obj.apiVersion, obj.kind, home, obj.metadata.name!);
+  await client.create(obj, home);
   return {
     failure: f.id,
     namespace,
     service,
-    chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name! },
+    chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, namespace: home },
     params,
     durationMs: parseGoDuration((obj as Chaos).spec?.duration),
   };
 }
 
-/** Delete the chaos object; if it lingers past `stuckMs` (cluster), clear its finalizers. */
-export async function removeChaos(
-  client: KubeClient,
-  time: Clock,
-  inj: Injection,
-  stuckMs = 30_000,
-): Promise<{ finalizerCleared: boolean }> {
-  if (!inj.chaos) return { finalizerCleared: false };
-  const { apiVersion, kind, name } = inj.chaos;
-  await client.delete(apiVersion, kind, inj.namespace, name);
-  // Gone, or stuck: Chaos Mesh records a failed Recover when it cannot reach the injected pod
-  // (it was replaced), and then the finalizer never goes; no need to wait out the timeout.
-  const goneOrStuck = () =>
-    client.tryGet<ChaosWithStatus>(apiVersion, kind, inj.namespace, name).then((o) => {
-      if (!o) return true;
-      const records = o.status?.experiment?.containerRecords ?? [];
-      return o.metadata.deletionTimestamp &&
-        records.some((r) => r.events?.at(-1)?.operation === "Recover" && r.events?.at(-1)?.type === "Failed")
-        ? true
-        : undefined;
-    });
-  const gone = () => client.tryGet(apiVersion, kind, inj.namespace, name).then((o) => (o ? undefined : true));
-  const watch = [{ apiVersion, kind, namespace: inj.namespace }];
-  let r = await waitFor({ client, time, check: goneOrStuck, watch, timeoutMs: stuckMs, pollMs: 1000 });
-  if (r.ok && !(await client.tryGet(apiVersion, kind, inj.namespace, name)))
-    return { finalizerCleared: false };
-  await client
-    .patch(apiVersion, kind, inj.namespace, name, { metadata: { finalizers: [] } }, "merge")
-    .catch(() => undefined);
-  r = await waitFor({ client, time, check: gone, watch, timeoutMs: stuckMs, pollMs: 1000 });
-  if (!r.ok)
-    throw new MicroRemedError(
-      "E_CLUSTER",
-      `${kind} ${name} in ${inj.namespace} is still there after its finalizers were cleared`,
-      `delete it by hand: kubectl -n ${inj.namespace} delete ${kind.toLowerCase()} ${name}`,
-    );
-  return { finalizerCleared: true };
-}
-
-/** Every chaos object MicroRemed left in a namespace (an interrupted run): only those it labelled. */
-export async function removeAllChaos(client: KubeClient, time: Clock, namespace: string): Promise<number> {
-  let n = 0;
-  for (const kind of CHAOS_KINDS) {
-    if (!(await client.serves("chaos-mesh.org/v1alpha1", kind))) continue;
-    const ours = await client.list(
-      "chaos-mesh.org/v1alpha1",
-      kind,
-      namespace,
-      `${MANAGED_LABEL}=${MANAGED_VALUE}`,
-    );
-    for (const o of ours) {
-      await removeChaos(client, time, {
-        failure: "",
-        namespace,
-        service: "",
-        chaos: { apiVersion: "chaos-mesh.org/v1alpha1", kind, name: o.metadata.name! },
-      });
-      n++;
-    }
-  }
-  return n;
-}
+export { removeAllChaos, removeChaos } from "./remove.js";

@@ -25,6 +25,7 @@ import type {
   Restorer,
   Seen,
 } from "./context.js";
+import { startEqual } from "./reset.js";
 
 /** How long the expert tier's fixes must hold, unless --hold says otherwise (cluster seconds). */
 export const EXPERT_HOLD_SECONDS = 60;
@@ -61,6 +62,8 @@ function userCheckOf(ctx: CaseContext, faults: Fault[], baseline?: UserReading) 
 export const healthyNamespace: Preparer = {
   async prepare(ctx, faults) {
     await removeAllChaos(ctx.client, ctx.time, ctx.namespace);
+    // cases start equal: the namespace as it was after deploy, whatever the cases before did
+    await startEqual(ctx);
     const s = await snapshot(ctx.client, ctx.namespace);
     const expected = ctx.env.manifests.filter(
       (m) => m.kind === "Deployment" || m.kind === "StatefulSet",

@@ -168,12 +168,23 @@ export async function startSim(dir: string, speed: number): Promise<SimCluster> 
   };
 }
 
-export const CHAOS_KINDS = "stresschaos,networkchaos,podchaos,iochaos";
+export const CHAOS_KINDS = "stresschaos,networkchaos,podchaos,iochaos,httpchaos";
 
-/** What must hold of a namespace after any run: no chaos object, every deployment Ready. */
+/** What must hold of a namespace after any run: no chaos object aimed at it, every deployment Ready. */
 export async function expectCleanNamespace(sim: SimCluster, ns: string, expect: ExpectStatic) {
   const chaos = await sim.kubectl(["get", CHAOS_KINDS, "-n", ns, "-o", "name"]);
   expect(chaos.stdout.trim(), `chaos objects left in ${ns}`).toBe("");
+  const aimed = await sim.kubectl([
+    "get",
+    CHAOS_KINDS,
+    "-n",
+    "chaos-mesh",
+    "-l",
+    `microremed.io/target-namespace=${ns}`,
+    "-o",
+    "name",
+  ]);
+  expect(aimed.stdout.trim(), `chaos objects aimed at ${ns} left in chaos-mesh`).toBe("");
   const deps = await sim.items("deployments", ns);
   expect(deps.map((d) => d.metadata.name).sort()).toEqual(["hello-service", "time-service"]);
   for (const d of deps) {

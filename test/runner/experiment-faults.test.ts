@@ -78,7 +78,7 @@ describe("params", () => {
     const spec = failure("network-delay");
     const vars = { target_namespace: "simple-micro", target_pod: "time-service" };
     const obj = renderTemplate(spec, vars, { delay: { latency: "200ms" } }) as Chaos;
-    expect(obj.metadata.namespace).toBe("simple-micro");
+    expect(obj.metadata).toEqual({ name: "simple-micro-network-delay", namespace: "chaos-mesh" });
     expect(obj.spec!.selector).toEqual({
       namespaces: ["simple-micro"],
       labelSelectors: { app: "time-service" },
@@ -121,7 +121,7 @@ describe("a user's chaos template", () => {
       { target_namespace: "ns1", target_pod: "hello-service" },
       e.cases[0].faults[0].params,
     ) as Chaos;
-    expect(obj.metadata).toEqual({ name: "cpu-spike", namespace: "ns1" });
+    expect(obj.metadata).toEqual({ name: "ns1-cpu-spike", namespace: "chaos-mesh" });
     expect(obj.spec!.selector).toEqual({ namespaces: ["ns1"], labelSelectors: { app: "hello-service" } });
     expect(obj.spec!.stressors).toEqual({ cpu: { workers: 4, load: 90 } });
   });
