@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AnsibleExecutor } from "../ansible/executor.js";
 import { MicroRemedError } from "../errors.js";
-import { actingAs } from "../identity/acting.js";
+import { actingAs } from "../runner/acting.js";
 import type { AgentAccess } from "../identity/agent.js";
 import { confineIdentity } from "../identity/confine.js";
 import { CallLog, createMcpServer, listenMcp, type McpListener } from "../mcp/index.js";

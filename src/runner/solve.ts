@@ -3,7 +3,7 @@
 // of the remediation time as a real cluster would show it (timing.ts), with the embedded clock at
 // the method's speed.
 import type { DiagnosisReport } from "../diagnosis/report.js";
-import { actingAs } from "../identity/acting.js";
+import { actingAs } from "./acting.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import { accessText } from "../identity/describe.js";
 import { executionError } from "../methods/errors.js";
