@@ -14,6 +14,7 @@ import { defaultOnRead } from "./crd/schema.js";
 import { applyDefaults } from "./defaults.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+import type { ClusterIPAllocator } from "./service-ips.js";
 import { ApiError, alreadyExists, badRequest, conflict, notFound } from "./status.js";
 import { prepareForCreate, prepareForUpdate } from "./strategy.js";
 import { validate, validateUpdate } from "./validate.js";
@@ -69,6 +70,8 @@ export class Registry {
     readonly store: Store,
     readonly clock: Clock,
     readonly rng: Rng,
+    /** Where Services without a chosen address get their ClusterIP (a stream of its own). */
+    private readonly serviceIPs: ClusterIPAllocator,
   ) {}
 
   now(): string {
@@ -327,17 +330,16 @@ export class Registry {
       svc.spec.clusterIPs = ["None"];
       return;
     }
-    if (svc.spec.clusterIP) return;
-    const used = new Set((this.store.list(SVCRT) as Service[]).map((s) => s.spec?.clusterIP));
-    // .1 is the kubernetes Service and .10 the cluster DNS, as on k3s
-    for (let i = 11; ; i++) {
-      const ip = `10.43.${(i >> 8) & 255}.${i & 255}`;
-      if (!used.has(ip)) {
-        svc.spec.clusterIP = ip;
-        svc.spec.clusterIPs = [ip];
-        return;
-      }
+    // an address asked for is kept, and listed in clusterIPs (storage.go's normalizeClusterIPs)
+    if (svc.spec.clusterIP) {
+      svc.spec.clusterIPs ??= [svc.spec.clusterIP];
+      return;
     }
+    if (svc.spec.type === "ExternalName") return;
+    const used = new Set((this.store.list(SVCRT) as Service[]).map((s) => s.spec?.clusterIP));
+    const ip = this.serviceIPs.allocate(used);
+    svc.spec.clusterIP = ip;
+    svc.spec.clusterIPs = [ip];
   }
 }
 
