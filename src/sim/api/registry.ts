@@ -12,6 +12,7 @@ import { fromStorage, toStorage } from "./convert.js";
 import { CustomCatalog } from "./crd/catalog.js";
 import { defaultOnRead } from "./crd/schema.js";
 import { applyDefaults } from "./defaults.js";
+import { type FieldWrite, manage } from "./fields/managers.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import type { ClusterIPAllocator } from "./service-ips.js";
@@ -31,6 +32,10 @@ export interface WriteOptions {
   force?: boolean;
   /** Where a create draws its uid and generated name (a component's own stream); the registry's by default. */
   rng?: Rng;
+  /** Who writes, for managedFields: a request's fieldManager or User-Agent; k3s for the cluster's own components. */
+  manager?: string;
+  /** Server-side apply: the configuration applied, and whether it takes fields other managers own. */
+  apply?: { config: unknown; force: boolean };
 }
 
 export interface DeleteOptions {
@@ -99,6 +104,20 @@ export class Registry {
     // every served version reads the same stored object (conversion strategy None)
     const apiVersion = apiVersionOf(rt);
     return out.apiVersion === apiVersion ? out : { ...out, apiVersion };
+  }
+
+  private fieldWrite(rt: ResourceType, opts: WriteOptions): FieldWrite {
+    return {
+      manager: opts.manager ?? "k3s",
+      apiVersion: apiVersionOf(rt),
+      kind: rt.kind,
+      // metav1.Time: whole seconds
+      time: this.now().replace(/\.\d+Z$/, "Z"),
+      subresource: opts.subresource,
+      hasStatus: !!rt.subresources?.includes("status"),
+      withStatus: !!opts.force,
+      apply: opts.apply,
+    };
   }
 
   private admit(req: AdmissionRequest): void {
@@ -181,6 +200,7 @@ export class Registry {
     delete m.resourceVersion;
     if (obj.kind === "Service") this.allocateClusterIP(obj as Service);
     if (obj.kind === "Job") generateJobSelector(obj);
+    m.managedFields = manage(undefined, obj, this.fieldWrite(rt, opts));
     if (opts.dryRun)
       return this.read(rt, {
         ...obj,
@@ -255,6 +275,7 @@ export class Registry {
       rt.custom && !rt.subresources?.includes("status") ? { ...specOf(o), status: o.status } : specOf(o);
     if (old.metadata.generation !== undefined && !isDeepStrictEqual(gen(old), gen(next)))
       next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    next.metadata.managedFields = manage(old, next, this.fieldWrite(rt, opts));
     if (isDeepStrictEqual(old, next)) return this.read(rt, old); // a no-op keeps resourceVersion and generation
     if (opts.dryRun) return this.read(rt, next);
     const put = this.store.put(rt, next);

@@ -98,3 +98,8 @@ export function postOnly(serve: (c: Call, body: unknown) => unknown, where = "")
     return sendJson(c.res, 201, serve(c, parseJson(await readBody(c.req))));
   };
 }
+
+/** Who a write is from, for managedFields: its fieldManager, else its User-Agent's product (fieldmanager's prefixFromUserAgent). */
+export function managerOf(c: Call): string {
+  return c.q.get("fieldManager") ?? (c.req.headers["user-agent"] ?? "").split("/")[0].slice(0, 128);
+}

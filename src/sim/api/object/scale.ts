@@ -5,7 +5,7 @@ import { parseJson, readBody, sendJson } from "../http.js";
 import { applyPatch, parsePatchBody, patchTypeOf } from "../patch/index.js";
 import { type LabelSelectorSpec, selectorToString } from "../selectors.js";
 import { ApiError } from "../status.js";
-import type { Call } from "./call.js";
+import { type Call, managerOf } from "./call.js";
 
 /** What the scale subresource reads of its object: a workload, or a custom resource with scale. */
 interface Scalable extends KObject {
@@ -72,10 +72,16 @@ export async function scale(c: Call) {
       `Scale.autoscaling "${r.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be a non-negative integer`,
     );
   const rv = asked.metadata?.resourceVersion;
-  const updated = registry.update(r.rt, r.namespace, r.name!, {
-    ...live,
-    metadata: { ...live.metadata, resourceVersion: rv || live.metadata.resourceVersion },
-    spec: { ...live.spec, replicas },
-  });
+  const updated = registry.update(
+    r.rt,
+    r.namespace,
+    r.name!,
+    {
+      ...live,
+      metadata: { ...live.metadata, resourceVersion: rv || live.metadata.resourceVersion },
+      spec: { ...live.spec, replicas },
+    },
+    { manager: managerOf(c) },
+  );
   return sendJson(res, 200, toScale(r.rt, updated as Scalable));
 }

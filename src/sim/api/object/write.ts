@@ -6,7 +6,7 @@ import { parseJson, readBody, sendJson } from "../http.js";
 import { applyPatch, parsePatchBody, patchTypeOf } from "../patch/index.js";
 import { ApiError, badRequest, notFound } from "../status.js";
 import { warningHeaders, writeWarnings } from "../warnings.js";
-import { type Call, checkKind } from "./call.js";
+import { type Call, checkKind, managerOf } from "./call.js";
 
 /** A write's warnings, as the Warning headers kubectl prints. */
 function warn(res: ServerResponse, warnings: string[]) {
@@ -20,7 +20,10 @@ export async function create(c: Call) {
     throw new ApiError(405, "MethodNotAllowed", `POST is not supported on a named ${r.rt.resource}`);
   const obj = parseJson(body) as KObject;
   checkKind(r.rt, obj);
-  const created = c.deps.registry.create(r.rt, r.namespace ?? obj?.metadata?.namespace, obj, { dryRun });
+  const created = c.deps.registry.create(r.rt, r.namespace ?? obj?.metadata?.namespace, obj, {
+    dryRun,
+    manager: managerOf(c),
+  });
   warn(res, writeWarnings(created));
   return sendJson(res, 201, created);
 }
@@ -33,7 +36,11 @@ export async function replace(c: Call) {
   const obj = parseJson(body) as KObject;
   checkKind(r.rt, obj);
   const old = registry.tryGet(r.rt, r.namespace, r.name);
-  const updated = registry.update(r.rt, r.namespace, r.name, obj, { dryRun, subresource: r.subresource });
+  const updated = registry.update(r.rt, r.namespace, r.name, obj, {
+    dryRun,
+    subresource: r.subresource,
+    manager: managerOf(c),
+  });
   if (!r.subresource) warn(res, writeWarnings(updated, old));
   return sendJson(res, 200, updated);
 }
@@ -59,21 +66,30 @@ function applied(c: Call, name: string, body: string): KObject {
       "UnsupportedMediaType",
       `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
     );
+  if (type === "apply" && !q.get("fieldManager"))
+    throw badRequest(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
   const parsed = parsePatchBody(type, body);
+  const manager = managerOf(c);
+  // force is read as Go's strconv.ParseBool reads it (the Python client sends "True")
+  const force = ["1", "t", "T", "true", "TRUE", "True"].includes(q.get("force") ?? "");
+  const apply = type === "apply" ? { config: parsed, force } : undefined;
   const live = registry.tryGet(r.rt, ns, name);
   if (!live) {
     // Server-side apply creates what does not exist yet.
     if (type === "apply") {
       const obj = parsed as KObject;
       checkKind(r.rt, obj);
-      return registry.create(r.rt, ns, { ...obj, metadata: { ...(obj.metadata ?? {}), name } }, { dryRun });
+      return registry.create(
+        r.rt,
+        ns,
+        { ...obj, metadata: { ...(obj.metadata ?? {}), name } },
+        { dryRun, manager, apply },
+      );
     }
     throw notFound(r.rt.resource, r.rt.group, name);
   }
-  if (type === "apply" && !q.get("fieldManager"))
-    throw badRequest(
-      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
-    );
   const result = applyPatch(live, type, parsed, r.rt);
   // A patch is applied to the version it read: no resourceVersion conflict unless the patch names one.
   const wanted = (parsed as KObject)?.metadata?.resourceVersion;
@@ -81,5 +97,5 @@ function applied(c: Call, name: string, body: string): KObject {
     ...result,
     metadata: { ...result.metadata, resourceVersion: wanted ?? live.metadata.resourceVersion },
   };
-  return registry.update(r.rt, ns, name, next, { dryRun, subresource: r.subresource });
+  return registry.update(r.rt, ns, name, next, { dryRun, subresource: r.subresource, manager, apply });
 }
