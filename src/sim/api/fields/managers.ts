@@ -10,6 +10,7 @@ import { type Comparison, compare, fieldSet } from "./compare.js";
 import {
   type FieldTree,
   fromFieldsV1,
+  hasMember,
   intersect,
   minus,
   type PathSet,
@@ -74,10 +75,21 @@ function owned(set: PathSet, w: FieldWrite): PathSet {
 
 interface Owner {
   entry: Omit<ManagedFieldsEntry, "fieldsV1">;
-  set: PathSet;
+  /** As stored; read into `set` only when this write touches what the entry owns. */
+  fieldsV1?: FieldTree;
+  set?: PathSet;
 }
 
-const sameOwner = (e: Omit<ManagedFieldsEntry, "fieldsV1">, w: FieldWrite, op: string) =>
+const setOf = (o: Owner): PathSet => {
+  o.set ??= fromFieldsV1(o.fieldsV1);
+  return o.set;
+};
+
+/** Whether the owner holds any of the paths (its tree walked, not read, while it is untouched). */
+const holdsAny = (o: Owner, paths: PathSet) =>
+  o.set ? [...paths].some((p) => o.set!.has(p)) : [...paths].some((p) => hasMember(o.fieldsV1, p));
+
+const sameOwner = (e: Owner["entry"], w: FieldWrite, op: string) =>
   e.manager === w.manager && e.operation === op && (e.subresource ?? "") === (w.subresource ?? "");
 
 /**
@@ -86,21 +98,29 @@ const sameOwner = (e: Omit<ManagedFieldsEntry, "fieldsV1">, w: FieldWrite, op: s
  * to /status are; the rest under the object.
  */
 export function manage(old: KObject | undefined, next: KObject, w: FieldWrite): ManagedFieldsEntry[] {
-  const c = compare(old ?? {}, next, w.kind);
+  const c = compare(unmanaged(old), unmanaged(next), w.kind);
   let owners: Owner[] = ((old?.metadata?.managedFields ?? []) as ManagedFieldsEntry[]).map(
-    ({ fieldsV1, ...entry }) => ({ entry, set: fromFieldsV1(fieldsV1) }),
+    ({ fieldsV1, ...entry }) => ({ entry, fieldsV1 }),
   );
   if (w.hasStatus && w.withStatus && !w.apply && w.subresource !== "status")
     owners = write(owners, c, { ...w, subresource: "status" });
   return write(owners, c, w)
-    .filter((o) => o.set.size > 0)
-    .map((o) => ({ ...o.entry, fieldsV1: toFieldsV1(o.set) }));
+    .filter((o) => !o.set || o.set.size > 0)
+    .map((o) => ({ ...o.entry, fieldsV1: o.set ? toFieldsV1(o.set) : o.fieldsV1! }));
+}
+
+/** The object without its managedFields, which no manager owns (and comparing would only walk). */
+function unmanaged(o: KObject | undefined): KObject | Record<string, never> {
+  if (!o) return {};
+  const { managedFields: _m, ...metadata } = o.metadata ?? {};
+  return { ...o, metadata };
 }
 
 function write(owners: Owner[], c: Comparison, w: FieldWrite): Owner[] {
   const op = w.apply ? "Apply" : "Update";
   const touched = owned(union(c.modified, c.added), w);
   const removed = owned(c.removed, w);
+  if (!w.apply && touched.size === 0 && removed.size === 0) return owners;
   let mine = owners.find((o) => sameOwner(o.entry, w, op));
   if (!mine) {
     mine = {
@@ -118,16 +138,17 @@ function write(owners: Owner[], c: Comparison, w: FieldWrite): Owner[] {
   }
   const conflicts: { owner: Owner; paths: PathSet }[] = [];
   for (const o of owners) {
-    if (o === mine) continue;
-    const taken = intersect(o.set, touched);
-    if (taken.size) conflicts.push({ owner: o, paths: taken });
+    if (o === mine || !holdsAny(o, touched)) continue;
+    conflicts.push({ owner: o, paths: intersect(setOf(o), touched) });
   }
   if (w.apply && !w.apply.force && conflicts.length) throw conflictError(conflicts);
-  for (const o of owners) if (o !== mine) o.set = minus(minus(o.set, touched), removed);
-  const before = mine.set;
-  mine.set = w.apply ? owned(fieldSet(w.apply.config, w.kind), w) : minus(union(mine.set, touched), removed);
+  for (const o of owners)
+    if (o !== mine && (holdsAny(o, touched) || holdsAny(o, removed)))
+      o.set = minus(minus(setOf(o), touched), removed);
+  const before = setOf(mine);
+  mine.set = w.apply ? owned(fieldSet(w.apply.config, w.kind), w) : minus(union(before, touched), removed);
   if (!sameSet(before, mine.set)) mine.entry = { ...mine.entry, time: w.time, apiVersion: w.apiVersion };
-  return owners.filter((o) => o.set.size > 0);
+  return owners.filter((o) => !o.set || o.set.size > 0);
 }
 
 const sameSet = (a: PathSet, b: PathSet) => a.size === b.size && [...a].every((p) => b.has(p));

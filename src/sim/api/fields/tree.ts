@@ -59,3 +59,14 @@ export function pathString(key: string): string {
     })
     .join("");
 }
+
+/** Whether a FieldsV1 tree holds the path as a member, read without converting the whole tree. */
+export function hasMember(tree: FieldTree | undefined, key: string): boolean {
+  let node = tree;
+  for (const el of decode(key)) {
+    node = node?.[el];
+    if (!node) return false;
+  }
+  const keys = Object.keys(node ?? {});
+  return keys.length === 0 || keys.includes(SELF);
+}
