@@ -12,8 +12,10 @@ import { fromStorage, toStorage } from "./convert.js";
 import { CustomCatalog } from "./crd/catalog.js";
 import { defaultOnRead } from "./crd/schema.js";
 import { applyDefaults } from "./defaults.js";
+import { type FieldWrite, manage } from "./fields/managers.js";
 import { apiVersionOf, resourceOfKind } from "./resources.js";
 import { fieldMatches, matches, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+import type { ClusterIPAllocator } from "./service-ips.js";
 import { ApiError, alreadyExists, badRequest, conflict, notFound } from "./status.js";
 import { prepareForCreate, prepareForUpdate } from "./strategy.js";
 import { validate, validateUpdate } from "./validate.js";
@@ -30,6 +32,10 @@ export interface WriteOptions {
   force?: boolean;
   /** Where a create draws its uid and generated name (a component's own stream); the registry's by default. */
   rng?: Rng;
+  /** Who writes, for managedFields: a request's fieldManager or User-Agent; k3s for the cluster's own components. */
+  manager?: string;
+  /** Server-side apply: the configuration applied, and whether it takes fields other managers own. */
+  apply?: { config: unknown; force: boolean };
 }
 
 export interface DeleteOptions {
@@ -69,6 +75,8 @@ export class Registry {
     readonly store: Store,
     readonly clock: Clock,
     readonly rng: Rng,
+    /** Where Services without a chosen address get their ClusterIP (a stream of its own). */
+    private readonly serviceIPs: ClusterIPAllocator,
   ) {}
 
   now(): string {
@@ -96,6 +104,20 @@ export class Registry {
     // every served version reads the same stored object (conversion strategy None)
     const apiVersion = apiVersionOf(rt);
     return out.apiVersion === apiVersion ? out : { ...out, apiVersion };
+  }
+
+  private fieldWrite(rt: ResourceType, opts: WriteOptions): FieldWrite {
+    return {
+      manager: opts.manager ?? "k3s",
+      apiVersion: apiVersionOf(rt),
+      kind: rt.kind,
+      // metav1.Time: whole seconds
+      time: this.now().replace(/\.\d+Z$/, "Z"),
+      subresource: opts.subresource,
+      hasStatus: !!rt.subresources?.includes("status"),
+      withStatus: !!opts.force,
+      apply: opts.apply,
+    };
   }
 
   private admit(req: AdmissionRequest): void {
@@ -178,6 +200,7 @@ export class Registry {
     delete m.resourceVersion;
     if (obj.kind === "Service") this.allocateClusterIP(obj as Service);
     if (obj.kind === "Job") generateJobSelector(obj);
+    m.managedFields = manage(undefined, obj, this.fieldWrite(rt, opts));
     if (opts.dryRun)
       return this.read(rt, {
         ...obj,
@@ -252,6 +275,7 @@ export class Registry {
       rt.custom && !rt.subresources?.includes("status") ? { ...specOf(o), status: o.status } : specOf(o);
     if (old.metadata.generation !== undefined && !isDeepStrictEqual(gen(old), gen(next)))
       next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    next.metadata.managedFields = manage(old, next, this.fieldWrite(rt, opts));
     if (isDeepStrictEqual(old, next)) return this.read(rt, old); // a no-op keeps resourceVersion and generation
     if (opts.dryRun) return this.read(rt, next);
     const put = this.store.put(rt, next);
@@ -327,17 +351,16 @@ export class Registry {
       svc.spec.clusterIPs = ["None"];
       return;
     }
-    if (svc.spec.clusterIP) return;
-    const used = new Set((this.store.list(SVCRT) as Service[]).map((s) => s.spec?.clusterIP));
-    // .1 is the kubernetes Service and .10 the cluster DNS, as on k3s
-    for (let i = 11; ; i++) {
-      const ip = `10.43.${(i >> 8) & 255}.${i & 255}`;
-      if (!used.has(ip)) {
-        svc.spec.clusterIP = ip;
-        svc.spec.clusterIPs = [ip];
-        return;
-      }
+    // an address asked for is kept, and listed in clusterIPs (storage.go's normalizeClusterIPs)
+    if (svc.spec.clusterIP) {
+      svc.spec.clusterIPs ??= [svc.spec.clusterIP];
+      return;
     }
+    if (svc.spec.type === "ExternalName") return;
+    const used = new Set((this.store.list(SVCRT) as Service[]).map((s) => s.spec?.clusterIP));
+    const ip = this.serviceIPs.allocate(used);
+    svc.spec.clusterIP = ip;
+    svc.spec.clusterIPs = [ip];
   }
 }
 

@@ -11,16 +11,15 @@ import type { FaultBook, IOFault } from "../context/faults.js";
 import type { Container, Pod, VolumeMount } from "../core/objects.js";
 import {
   type Applier,
-  addContainer,
   fail,
   type Injection,
   notFound,
   ok,
-  removeContainer,
   runningStatus,
   samePod,
   type Target,
 } from "./applier.js";
+import { ContainerInjections } from "./injections.js";
 import type { IOSpec } from "./spec.js";
 
 const ACTIONS = ["latency", "fault", "attrOverride", "mistake"] as const;
@@ -48,8 +47,7 @@ export function ioFault(spec: IOSpec): IOFault | string {
 
 /** The IO applier, with what it injected where, to notice containers that restart. */
 export function ioApplier(faults: FaultBook) {
-  /** "<source>|<podUid>|<container>" -> the container id injected into. */
-  const live = new Map<string, string | undefined>();
+  const injected = new ContainerInjections(faults, "io");
   const applier: Applier = {
     apply({ chaos, source, now, status }, t) {
       if (!t.pod) return fail(notFound(t));
@@ -61,44 +59,22 @@ export function ioApplier(faults: FaultBook) {
       // toda mounts over an existing mount point of the container
       if (!(spec?.volumeMounts ?? []).some((m: VolumeMount) => m.mountPath === f.volumePath))
         return fail(`volume path ${f.volumePath} is not a mount point of container ${t.container}`);
-      addContainer(faults, source, t.pod.metadata.uid!, t.container!, f, now);
-      live.set(`${source}|${t.pod.metadata.uid}|${t.container}`, st.containerID);
+      injected.add(source, { ...t, pod: t.pod }, st.containerID, f, now);
       status.instances = { ...(status.instances ?? {}), [t.id]: Number(status.instances?.[t.id] ?? 0) + 1 };
       return ok({ podUid: t.pod.metadata.uid!, containerId: st.containerID });
     },
     recover({ source, status }, t, inj) {
       const reason = unreachable(t, inj);
       if (reason) return fail(reason);
-      if (inj) {
-        removeContainer(faults, source, inj.podUid, t.container!, "io");
-        live.delete(`${source}|${inj.podUid}|${t.container}`);
-      }
-      if (status.instances) {
-        const { [t.id]: _gone, ...rest } = status.instances;
-        status.instances = rest;
-      }
+      injected.recover(source, t, inj, status);
       return ok();
     },
   };
-
-  /** A pod changed or left: an injected container that restarted or went lost its injection. */
-  function podChanged(pod: Pod, gone: boolean): void {
-    for (const [key, containerId] of live) {
-      const [source, podUid, container] = key.split("|");
-      if (podUid !== pod.metadata.uid) continue;
-      const current = runningStatus(pod, container)?.containerID;
-      if (!gone && current === containerId) continue;
-      // the FaultBook forgets it; recovery still finds it unreachable (it compares container ids)
-      removeContainer(faults, source, podUid, container, "io");
-    }
-  }
-
-  /** The object left (finalizer cleared by hand): forget its injections. */
-  function forget(source: string): void {
-    for (const key of [...live.keys()]) if (key.startsWith(`${source}|`)) live.delete(key);
-  }
-
-  return { applier, podChanged, forget };
+  return {
+    applier,
+    podChanged: (pod: Pod, gone: boolean) => injected.podChanged(pod, gone),
+    forget: (source: string) => injected.forget(source),
+  };
 }
 
 /** Why recovery cannot reach the injection, if it cannot. */

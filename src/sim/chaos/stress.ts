@@ -9,7 +9,8 @@ import { bytes } from "../../util/quantity.js";
 import type { FaultBook, StressFault } from "../context/faults.js";
 import { stamp } from "../core/clock.js";
 import type { Container, Pod } from "../core/objects.js";
-import { type Applier, addContainer, fail, notFound, ok, removeContainer, runningStatus } from "./applier.js";
+import { type Applier, fail, notFound, ok, runningStatus } from "./applier.js";
+import { ContainerInjections } from "./injections.js";
 import { parseMemorySize, type StressSpec } from "./spec.js";
 
 /** The stressors of a spec as a fault, or why they cannot run. */
@@ -34,8 +35,7 @@ export function stressFault(spec: StressSpec | undefined, memoryLimit: number): 
 
 /** The stress applier, with what it injected where, to notice container instances that end. */
 export function stressApplier(faults: FaultBook) {
-  /** "<source>|<podUid>|<container>" -> the container id injected into. */
-  const live = new Map<string, string | undefined>();
+  const injected = new ContainerInjections(faults, "stress");
   const applier: Applier = {
     apply({ ctx, chaos, source, now, status }, t) {
       if (!t.pod) return fail(notFound(t));
@@ -44,8 +44,7 @@ export function stressApplier(faults: FaultBook) {
       const spec = (t.pod.spec?.containers ?? []).find((c: Container) => c.name === t.container);
       const f = stressFault(chaos.spec as StressSpec, bytes(spec?.resources?.limits?.memory));
       if (typeof f === "string") return fail(f);
-      addContainer(ctx.faults, source, t.pod.metadata.uid!, t.container!, f, now);
-      live.set(`${source}|${t.pod.metadata.uid}|${t.container}`, st.containerID);
+      injected.add(source, { ...t, pod: t.pod }, st.containerID, f, now);
       const pid = 10000 + ctx.rng.int(50000);
       status.instances = {
         ...(status.instances ?? {}),
@@ -57,35 +56,15 @@ export function stressApplier(faults: FaultBook) {
       };
       return ok({ podUid: t.pod.metadata.uid!, containerId: st.containerID });
     },
-    recover({ ctx, source, status }, t, inj) {
-      // a container that disappeared counts as recovered ("pretend ... has been recovered")
-      if (inj) {
-        removeContainer(ctx.faults, source, inj.podUid, t.container!, "stress");
-        live.delete(`${source}|${inj.podUid}|${t.container}`);
-      }
-      if (status.instances) {
-        const { [t.id]: _gone, ...rest } = status.instances;
-        status.instances = rest;
-      }
+    // a container that disappeared counts as recovered ("pretend ... has been recovered")
+    recover({ source, status }, t, inj) {
+      injected.recover(source, t, inj, status);
       return ok();
     },
   };
-
-  /** A pod changed or left: stressors of a container instance that ended are gone with it. */
-  function podChanged(pod: Pod, gone: boolean): void {
-    for (const [key, containerId] of live) {
-      const [source, podUid, container] = key.split("|");
-      if (podUid !== pod.metadata.uid) continue;
-      if (!gone && runningStatus(pod, container)?.containerID === containerId) continue;
-      removeContainer(faults, source, podUid, container, "stress");
-      live.delete(key);
-    }
-  }
-
-  /** The object left the store: forget its injections. */
-  function forget(source: string): void {
-    for (const key of [...live.keys()]) if (key.startsWith(`${source}|`)) live.delete(key);
-  }
-
-  return { applier, podChanged, forget };
+  return {
+    applier,
+    podChanged: (pod: Pod, gone: boolean) => injected.podChanged(pod, gone),
+    forget: (source: string) => injected.forget(source),
+  };
 }

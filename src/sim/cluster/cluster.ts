@@ -5,6 +5,7 @@ import { Rng } from "../../util/rng.js";
 import { Registry } from "../api/registry.js";
 import { R } from "../api/resources.js";
 import { ApiServer } from "../api/server.js";
+import { ClusterIPAllocator } from "../api/service-ips.js";
 import { ClusterAuth } from "../auth/index.js";
 import { buildCatalog, type TopologyInput } from "../context/catalog.js";
 import type { SimContext } from "../context/context.js";
@@ -83,7 +84,8 @@ export class EmbeddedCluster {
     const clock = opts.clock ?? new WallClock(opts.speed ?? 1, opts.lead ?? defaultLead(opts.speed ?? 1));
     const store = new Store(opts.watchHistory);
     const rng = new Rng(opts.seed ?? 42);
-    const registry = new Registry(store, clock, rng);
+    const serviceIPs = new ClusterIPAllocator(new Rng(`${opts.seed ?? 42}/service-ips`));
+    const registry = new Registry(store, clock, rng, serviceIPs);
     const runtime = new ControllerRuntime(clock, opts.autoDrain ?? true);
     const events = new EventRecorder(registry);
     const faults = new FaultBook();

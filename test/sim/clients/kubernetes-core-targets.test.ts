@@ -8,7 +8,8 @@
 // published waited successfully (every unknown image pulled); a Deployment whose new template
 // names a deleted ServiceAccount lost its old pod (the rolling update read kubectl's
 // `strategy: {}` as maxUnavailable 1); a DaemonSet had no deprecated.daemonset.template.generation
-// for k8s_rollback to read; NetworkPolicies were not served.
+// for k8s_rollback to read; NetworkPolicies were not served. Then: server-side apply recorded no
+// managedFields and had no conflicts (k8s_apply's ConfigMap steps with three field managers).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { playbook } from "../../helpers/ansible.js";
@@ -328,7 +329,51 @@ const APPLY = play([
     { name: "a NetworkPolicy with an empty egress rule, applied twice", loop: [1, 2], register: "netpol" },
   ),
   assert("netpol.results[0] is changed", "netpol.results[1] is not changed"),
+  ...serverSideApply(),
 ]);
+
+/** k8s_apply's server-side apply steps: who owns the ConfigMap's key, and conflicts over it. */
+function serverSideApply(): Open[] {
+  const cm = (value: string, ssa: Open, extra: Open = {}) =>
+    k8s(
+      {
+        namespace: "apply",
+        apply: true,
+        server_side_apply: ssa,
+        definition: {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "server-side-cm" },
+          data: { key: value },
+        },
+      },
+      { register: "result", ...extra },
+    );
+  const MF = "result.result.metadata.managedFields";
+  return [
+    cm(
+      "value-0",
+      { force_conflicts: false },
+      { name: "server-side apply without field_manager", ignore_errors: true },
+    ),
+    assert("result is failed", '"field_manager" in result.msg'),
+    cm("value-0", { field_manager: "manager-00" }, { name: "server-side apply creates it" }),
+    assert("result is changed", `${MF} | length == 1`, `${MF}[0].manager == 'manager-00'`),
+    cm("value-0", { field_manager: "manager-00" }, { name: "the same apply again" }),
+    assert("result is not changed"),
+    cm("value-0", { field_manager: "manager-01" }, { name: "a second manager applies the same value" }),
+    assert("result is changed", `${MF} | length == 2`),
+    cm("value-1", { field_manager: "manager-02" }, { name: "a third changes it", ignore_errors: true }),
+    assert("result is failed", "result.reason == 'Conflict'"),
+    cm("value-1", { field_manager: "manager-02", force_conflicts: true }, { name: "and forces it" }),
+    assert(
+      "result is changed",
+      `${MF} | length == 1`,
+      `${MF}[0].manager == 'manager-02'`,
+      "result.result.data.key == 'value-1'",
+    ),
+  ];
+}
 
 let t: TestCluster;
 const failed = (out: string) => /failed=(\d+)/.exec(out)?.[1];

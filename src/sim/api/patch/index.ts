@@ -67,10 +67,10 @@ function patched(live: JsonObject, type: PatchType, body: unknown, rt: ResourceT
 }
 
 /**
- * Server-side apply, approximated: the applied configuration is merged into the live object
- * (strategic merge for built-in kinds, JSON merge for custom resources). Field ownership is not
- * tracked: managedFields are ignored, fields another manager set are overwritten without a
- * conflict, and fields this manager applied before but now omits are kept rather than removed.
+ * Server-side apply's merge: the applied configuration is merged into the live object (strategic
+ * merge for built-in kinds, JSON merge for custom resources). Who owns which field, and the
+ * conflicts, are the field manager's (../fields/); fields this manager applied before but now
+ * omits are kept rather than removed (structured-merge-diff would prune those no one else owns).
  */
 function serverSideApply(live: JsonObject, body: unknown, rt: ResourceType): unknown {
   if (!isObject(body))

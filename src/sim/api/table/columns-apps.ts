@@ -9,18 +9,18 @@ import type {
 } from "../../core/objects.js";
 import type { KObject } from "../../core/types.js";
 import { since } from "./duration.js";
-import { containerCells, formatLabelSelector, formatLabels, int, labelSelectorString } from "./format.js";
-import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";
+import { formatLabelSelector, formatLabels, int, labelSelectorString } from "./format.js";
+import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
+import { workloadPrinter } from "./workload.js";
 
 const name = (o: KObject): string => o.metadata?.name ?? "";
 /** spec.replicas defaults to 1; stored objects normally carry it already. */
 const desired = (o: Deployment | ReplicaSet | StatefulSet): number =>
   typeof o.spec?.replicas === "number" ? o.spec.replicas : 1;
-const selectorCol = (description: string) => col("Selector", "string", description, { p: 1 });
+const _selectorCol = (description: string) => col("Selector", "string", description, { p: 1 });
 
-export const deploymentPrinter: Printer = {
-  columns: [
-    NAME_COL,
+export const deploymentPrinter = workloadPrinter<Deployment>({
+  own: [
     col("Ready", "string", "Number of the pod with ready state"),
     col(
       "Up-to-date",
@@ -32,84 +32,48 @@ export const deploymentPrinter: Printer = {
       "string",
       "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
     ),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-    selectorCol(
-      "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
-    ),
   ],
-  cells(obj, { now }) {
-    const o = obj as Deployment;
+  cells(o) {
     const st = o.status ?? {};
-    const [names, images] = containerCells(o.spec?.template?.spec);
-    return [
-      name(o),
-      `${int(st.readyReplicas)}/${desired(o)}`,
-      int(st.updatedReplicas),
-      int(st.availableReplicas),
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-      // printDeployment uses selector.String() directly: an empty selector prints blank, not <none>.
-      labelSelectorString(o.spec?.selector),
-    ];
+    return [`${int(st.readyReplicas)}/${desired(o)}`, int(st.updatedReplicas), int(st.availableReplicas)];
   },
-};
+  podSpec: (o) => o.spec?.template?.spec,
+  // printDeployment uses selector.String() directly: an empty selector prints blank, not <none>.
+  selector: {
+    description:
+      "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
+    cell: (o) => labelSelectorString(o.spec?.selector),
+  },
+});
 
-export const replicaSetPrinter: Printer = {
-  columns: [
-    NAME_COL,
+export const replicaSetPrinter = workloadPrinter<ReplicaSet>({
+  own: [
     col("Desired", "integer", "Replicas is the number of desired replicas."),
     col("Current", "integer", "Replicas is the most recently observed number of replicas."),
     col("Ready", "integer", "The number of ready replicas for this replica set."),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-    selectorCol("Selector is a label query over pods that should match the replica count."),
   ],
-  cells(obj, { now }) {
-    const o = obj as ReplicaSet;
+  cells(o) {
     // Partial: a set the controller has not synced yet has no status counts.
     const st: Partial<ReplicaSetStatus> = o.status ?? {};
-    const [names, images] = containerCells(o.spec?.template?.spec);
-    return [
-      name(o),
-      desired(o),
-      int(st.replicas),
-      int(st.readyReplicas),
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(o.spec?.selector),
-    ];
+    return [desired(o), int(st.replicas), int(st.readyReplicas)];
   },
-};
-
-export const statefulSetPrinter: Printer = {
-  columns: [
-    NAME_COL,
-    col("Ready", "string", "Number of the pod with ready state"),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-  ],
-  cells(obj, { now }) {
-    const o = obj as StatefulSet;
-    const [names, images] = containerCells(o.spec?.template?.spec);
-    return [
-      name(o),
-      `${int(o.status?.readyReplicas)}/${desired(o)}`,
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-    ];
+  podSpec: (o) => o.spec?.template?.spec,
+  selector: {
+    description: "Selector is a label query over pods that should match the replica count.",
+    cell: (o) => formatLabelSelector(o.spec?.selector),
   },
-};
+});
 
-export const daemonSetPrinter: Printer = {
-  columns: [
-    NAME_COL,
+export const statefulSetPrinter = workloadPrinter<StatefulSet>({
+  own: [col("Ready", "string", "Number of the pod with ready state")],
+  cells(o) {
+    return [`${int(o.status?.readyReplicas)}/${desired(o)}`];
+  },
+  podSpec: (o) => o.spec?.template?.spec,
+});
+
+export const daemonSetPrinter = workloadPrinter<DaemonSet>({
+  own: [
     col("Desired", "integer", "The total number of nodes that should be running the daemon pod."),
     col(
       "Current",
@@ -132,30 +96,24 @@ export const daemonSetPrinter: Printer = {
       "string",
       "NodeSelector is a selector which must be true for the pod to fit on a node.",
     ),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-    selectorCol("A label query over pods that are managed by the daemon set."),
   ],
-  cells(obj, { now }) {
-    const o = obj as DaemonSet;
+  cells(o) {
     const st: Partial<NonNullable<DaemonSet["status"]>> = o.status ?? {};
-    const [names, images] = containerCells(o.spec?.template?.spec);
     return [
-      name(o),
       int(st.desiredNumberScheduled),
       int(st.currentNumberScheduled),
       int(st.numberReady),
       int(st.updatedNumberScheduled),
       int(st.numberAvailable),
       formatLabels(o.spec?.template?.spec?.nodeSelector),
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(o.spec?.selector),
     ];
   },
-};
+  podSpec: (o) => o.spec?.template?.spec,
+  selector: {
+    description: "A label query over pods that are managed by the daemon set.",
+    cell: (o) => formatLabelSelector(o.spec?.selector),
+  },
+});
 
 /** "statefulset.apps/web": the lower-cased group kind of the controlling owner, then its name. */
 function controllerOf(o: KObject): string {

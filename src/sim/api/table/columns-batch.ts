@@ -3,8 +3,9 @@
 
 import type { CronJob, Job } from "../../core/objects.js";
 import { humanDuration, parseTime, since } from "./duration.js";
-import { containerCells, formatLabelSelector, int } from "./format.js";
-import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";
+import { formatLabelSelector, int } from "./format.js";
+import { col } from "./types.js";
+import { workloadPrinter } from "./workload.js";
 
 const has = (o: Job, type: string) =>
   (o.status?.conditions ?? []).some((c) => c.type === type && c.status === "True");
@@ -34,9 +35,8 @@ function duration(o: Job, now: number): string {
   return humanDuration((end ?? now) - start);
 }
 
-export const jobPrinter: Printer = {
-  columns: [
-    NAME_COL,
+export const jobPrinter = workloadPrinter<Job>({
+  own: [
     col("Status", "string", "Status of the job."),
     col(
       "Completions",
@@ -44,35 +44,20 @@ export const jobPrinter: Printer = {
       "The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.",
     ),
     col("Duration", "string", "Time required to complete the job."),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-    col(
-      "Selector",
-      "string",
-      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
-      { p: 1 },
-    ),
   ],
-  cells(obj, { now }) {
-    const o = obj as Job;
-    const [names, images] = containerCells(o.spec?.template?.spec);
-    return [
-      o.metadata.name ?? "",
-      jobStatus(o),
-      completions(o),
-      duration(o, now),
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(o.spec?.selector),
-    ];
+  cells(o, now) {
+    return [jobStatus(o), completions(o), duration(o, now)];
   },
-};
+  podSpec: (o) => o.spec?.template?.spec,
+  selector: {
+    description:
+      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+    cell: (o) => formatLabelSelector(o.spec?.selector),
+  },
+});
 
-export const cronJobPrinter: Printer = {
-  columns: [
-    NAME_COL,
+export const cronJobPrinter = workloadPrinter<CronJob>({
+  own: [
     col("Schedule", "string", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."),
     col(
       "Timezone",
@@ -86,32 +71,22 @@ export const cronJobPrinter: Printer = {
     ),
     col("Active", "integer", "A list of pointers to currently running jobs."),
     col("Last Schedule", "string", "Information when was the last time the job was successfully scheduled."),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-    col(
-      "Selector",
-      "string",
-      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
-      { p: 1 },
-    ),
   ],
-  cells(obj, { now }) {
-    const o = obj as CronJob;
-    const [names, images] = containerCells(o.spec?.jobTemplate?.spec?.template?.spec);
+  cells(o, now) {
     const suspend = o.spec?.suspend;
     return [
-      o.metadata.name ?? "",
       o.spec?.schedule ?? "",
       o.spec?.timeZone ?? "<none>",
       // printBoolPtr
       suspend === undefined || suspend === null ? "<unset>" : suspend ? "True" : "False",
       (o.status?.active ?? []).length,
       o.status?.lastScheduleTime ? since(o.status.lastScheduleTime, now) : "<none>",
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(o.spec?.jobTemplate?.spec?.selector),
     ];
   },
-};
+  podSpec: (o) => o.spec?.jobTemplate?.spec?.template?.spec,
+  selector: {
+    description:
+      "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+    cell: (o) => formatLabelSelector(o.spec?.jobTemplate?.spec?.selector),
+  },
+});

@@ -4,16 +4,16 @@ import type { PodTemplate } from "../../core/objects.js";
 import type { KObject } from "../../core/types.js";
 import { since } from "./duration.js";
 import { containerCells, formatLabels, int, str } from "./format.js";
-import { AGE_COL, CONTAINERS_COL, col, IMAGES_COL, NAME_COL, type Printer } from "./types.js";
+import { AGE_COL, col, NAME_COL, type Printer } from "./types.js";
+import { workloadPrinter } from "./workload.js";
 
 interface ReplicationController extends KObject {
   spec?: { replicas?: number; selector?: Record<string, string>; template?: PodTemplate };
   status?: { replicas?: number; readyReplicas?: number };
 }
 
-export const replicationControllerPrinter: Printer = {
-  columns: [
-    NAME_COL,
+export const replicationControllerPrinter = workloadPrinter<ReplicationController>({
+  own: [
     col(
       "Desired",
       "integer",
@@ -25,31 +25,21 @@ export const replicationControllerPrinter: Printer = {
       "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
     ),
     col("Ready", "integer", "The number of ready replicas for this replication controller."),
-    AGE_COL,
-    CONTAINERS_COL,
-    IMAGES_COL,
-    col(
-      "Selector",
-      "string",
-      "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
-      { p: 1 },
-    ),
   ],
-  cells(obj, { now }) {
-    const o = obj as ReplicationController;
-    const [names, images] = containerCells(o.spec?.template?.spec);
+  cells(o) {
     return [
-      o.metadata.name ?? "",
       typeof o.spec?.replicas === "number" ? o.spec.replicas : 1,
       int(o.status?.replicas),
       int(o.status?.readyReplicas),
-      since(o.metadata.creationTimestamp, now),
-      names,
-      images,
-      formatLabels(o.spec?.selector),
     ];
   },
-};
+  podSpec: (o) => o.spec?.template?.spec,
+  selector: {
+    description:
+      "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+    cell: (o) => formatLabels(o.spec?.selector),
+  },
+});
 
 interface PodTemplateObject extends KObject {
   template?: PodTemplate;
