@@ -136,9 +136,12 @@ export const inShell = () => shellScope.getStore() !== undefined;
 
 /** The implementation of a command in the container's image (the shell's builtin kill counts). */
 export function toolImpl(p: Proc, cmd: string): string | undefined {
-  const impl = imageTools(String(p.container?.image ?? "")).tools[cmd];
+  const image = String(p.container?.image ?? "");
+  const impl = imageTools(image).tools[cmd];
   if (impl) return impl;
-  return cmd === "kill" && inShell() ? "builtin" : undefined;
+  if (cmd === "kill" && inShell()) return "builtin";
+  // a runtime's own program (python in python:*): the image's
+  return imagePrograms(image).some((b) => b.endsWith(`/${cmd}`)) ? "image" : undefined;
 }
 
 /** A command that exists only in the images whose toolbox lists it. */
