@@ -25,6 +25,7 @@ import type { MainProcessTable } from "../generic.js";
 import { appLaunched } from "../launch.js";
 import { bindFailure } from "./bind-failure.js";
 import { missingAtStart, skippedAtStart } from "./dial.js";
+import { withEnv } from "./log-env.js";
 import { baseVars, render, sample, type Vars } from "./logs.js";
 import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
@@ -256,7 +257,8 @@ export class TopologyBehavior implements Behavior {
           out.push(...render(logs.ready, vars));
         }
         if (!sampling || md.kind !== "service") return out;
-        st.nextSample = now + SAMPLE_MS;
+        // requests come when they come: the next sample a period later, give or take half of it
+        st.nextSample = now + Math.round(SAMPLE_MS * (0.5 + rnd()));
         const s = this.flows.state(ref.pod.metadata.namespace ?? "").services.get(md.m.key);
         const rate = (s?.sends ?? 0) / Math.max(1, s?.pods.length ?? 1) + this.flows.podRps(ref.pod, md.m);
         return [...out, ...sample(this.ctx, this.flows, md.m, pod, now, rnd, { rate, periodMs: SAMPLE_MS })];
@@ -267,7 +269,7 @@ export class TopologyBehavior implements Behavior {
 
   /** What the application writes as it starts. */
   private startLines(ref: ContainerRef, md: Model, pod: Pod, vars: Vars, limit: number): string[] {
-    const logs = md.kind === "service" ? md.m.logs : md.s.logs;
+    const logs = withEnv(this.ctx, ref, md.kind === "service" ? md.m.logs : md.s.logs);
     // a variable the application needs is unset: it says so and stops (mustMapEnv's panic)
     const missing = this.missing(ref, md);
     if (missing.length)
