@@ -102,7 +102,13 @@ export function failureLines(m: ServiceModel, e: Edge, o: CallOutcome, v?: EdgeV
  */
 export function requestOf(m: ServiceModel, callee: string): { method: string; path: string } | undefined {
   const literal = m.routes
-    .map((r) => ({ r, path: r.path.source.replace(/^\^\(\?:/, "").replace(/\)\$$/, "") }))
+    .map((r) => ({
+      r,
+      path: r.path.source
+        .replace(/^\^\(\?:/, "")
+        .replace(/\)\$$/, "")
+        .replace(/\\\//g, "/"),
+    }))
     .filter((x) => !/[[\]()*+?\\|^$]/.test(x.path));
   const hit =
     literal.find((x) => x.r.calls[0] === callee) ??
