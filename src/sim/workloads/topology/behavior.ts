@@ -290,6 +290,8 @@ export class TopologyBehavior implements Behavior {
     // a start that needs more than the limit runs out of memory (the JVM's heap, Python's MemoryError)
     const need = md.rt.memory * MiB;
     return [
+      // the pod's first start finds its emptyDir data directory empty: the store initializes it
+      ...(ref.restartCount === 0 ? render(logs.initialize, vars) : []),
       ...render(logs.startup, vars),
       ...note,
       ...(limit > 0 && need > limit ? render(logs.oom, vars) : []),
