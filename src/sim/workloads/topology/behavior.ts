@@ -24,12 +24,12 @@ import type { Pod, Probe } from "../../core/objects.js";
 import type { MainProcessTable } from "../generic.js";
 import { appLaunched } from "../launch.js";
 import { bindFailure } from "./bind-failure.js";
-import { missingAtStart, skippedAtStart } from "./dial.js";
+import { skippedAtStart } from "./dial.js";
 import { withEnv } from "./log-env.js";
 import { baseVars, render, sample, type Vars } from "./logs.js";
 import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
-import { resolvedAtStart, startHost } from "./start-names.js";
+import { missingVars, unresolvedHosts } from "./start-checks.js";
 import { type Traffic, trafficOf } from "./traffic.js";
 
 const MiB = 1024 * 1024;
@@ -155,27 +155,12 @@ export class TopologyBehavior implements Behavior {
 
   /** The variables the application needs at start that this instance's environment lacks. */
   private missing(ref: ContainerRef, md: Model | undefined): string[] {
-    if (md?.kind !== "service") return [];
-    return missingAtStart(
-      this.ctx,
-      ref.pod as Pod,
-      md.m,
-      systemOf(md.m).edges.get(md.m.key) ?? [],
-      ref.restartCount,
-    );
+    return md?.kind === "service" ? missingVars(this.ctx, ref, md.m) : [];
   }
 
   /** The addresses (host:port) the application resolves at start that did not resolve. */
   private unresolved(ref: ContainerRef, md: Model | undefined): string[] {
-    if (md?.kind !== "service") return [];
-    const out: string[] = [];
-    for (const e of systemOf(md.m).edges.get(md.m.key) ?? []) {
-      const host = startHost(e);
-      if (!host) continue;
-      const got = resolvedAtStart(this.ctx, ref.pod as Pod, ref.container.name, ref.restartCount, host);
-      if ("failed" in got) out.push(e.dial.address ?? host);
-    }
-    return out;
+    return md?.kind === "service" ? unresolvedHosts(this.ctx, ref, md.m) : [];
   }
 
   /** An application that lacks a variable stops early in its start (Go's mustMapEnv panics). */
