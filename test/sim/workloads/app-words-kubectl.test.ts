@@ -121,6 +121,33 @@ describe("Online-Boutique's words", () => {
     await undo(kn, "productcatalogservice");
   }, 300_000);
 
+  it("ls -la / in productcatalogservice shows its image's tree: Alpine's top, the binary's folder", async () => {
+    const pod = await onePod(kn, "productcatalogservice", isReady);
+    const root = await kn(["exec", pod.metadata.name, "-c", "server", "--", "ls", "-la", "/"]);
+    expect(root.exitCode, root.stderr).toBe(0);
+    const names = root.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(/\s+/).pop());
+    // src/productcatalogservice/Dockerfile: FROM alpine, WORKDIR /src; Alpine has no boot or lib64
+    expect(names).toContain("src");
+    expect(names).not.toContain("boot");
+    expect(names).not.toContain("lib64");
+    const src = await kn(["exec", pod.metadata.name, "-c", "server", "--", "ls", "-la", "/src"]);
+    expect(src.stdout).toMatch(/ server$/m);
+    expect(src.stdout).toMatch(/ products\.json$/m);
+    // the image's files date from its build, not from the container's start
+    const stamps = new Set(
+      root.stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/\s+/).slice(5, 8).join(" ")),
+    );
+    expect(stamps.size).toBeGreaterThan(1);
+  }, 120_000);
+
   it("grpc_health_probe on a port nobody serves: its own words, and the pod is a not-ready address", async () => {
     const r = await kn([
       "patch",
