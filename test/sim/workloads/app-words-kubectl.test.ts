@@ -115,6 +115,14 @@ describe("Online-Boutique's words", () => {
       120_000,
     );
     expect(statusOf(pod, "server")?.lastState?.terminated?.exitCode).toBe(137);
+    // the kernel's report names the victim's anonymous memory, short of the 12Mi limit (the
+    // cgroup also holds its mapped files and page tables: mm/oom_kill.c)
+    const events = await eventually(kn, ["get", "events", "-o", "jsonpath={.items[*].message}"], (o) =>
+      /anon-rss:\d+kB/.test(o),
+    );
+    const anon = Number(/anon-rss:(\d+)kB/.exec(events)![1]);
+    expect(anon).toBeGreaterThan(0);
+    expect(anon).toBeLessThan(12 * 1024);
     const prev = await kn(["logs", pod.metadata.name, "-c", "server", "--previous"]);
     expect(prev.stdout).not.toContain("fatal error");
     expect(prev.stdout).not.toContain("out of memory");
