@@ -27,6 +27,7 @@ export const LOGS_SCHEMA = {
   fix: "log lines per situation: startup, ready, request, dependencyTimeout, dependencyError, oom",
   properties: {
     startup: lines,
+    initialize: lines,
     ready: lines,
     request: lines,
     dependencyTimeout: lines,
@@ -227,6 +228,7 @@ interface Runtime {
 
 interface TopologyLogs {
   startup?: string[];
+  initialize?: string[];
   ready?: string[];
   request?: string[];
   dependencyTimeout?: string[];

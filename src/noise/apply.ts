@@ -1,6 +1,7 @@
 // Making the planned noise (plan.ts) through the API, as ordinary objects and actions anyone
 // in the namespace could make: a pod deleted (its Deployment replaces it), an Event of type
-// Warning as the kubelet writes them, an annotation on a ConfigMap, a few seconds of CPU work
+// Warning as the kubelet would write it for that pod in its state (warnings.ts), stamped a little
+// in the past, an annotation on a ConfigMap, a few seconds of CPU work
 // in a container. Nothing is labelled or named as the harness's: noise must not be told from an
 // incident by its look. An event is recorded only when it happened: an API call refused, a pod
 // gone, a CPU burst whose exec failed (no shell in the image) is left out, and the case goes on.
@@ -13,6 +14,7 @@ import type { KObj, Pod } from "../cluster/objects.js";
 import type { Clock } from "../cluster/time.js";
 import { Rng } from "../util/rng.js";
 import { EDIT_ANNOTATION, type NoiseEvent } from "./plan.js";
+import { type WarningReason, warningFor } from "./warnings.js";
 
 export interface NoiseScope {
   client: KubeClient;
@@ -26,8 +28,14 @@ async function podOf(s: NoiseScope, app: string): Promise<Pod | undefined> {
   return pods.find((p) => !p.metadata.deletionTimestamp && p.status?.phase === "Running");
 }
 
-async function warn(s: NoiseScope, e: NoiseEvent, pod: Pod, now: string, rng: Rng): Promise<void> {
-  const [reason, ...rest] = e.detail.split(": ");
+/** A warning as the kubelet writes it for this pod; the message, or undefined when it would not. */
+async function warn(s: NoiseScope, e: NoiseEvent, pod: Pod, rng: Rng): Promise<string | undefined> {
+  const reason = e.detail.split(":")[0] as WarningReason;
+  const message = warningFor(reason, pod);
+  if (!message) return undefined;
+  // seen a little while ago, in whole seconds as the API server stamps them
+  const at = Math.floor(((await s.time.clusterNow()) - 5_000 - rng.int(35_000)) / 1000) * 1000;
+  const stamp = new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
   const event: KObj = {
     apiVersion: "v1",
     kind: "Event",
@@ -39,22 +47,29 @@ async function warn(s: NoiseScope, e: NoiseEvent, pod: Pod, now: string, rng: Rn
       name: pod.metadata.name,
       namespace: s.namespace,
       uid: pod.metadata.uid,
+      ...(reason === "Unhealthy" ? { fieldPath: `spec.containers{${pod.spec?.containers?.[0]?.name}}` } : {}),
     },
     reason,
-    message: rest.join(": ").replace("{ip}", `${pod.status?.podIP ?? "10.42.0.1"}:8080`),
+    message,
     type: "Warning",
     source: { component: "kubelet", host: pod.spec?.nodeName },
-    firstTimestamp: now,
-    lastTimestamp: now,
+    firstTimestamp: stamp,
+    lastTimestamp: stamp,
     count: 1,
     reportingComponent: "kubelet",
     reportingInstance: pod.spec?.nodeName ?? "",
   } as KObj;
   await s.client.create(event, s.namespace);
+  return `${reason}: ${message}`;
 }
 
-/** One event made; false when there was nothing to act on or the cluster refused it. */
-async function make(s: NoiseScope, e: NoiseEvent, rng: Rng): Promise<boolean> {
+/** One event made (as it was made); undefined when there was nothing to act on or it was refused. */
+async function make(s: NoiseScope, e: NoiseEvent, rng: Rng): Promise<NoiseEvent | undefined> {
+  const done = await act(s, e, rng);
+  return typeof done === "string" ? { ...e, detail: done } : done ? e : undefined;
+}
+
+async function act(s: NoiseScope, e: NoiseEvent, rng: Rng): Promise<boolean | string | undefined> {
   if (e.kind === "configmap-edit") {
     const value = e.detail.split("=")[1] ?? "";
     const patch = { metadata: { annotations: { [EDIT_ANNOTATION]: value } } };
@@ -67,10 +82,7 @@ async function make(s: NoiseScope, e: NoiseEvent, rng: Rng): Promise<boolean> {
     await s.client.delete("v1", "Pod", s.namespace, pod.metadata.name!);
     return true;
   }
-  if (e.kind === "warning-event") {
-    await warn(s, e, pod, new Date(await s.time.clusterNow()).toISOString(), rng);
-    return true;
-  }
+  if (e.kind === "warning-event") return warn(s, e, pod, rng);
   const seconds = e.detail.split(" ")[0];
   const container = pod.spec?.containers?.[0]?.name ?? e.target;
   const r = await execIn(s.client, s.namespace, pod.metadata.name!, container, [
@@ -88,8 +100,8 @@ export async function makeNoise(s: NoiseScope, events: NoiseEvent[], caseKey: st
   const made: NoiseEvent[] = [];
   for (const e of events) {
     // noise never decides a case: an event the cluster refused did not happen
-    const happened = await make(s, e, rng).catch(() => false);
-    if (happened) made.push(e);
+    const happened = await make(s, e, rng).catch(() => undefined);
+    if (happened) made.push(happened);
   }
   return made;
 }

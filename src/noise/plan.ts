@@ -9,6 +9,7 @@
 // "ConfigMap edited" event is planned on Train-Ticket only; Simple-Micro and Online-Boutique get
 // the other three kinds.
 import { Rng } from "../util/rng.js";
+import { WARNING_REASONS } from "./warnings.js";
 
 export type NoiseKind = "pod-restart" | "warning-event" | "configmap-edit" | "cpu-burst";
 
@@ -16,20 +17,9 @@ export interface NoiseEvent {
   kind: NoiseKind;
   /** The workload (Deployment) or ConfigMap it is aimed at. */
   target: string;
-  /** What was done, in a line (the warning's reason and message, the annotation set). */
+  /** What was done, in a line (the warning's reason, then its message once made; the annotation set). */
   detail: string;
 }
-
-/** Warnings a busy namespace shows now and then, of no consequence. */
-const WARNINGS = [
-  [
-    "Unhealthy",
-    'Readiness probe failed: Get "http://{ip}/": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
-  ],
-  ["BackOff", "Back-off pulling image; retrying"],
-  ["FailedMount", 'MountVolume.SetUp failed for volume "kube-api-access": object not registered'],
-  ["DNSConfigForming", "Search Line limits were exceeded, some search paths have been omitted"],
-] as const;
 
 /** The annotation a ConfigMap edit sets: the noise's own, which no system's manifest sets. */
 export const EDIT_ANNOTATION = "reviewed-at";
@@ -62,8 +52,8 @@ export function planNoise(
     }
     const target = rng.pick([...workloads].sort());
     if (kind === "warning-event") {
-      const [reason, message] = rng.pick(WARNINGS);
-      out.push({ kind, target, detail: `${reason}: ${message}` });
+      // the message is the kubelet's for the pod it lands on (warnings.ts, when it is made)
+      out.push({ kind, target, detail: rng.pick(WARNING_REASONS) });
     } else if (kind === "cpu-burst") out.push({ kind, target, detail: `${2 + rng.int(4)} s of CPU work` });
     else out.push({ kind, target, detail: "one pod deleted; its Deployment replaces it" });
   }

@@ -80,7 +80,7 @@ export function curl(args: string[], ns: string): string | undefined {
   return urls(p.positionals, ns, "curl");
 }
 
-export const WGET_USAGE = "wget -qO- [-T N --spider -S] <URL>";
+export const WGET_USAGE = "wget -qO- [-T N --spider -S] <URL> (or -O /dev/null)";
 
 export function wget(args: string[], ns: string): string | undefined {
   const p = parseFlags(args, {
@@ -91,7 +91,9 @@ export function wget(args: string[], ns: string): string | undefined {
   });
   if ("error" in p) return `wget: ${p.error}; allowed: ${WGET_USAGE}`;
   const out = lastValue(p.flags, "-O", "--output-document");
-  if (out !== "-" && !has(p.flags, "--spider")) return "wget without -O- saves a file; use wget -qO- <url>";
+  // -O- prints the page, -O /dev/null discards it: neither writes a file
+  if (out !== "-" && out !== "/dev/null" && !has(p.flags, "--spider"))
+    return "wget without -O- (or -O /dev/null) saves a file; use wget -qO- <url>";
   return urls(p.positionals, ns, "wget");
 }
 

@@ -183,6 +183,7 @@ const OPTIONAL_SITUATIONS = [
   "dependencyReset",
   "missingEnv",
   "hostNotFound",
+  "initialize",
 ];
 const PLACEHOLDERS = new Set([
   "time",
@@ -198,6 +199,9 @@ const PLACEHOLDERS = new Set([
   "ms",
   "seconds",
   "id",
+  "start",
+  "method",
+  "path",
 ]);
 const MEMORY_STRESS_MI = 1280;
 

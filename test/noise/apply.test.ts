@@ -79,22 +79,83 @@ describe("makeNoise", () => {
     const events = [
       ev("cpu-burst", "shell", "2 s of CPU work"),
       ev("cpu-burst", "bare", "2 s of CPU work"),
-      ev("warning-event", "shell", "BackOff: Back-off pulling image; retrying"),
+      ev("warning-event", "shell", "DNSConfigForming"),
+      // the kubelet writes no probe failure for a pod without a readiness probe: not made
+      ev("warning-event", "shell", "Unhealthy"),
       ev("pod-restart", "gone", "one pod deleted; its Deployment replaces it"),
       ev("configmap-edit", "settings", `annotation ${EDIT_ANNOTATION}=12345678`),
       ev("configmap-edit", "missing", `annotation ${EDIT_ANNOTATION}=12345678`),
       ev("pod-restart", "shell", "one pod deleted; its Deployment replaces it"),
     ];
     const before = await annotations("made");
+    // (indices below: 0 burst, 2-3 warnings, 5 edit, 7 restart)
     expect(before).toMatchObject({ owner: "team-a" });
     const scope = { client, time: new FakeClock(), namespace: "made", seed: 1 };
     const made = await makeNoise(scope, events, "1#1");
-    expect(made).toEqual([events[0], events[2], events[4], events[6]]);
+    expect(made).toEqual([
+      events[0],
+      {
+        ...events[2],
+        detail:
+          "DNSConfigForming: Search Line limits were exceeded, some search paths have been omitted, the applied search line is: made.svc.cluster.local svc.cluster.local cluster.local",
+      },
+      events[5],
+      events[7],
+    ]);
     expect(await annotations("made")).toEqual({ ...before, [EDIT_ANNOTATION]: "12345678" });
     const warnings = await kn("made", ["get", "events", "--field-selector", "type=Warning", "-o", "name"]);
     expect(warnings.stdout.trim().split("\n")).toHaveLength(1);
     await undoNoise(scope, events);
     expect(await annotations("made")).toEqual(before);
+  }, 180_000);
+});
+
+describe("a warning as the kubelet writes it", () => {
+  it("names the pod's own readiness probe, stamped in the past in whole seconds, never <invalid>", async () => {
+    await tc.kubectl(["create", "namespace", "probed"]);
+    const web: KObj = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "web" } },
+        template: {
+          metadata: { labels: { app: "web" } },
+          spec: {
+            containers: [
+              {
+                name: "web",
+                image: "nginx:1.27",
+                ports: [{ name: "http", containerPort: 80 }],
+                readinessProbe: { httpGet: { path: "/", port: "http" }, periodSeconds: 5 },
+              },
+            ],
+          },
+        },
+      },
+    };
+    await kn("probed", ["apply", "-f", tc.file("probed.yaml", stringify(web))]);
+    await kn("probed", ["rollout", "status", "deployment/web", "--timeout=120s"]);
+    const scope = { client, time: new FakeClock(), namespace: "probed", seed: 3 };
+    const [made] = await makeNoise(
+      scope,
+      [{ kind: "warning-event", target: "web", detail: "Unhealthy" }],
+      "2#1",
+    );
+    const ip = (
+      await kn("probed", ["get", "pod", "-l", "app=web", "-o", "jsonpath={.items[0].status.podIP}"])
+    ).stdout;
+    expect(made?.detail).toBe(
+      `Unhealthy: Readiness probe failed: Get "http://${ip}:80/": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+    );
+    const ev = (
+      JSON.parse((await kn("probed", ["get", "events", "-o", "json"])).stdout).items as KObj[]
+    ).find((x) => String(x.message).includes("context deadline exceeded")) as KObj & {
+      lastTimestamp: string;
+    };
+    expect(ev.lastTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(ev.lastTimestamp)).toBeLessThan(await scope.time.clusterNow());
   }, 180_000);
 });
 

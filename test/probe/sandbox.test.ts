@@ -149,6 +149,10 @@ describe("allowed commands run as argv, without a shell", () => {
     expect(await probe("kubectl exec cart-1 -- top -b -n 1")).toContain("arg:top");
     expect(await probe("kubectl exec cart-1 -- ping -c 3 checkout")).toContain("arg:ping");
     expect(await probe("kubectl exec cart-1 -- wget -qO- http://checkout:8080/health")).toContain("arg:wget");
+    // -O /dev/null discards the page (GNU wget and BusyBox open it like any file): nothing is saved
+    expect(await probe("kubectl exec cart-1 -- wget -S -T 5 -O /dev/null http://checkout:8080/")).toContain(
+      "arg:wget",
+    );
     expect(await probe("kubectl exec cart-1 -- curl -s checkout.shop.svc.cluster.local/health")).toContain(
       "arg:curl",
     );
@@ -266,6 +270,7 @@ describe("exec that writes is refused", () => {
     ["tee", "kubectl exec cart-1 -- tee /etc/hosts", "can write files"],
     ["env running a program", "kubectl exec cart-1 -- env rm -rf /", "env with arguments runs a program"],
     ["wget saving a file", "kubectl exec cart-1 -- wget http://checkout/", "saves a file"],
+    ["wget -O a file", "kubectl exec cart-1 -- wget -O /tmp/page http://checkout/", "saves a file"],
     ["curl posting", "kubectl exec cart-1 -- curl -s -X POST http://checkout/orders", "only GET and HEAD"],
     [
       "curl to another namespace",

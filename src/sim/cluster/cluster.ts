@@ -91,7 +91,11 @@ export class EmbeddedCluster {
     const faults = new FaultBook();
     // Chaos Mesh's effects (FaultedBehavior) over what the workloads do on their own
     const behavior = new FaultedBehavior(
-      new TopologyBehavior(() => this.ctx, new GenericBehavior(rng, () => processesOf(this.ctx))),
+      new TopologyBehavior(
+        () => this.ctx,
+        new GenericBehavior(rng, () => processesOf(this.ctx)),
+        () => processesOf(this.ctx),
+      ),
       faults,
     );
     const catalog = buildCatalog(opts.topology);

@@ -17,6 +17,7 @@ import { registerNc } from "./nc.js";
 import { registerNet } from "./net.js";
 import { registerPing } from "./ping.js";
 import { registerPs } from "./ps.js";
+import { registerPython } from "./python.js";
 import { registerRedisCli } from "./redis-cli.js";
 import { registerShells } from "./sh.js";
 import { registerTc } from "./tc.js";
@@ -52,5 +53,6 @@ export function defaultCommands(): CommandRegistry {
   registerTc(r);
   registerNc(r);
   registerRedisCli(r);
+  registerPython(r);
   return r;
 }

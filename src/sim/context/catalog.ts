@@ -18,6 +18,8 @@ export interface Runtime {
 
 export interface Logs {
   startup: string[];
+  /** Written before `startup` when the instance starts over an empty data directory (its pod's first start). */
+  initialize?: string[];
   ready: string[];
   request: string[];
   dependencyTimeout: string[];

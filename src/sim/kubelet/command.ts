@@ -4,9 +4,10 @@
 // (kubectl logs); when it exits the kubelet is told, and the exit code decides Completed or Error
 // and whether restartPolicy restarts it (the kubelet's stages do the rest: back-off included).
 //
-// Only command lines the simulation can run are run: a shell, a command of the exec registry, or
-// a script file in the container. Anything else (python app.py, nginx, a Go binary) is a server
-// the generic model keeps running. A command the image does not have (/bin/sh in a distroless
+// Only command lines the simulation can run are run: a shell, a command of the exec registry
+// (python among them: a script it cannot open exits 2, a bare interpreter without input exits 0,
+// a server script becomes the application, workloads/launch.ts), or a script file in the
+// container. Anything else (nginx, java -jar, a Go binary) is a server the model keeps running. A command the image does not have (/bin/sh in a distroless
 // image) fails to start as runc says: StartError, exit code 128.
 
 import type { ContainerRef } from "../context/behavior.js";
@@ -17,6 +18,7 @@ import { containerExecOf } from "../exec/handler.js";
 import { runHandler } from "../userland/process.js";
 import { EMPTY_INPUT, type Input, type Output, Pipe } from "../userland/stream.js";
 import { imageHas, imageTools, isPause } from "../userland/toolbox.js";
+import { launchProgram, runAsMain } from "../workloads/launch.js";
 import { ExecProbes } from "./command-probes.js";
 import { containerProc } from "./container-proc.js";
 
@@ -26,6 +28,8 @@ const MAX_PROCS = 20_000;
 const START_FAILED =
   "failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process:";
 const SHELLS = new Set(["sh", "/bin/sh", "bash", "/bin/bash", "ash", "/bin/ash"]);
+/** An image whose CMD is a bare interpreter (python:*'s `python3`, no ENTRYPOINT): args replace it. */
+const INTERPRETERS = new Set(["python", "python3"]);
 
 export interface Exit {
   code: number;
@@ -48,7 +52,7 @@ export function mainArgv(spec: Container | undefined): string[] | undefined {
   const dflt = imageTools(String(spec?.image ?? "")).process;
   // an image whose default process is a shell (busybox, alpine, centos) has it as CMD with no
   // ENTRYPOINT: args replace it (`args: [sleep, "3600"]` runs sleep), else the shell runs
-  if (dflt && SHELLS.has(dflt)) return args.length ? args : [dflt];
+  if (dflt && (SHELLS.has(dflt) || INTERPRETERS.has(dflt))) return args.length ? args : [dflt];
   // args that start with a shell: an image without ENTRYPOINT (the docs examples)
   return args.length && SHELLS.has(args[0]) ? args : undefined;
 }
@@ -180,7 +184,12 @@ export class MainProcesses {
     for (const k of [...this.decided.keys()]) if (k.startsWith(`${podUid}/`)) this.decided.delete(k);
   }
 
-  ensure(ref: ContainerRef): Running {
+  /**
+   * The instance's process, started on first sight. `now`: start it within this call (a service's
+   * command, which becomes the application as it starts: its start-up lines follow at once);
+   * otherwise it starts after the kubelet's start.
+   */
+  ensure(ref: ContainerRef, now = false): Running {
     const key = instanceKey(ref);
     let p = this.procs.get(key);
     if (p) return p;
@@ -194,12 +203,12 @@ export class MainProcesses {
     this.procs.get(prev)?.abort.abort();
     p = { abort: new AbortController() };
     this.procs.set(key, p);
-    this.start(ref, p);
+    this.start(ref, p, now);
     if (!p.exit) this.probes.schedule(ref, p.abort.signal);
     return p;
   }
 
-  private start(ref: ContainerRef, p: Running): void {
+  private start(ref: ContainerRef, p: Running, now: boolean): void {
     const ctx = this.ctxOf();
     const { pod, container: spec } = ref;
     const argv = mainArgv(spec)!;
@@ -224,9 +233,10 @@ export class MainProcesses {
       return;
     }
     proc.name = argv[0].slice(argv[0].lastIndexOf("/") + 1);
-    // run after the kubelet's start: the process's first output follows the Started event
-    queueMicrotask(() => {
-      runHandler(fn, argv.slice(1), proc)
+    // until the command becomes the application, the topology's service does not serve
+    launchProgram(ctx, pod, spec.name, ref.restartCount);
+    const run = () =>
+      runAsMain(() => runHandler(fn, argv.slice(1), proc))
         .then((code) => {
           out.flush();
           // a process the kubelet stopped ends as the stage that stopped it says
@@ -237,7 +247,9 @@ export class MainProcesses {
           ctx.logs.append(pod.metadata.uid!, spec.name, String((e as Error)?.message ?? e));
           exited(1);
         });
-    });
+    // otherwise run after the kubelet's start: the process's first output follows the Started event
+    if (now) void run();
+    else queueMicrotask(() => void run());
   }
 }
 

@@ -184,10 +184,15 @@ export function ctrVars(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: 
   const info = k.images.lookup(spec.image);
   const usage = k.ctx.behavior.usage(refOf(pod, c, now), now).memoryBytes;
   const limit = bytes(spec.resources?.limits?.memory);
-  const rssKb = Math.round((limit > 0 ? Math.min(usage, limit) : usage) / 1024);
   const seed = createHash("sha256")
     .update(c.inst?.id ?? c.name)
     .digest();
+  // memory.max counts the whole cgroup: the victim's anonymous pages are what is left after its
+  // mapped files (the program's text and libraries), page tables and the kernel's share, so
+  // anon-rss falls a little short of the limit (mm/oom_kill.c dump of the killed task)
+  const charged = (limit > 0 ? Math.min(usage, limit) : usage) / 1024;
+  const fileRssKb = Math.round(Math.min(charged * 0.1, 1024 + (seed.readUInt16BE(2) % 6144)));
+  const rssKb = Math.max(0, Math.round(charged - fileRssKb - charged / 256 - (seed.readUInt16BE(4) % 512)));
   return {
     ...podVars(pod, rec),
     container: c.name,
@@ -203,6 +208,7 @@ export function ctrVars(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: 
       .pop(),
     pid: 1000 + (seed.readUInt16BE(0) % 30000),
     rssKb,
+    fileRssKb,
     vmKb: rssKb * 3 + 24576,
     pgtablesKb: Math.max(4, Math.round(rssKb / 256)),
     oomScoreAdj: oomScoreAdj(pod, spec, k.nodeMemory(rec.node)),

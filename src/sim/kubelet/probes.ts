@@ -9,6 +9,7 @@ import type { Behavior, ContainerRef, ProbeReach } from "../context/behavior.js"
 import type { Container, ContainerPort, Pod, Probe } from "../core/objects.js";
 import type { PodStagesDoc } from "../stages/load.js";
 import { render } from "../stages/stage.js";
+import { imageHas } from "../userland/toolbox.js";
 import type { CtrRec, CtrSpec, Instance, ProbeKind, ProbeResult, ProbeState } from "./records.js";
 
 const KINDS: ProbeKind[] = ["startup", "readiness", "liveness"];
@@ -79,8 +80,9 @@ export function runProbes(pod: Pod, c: CtrRec, spec: CtrSpec, now: number, deps:
       const up = t - inst.startedAt >= (inst.startupMs ?? 0);
       // an exec probe whose command ran in the container answers for itself
       const ran = up && probe.exec ? deps.exec?.(ref, kind, t) : undefined;
-      // a network probe reaches whoever listens on its port (when the behavior models it)
-      const reach = probe.exec ? undefined : deps.behavior.probeReach?.(ref, probe, t);
+      // a network probe reaches whoever listens on its port (when the behavior models it), and so
+      // does an exec probe's gRPC health check (grpc_health_probe -addr=:port)
+      const reach = ran ? undefined : deps.behavior.probeReach?.(ref, probe, t);
       const reached = !reach || reachOk(reach);
       const ok = ran
         ? ran.ok
@@ -160,13 +162,36 @@ function failureOutput(
     status: "kind" in why && why.kind === "http" ? why.status : 503,
     error: "kind" in why && why.kind === "garbled" ? why.error : "",
   };
-  const t = texts[handler];
+  // a program the image does not have (pause swapped in by pod-failure): runc's exec error
+  const argv0 = String(h.command?.[0] ?? "");
+  if (handler === "exec" && argv0 && !imageHas(String(spec.image ?? ""), argv0))
+    return `OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv0}": ${
+      argv0.includes("/") ? `stat ${argv0}: no such file or directory` : "executable file not found in $PATH"
+    }: unknown`;
+  let t = texts[handler];
+  // grpc_health_probe as an exec probe prints what kubelet's own gRPC prober took from it
+  // (grpc-ecosystem/grpc-health-probe main.go: its -addr as given, its 1 s -connect-timeout)
+  const addr = grpcHealthProbeAddr(h.command);
+  if (handler === "exec" && addr !== undefined) {
+    t = texts.grpc;
+    const cut = addr.lastIndexOf(":");
+    Object.assign(vars, { ip: addr.slice(0, Math.max(0, cut)), port: addr.slice(cut + 1), timeout: 1 });
+  }
   if ("kind" in why) {
     if (why.kind === "refused") return render(t.down, vars);
     if (why.kind === "garbled") return render(t.garbled ?? t.failing, vars);
     return render(t.failing, vars);
   }
   return render(why.up ? (why.timedOut ? t.timeout : t.failing) : t.down, vars);
+}
+
+/** The -addr of a grpc_health_probe command line, if the command is one. */
+function grpcHealthProbeAddr(command: string[] | undefined): string | undefined {
+  if (!command?.length || !/(^|\/)grpc_health_probe$/.test(String(command[0]))) return undefined;
+  const args = command.slice(1).map(String);
+  const i = args.findIndex((a) => /^--?addr(=|$)/.test(a));
+  if (i < 0) return undefined;
+  return args[i].includes("=") ? args[i].slice(args[i].indexOf("=") + 1) : args[i + 1];
 }
 
 function resolvePort(spec: CtrSpec, port: number | string | undefined): number | string {

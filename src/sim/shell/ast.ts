@@ -9,7 +9,8 @@ export type Word = Part[];
 
 export interface Redir {
   fd: number;
-  op: ">" | ">>" | "<" | ">&";
+  /** `<<`: a here-document, whose text (expanded unless its delimiter was quoted) is `target`. */
+  op: ">" | ">>" | "<" | ">&" | "<<";
   target: Word;
 }
 
@@ -44,4 +45,4 @@ export type Tok =
   | { t: "word"; w: Word; plain?: string }
   | { t: "op"; op: string }
   | { t: "nl" }
-  | { t: "io"; fd: number; op: string };
+  | { t: "io"; fd: number; op: string; here?: Word };

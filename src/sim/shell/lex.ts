@@ -1,6 +1,6 @@
 // The shell's lexer: words with their quoting kept (so expansion knows what to split and glob),
 // operators, redirections with their descriptor ("2>"), newlines. $(...) and `...` are parsed
-// right away into a nested script, so syntax errors surface before anything runs (by the parser
+// right away into a nested script, here-documents' bodies read at the newline that ends their line, so syntax errors surface before anything runs (by the parser
 // the caller hands in: parse.ts, which tokenizes with this lexer).
 import { ParseError, type Script, type Tok, type Word } from "./ast.js";
 
@@ -10,8 +10,41 @@ export type SubParser = (src: string) => Script;
 const OPS = ["&&", "||", ";;", ">>", ">&", "<&", "&>", ";", "|", "&", "(", ")", ">", "<"];
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
+/** A here-document whose body starts after the next newline. */
+interface PendingHere {
+  tok: { here?: Word };
+  delim: string;
+  /** The delimiter was quoted: the body is taken as is, without expansion. */
+  quoted: boolean;
+  /** `<<-`: leading tabs are stripped from the body's lines and the delimiter's. */
+  strip: boolean;
+}
+
+/**
+ * Read a here-document's body from `i` (the line after its operator's): lines up to the one that
+ * is the delimiter, or the end of input (dash then warns; the body is what was read). An unquoted
+ * delimiter leaves $ and ` active in the body, as inside double quotes without the quotes.
+ */
+function hereBody(src: string, i: number, h: PendingHere, parse: SubParser): number {
+  let body = "";
+  while (i < src.length) {
+    const nl = src.indexOf("\n", i);
+    const end = nl < 0 ? src.length : nl;
+    let line = src.slice(i, end);
+    if (h.strip) line = line.replace(/^\t+/, "");
+    i = end + 1;
+    if (line === h.delim) break;
+    body += `${line}\n`;
+  }
+  h.tok.here = h.quoted
+    ? [{ t: "lit", s: body, quoted: true }]
+    : readWord(`"${body.replace(/"/g, '\\"')}"`, 0, parse)[0];
+  return Math.min(i, src.length);
+}
+
 export function tokenize(src: string, parse: SubParser): Tok[] {
   const toks: Tok[] = [];
+  const pending: PendingHere[] = [];
   let i = 0;
   while (i < src.length) {
     const c = src[i];
@@ -20,10 +53,26 @@ export function tokenize(src: string, parse: SubParser): Tok[] {
     else if (c === "\n") {
       toks.push({ t: "nl" });
       i++;
+      for (const h of pending.splice(0)) i = hereBody(src, i, h, parse);
     } else if (c === "#") while (i < src.length && src[i] !== "\n") i++;
     else {
-      if (src.startsWith("<<", i))
-        throw new ParseError("syntax error: here-documents are not supported by this shell");
+      if (src.startsWith("<<", i)) {
+        const strip = src[i + 2] === "-";
+        let j = i + (strip ? 3 : 2);
+        while (src[j] === " " || src[j] === "\t") j++;
+        const [w, end] = readWord(src, j, parse);
+        if (!w.length) throw new ParseError("syntax error: a here-document needs a delimiter word");
+        const tok: Tok & { t: "io" } = { t: "io", fd: 0, op: "<<", here: [] };
+        toks.push(tok);
+        pending.push({
+          tok,
+          delim: w.map((p) => (p.t === "lit" ? p.s : "")).join(""),
+          quoted: w.some((p) => p.t === "lit" && p.quoted),
+          strip,
+        });
+        i = end;
+        continue;
+      }
       const op = OPS.find((o) => src.startsWith(o, i));
       if (op) {
         if (op === ";;" || op === "<&")
@@ -52,6 +101,8 @@ export function tokenize(src: string, parse: SubParser): Tok[] {
       }
     }
   }
+  // here-documents whose operator was on the last line: delimited by the end of input
+  for (const h of pending.splice(0)) hereBody(src, src.length, h, parse);
   return toks;
 }
 

@@ -1,7 +1,8 @@
 // The shell's parser: POSIX sh syntax, a deliberately small part of it. Quotes, escapes,
 // $VAR / ${VAR} / ${VAR:-x} / $? / $1, $(...) and `...`, redirections (> >> < 2> 2>&1 &>),
 // pipes, ; && || & and newlines, { ...; } and ( ... ), if/elif/else/fi, for/in/do/done and
-// while/until. Anything else (case, functions, here-documents, arithmetic) is a clear error.
+// while/until. Anything else (case, functions, arithmetic) is a clear error; here-documents (<<, <<-) are
+// read by the lexer.
 import type { AndOr, Command, Part, Pipeline, Redir, Script, Tok, Word } from "./ast.js";
 import { ParseError } from "./ast.js";
 import { NAME, tokenize } from "./lex.js";
@@ -176,7 +177,8 @@ class Parser {
   }
 
   private redir(): Redir {
-    const io = this.toks[this.i++] as { fd: number; op: string };
+    const io = this.toks[this.i++] as { fd: number; op: string; here?: Word };
+    if (io.here) return { fd: io.fd, op: "<<", target: io.here };
     const target = this.peek();
     if (target?.t !== "word") throw this.unexpected("a redirection target");
     this.i++;

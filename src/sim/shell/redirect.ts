@@ -42,6 +42,10 @@ export async function redirect(sh: ShellState, redirs: Redir[], io: Stdio): Prom
   const out: Record<1 | 2, Output> = { 1: io.stdout, 2: io.stderr };
   for (const r of redirs) {
     const target = await expandString(sh, r.target, io);
+    if (r.op === "<<") {
+      stdin = bufferInput(target);
+      continue;
+    }
     if (r.op === "<") {
       if (target === "/dev/null") stdin = EMPTY_INPUT;
       else {

@@ -55,6 +55,8 @@ export interface RepositoryDoc {
   name: string;
   size?: SizeClass;
   bytes?: number;
+  /** A family of images (`*` in name): bytes by the repository's last path segment. */
+  byImage?: Record<string, number>;
   process?: string;
   tags?: string[];
   patterns?: string[];

@@ -15,6 +15,8 @@ interface ImageRule {
   toolset: string;
   process?: string;
   runtime?: string;
+  /** Files the image's Dockerfile adds: path -> size in bytes (a program) or text. */
+  files?: Record<string, number | string>;
 }
 
 interface ToolboxDoc {
@@ -34,6 +36,8 @@ export interface ImageTools {
   runtime: string;
   /** An image the catalog describes (a rule matched), so what it lacks is known too. */
   known: boolean;
+  /** Files its Dockerfile adds (path -> size or text). */
+  files: Record<string, number | string>;
 }
 
 let doc: ToolboxDoc | undefined;
@@ -88,6 +92,7 @@ export function imageTools(image: string): ImageTools {
     process: rule?.process?.replace(/\{app\}/g, app),
     runtime: rule?.runtime ?? d.default.runtime,
     known: !!rule,
+    files: rule?.files ?? {},
   };
   memo.set(image, t);
   return t;
@@ -136,9 +141,12 @@ export const inShell = () => shellScope.getStore() !== undefined;
 
 /** The implementation of a command in the container's image (the shell's builtin kill counts). */
 export function toolImpl(p: Proc, cmd: string): string | undefined {
-  const impl = imageTools(String(p.container?.image ?? "")).tools[cmd];
+  const image = String(p.container?.image ?? "");
+  const impl = imageTools(image).tools[cmd];
   if (impl) return impl;
-  return cmd === "kill" && inShell() ? "builtin" : undefined;
+  if (cmd === "kill" && inShell()) return "builtin";
+  // a runtime's own program (python in python:*): the image's
+  return imagePrograms(image).some((b) => b.endsWith(`/${cmd}`)) ? "image" : undefined;
 }
 
 /** A command that exists only in the images whose toolbox lists it. */

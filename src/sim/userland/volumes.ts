@@ -12,48 +12,13 @@ import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../cor
 import type { KObject } from "../core/types.js";
 import { sourceData } from "./env.js";
 import { type ContainerFs, Layer, type Mount } from "./fs.js";
+import { imageTree } from "./image-tree.js";
 import { injectToda, kernelFs } from "./kernel/container.js";
 import { type KernelState, kernelOf } from "./kernel/state.js";
 import { type KernelView, NO_VIEW } from "./kernel/view.js";
 import { forgetPidSpaces } from "./pids.js";
 import { systemFiles } from "./system-files.js";
 import { imageBinaries } from "./toolbox.js";
-
-/** Directories of a typical Debian-based image. */
-const IMAGE_DIRS = [
-  "bin",
-  "boot",
-  "dev",
-  "dev/mqueue",
-  "dev/pts",
-  "dev/shm",
-  "etc",
-  "home",
-  "lib",
-  "lib64",
-  "media",
-  "mnt",
-  "opt",
-  "proc",
-  "root",
-  "run",
-  "sbin",
-  "srv",
-  "sys",
-  "sys/firmware",
-  "tmp",
-  "usr",
-  "usr/bin",
-  "usr/lib",
-  "usr/local",
-  "usr/local/bin",
-  "usr/sbin",
-  "usr/share",
-  "var",
-  "var/lib",
-  "var/log",
-  "var/tmp",
-];
 
 const SA_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
 
@@ -89,6 +54,17 @@ export class FsStore {
     return l;
   }
 
+  /** A container instance's root: a fresh copy of its image's tree (image-tree.ts). */
+  private rootLayer(key: string, image: string): Layer {
+    const known = this.layers.get(key);
+    if (known) return known;
+    const tree = imageTree(image);
+    const l = this.layer(key, tree.dirs);
+    for (const d of tree.dirs) l.nodes.get(d)!.mtime = tree.builtAt;
+    for (const [path, data] of tree.files) l.nodes.set(path, { dir: false, data, mtime: tree.builtAt });
+    return l;
+  }
+
   /** The filesystem of one container instance of a pod. */
   forContainer(obj: KObject, container: Container, restartCount: number): ContainerFs {
     const pod = obj as Pod;
@@ -104,7 +80,7 @@ export class FsStore {
         volume: "",
         kind: "root",
         readOnly: false,
-        layer: this.layer(`${rootKey}${restartCount}`, IMAGE_DIRS),
+        layer: this.rootLayer(`${rootKey}${restartCount}`, String(container.image ?? "")),
       },
     ];
     const generated = systemFiles(this.ctx, pod, container);

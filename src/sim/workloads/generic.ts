@@ -17,8 +17,8 @@ export interface MainProcessTable {
   runs(ref: ContainerRef): boolean;
   /** The instance's exit, once it happened (starting the process on first sight). */
   exit(ref: ContainerRef, now: number): { code: number } | undefined;
-  /** Start the process if it has not started. */
-  ensure(ref: ContainerRef): unknown;
+  /** Start the process if it has not started (`now`: within this call, not after it). */
+  ensure(ref: ContainerRef, now?: boolean): unknown;
   /** The container stopped: end the process. */
   stop(ref: ContainerRef): void;
 }

@@ -50,7 +50,12 @@ beforeAll(async () => {
     "viewer.kubeconfig",
     kubeconfigYaml(t.cluster.url, { ca: t.cluster.auth.pki.ca, user: { token } }, NS),
   );
-  await runningPod(t.cluster, podManifest(NS, "api", [{ name: "app", image: "python:3.12" }]));
+  await runningPod(
+    t.cluster,
+    podManifest(NS, "api", [
+      { name: "app", image: "python:3.12", command: ["python3", "-m", "http.server", "8000"] },
+    ]),
+  );
 }, 120_000);
 afterAll(() => t?.stop());
 

@@ -53,7 +53,12 @@ beforeAll(async () => {
   await t.kubectl(["create", "namespace", NS]);
   await t.kubectl(["apply", "-f", "-"], { input: ROLE });
   await t.kubectl(["create", "deployment", "web", "-n", NS, "--image=nginx:1.25"]);
-  await runningPod(t.cluster, podManifest(NS, "api", [{ name: "app", image: "python:3.12" }]));
+  await runningPod(
+    t.cluster,
+    podManifest(NS, "api", [
+      { name: "app", image: "python:3.12", command: ["python3", "-m", "http.server", "8000"] },
+    ]),
+  );
   const token = (await t.kubectl(["create", "token", "narrow", "-n", NS])).stdout.trim();
   kc = t.file(
     "narrow.kubeconfig",

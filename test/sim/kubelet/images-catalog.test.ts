@@ -116,6 +116,24 @@ describe("image catalog", () => {
   });
 });
 
+describe("image sizes", () => {
+  it("gives every image of the systems its own size (Image size in the Pulled event)", () => {
+    const images = systemImages().filter((i) => catalog.lookup(i).availability === "present");
+    const bytes = new Map<number, string[]>();
+    for (const i of images) {
+      const b = catalog.lookup(i).bytes;
+      bytes.set(b, [...(bytes.get(b) ?? []), i.replace(/:.*/, "")]);
+    }
+    // the same repository at two tags may share a size; two repositories never do
+    const shared = [...bytes.values()].filter((names) => new Set(names).size > 1);
+    expect(shared).toEqual([]);
+    const ob = (s: string) =>
+      catalog.lookup(`us-central1-docker.pkg.dev/google-samples/microservices-demo/${s}:v0.10.1`).bytes;
+    expect(ob("adservice")).toBeGreaterThan(ob("cartservice"));
+    expect(ob("cartservice")).toBeGreaterThan(ob("productcatalogservice"));
+  });
+});
+
 describe("a made-up tag on the cluster", () => {
   let t: TestCluster;
   const clock = new ManualClock();

@@ -21,12 +21,15 @@ import type { Behavior, ContainerRef, ProbeReach, Usage } from "../../context/be
 import { type Runtime, type ServiceModel, type SidecarModel, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod, Probe } from "../../core/objects.js";
+import type { MainProcessTable } from "../generic.js";
+import { appLaunched } from "../launch.js";
 import { bindFailure } from "./bind-failure.js";
-import { missingAtStart, skippedAtStart } from "./dial.js";
-import { baseVars, render, sample } from "./logs.js";
+import { skippedAtStart } from "./dial.js";
+import { withEnv } from "./log-env.js";
+import { baseVars, render, sample, type Vars } from "./logs.js";
 import { probeReach } from "./probe.js";
 import { instanceKey, processBook } from "./processes.js";
-import { resolvedAtStart, startHost } from "./start-names.js";
+import { missingVars, unresolvedHosts } from "./start-checks.js";
 import { type Traffic, trafficOf } from "./traffic.js";
 
 const MiB = 1024 * 1024;
@@ -42,6 +45,8 @@ type Model =
   | { kind: "sidecar"; s: SidecarModel; rt: Runtime };
 
 interface LogState {
+  /** The start-up lines are written (at start, or when the command became the application). */
+  started: boolean;
   ready: boolean;
   nextSample: number;
 }
@@ -54,7 +59,20 @@ export class TopologyBehavior implements Behavior {
     /** The cluster's context (a thunk: the behavior is built before the context exists). */
     private readonly ctxOf: () => SimContext,
     private readonly fallback: Behavior,
+    /** The kubelet's main processes: a service's command the simulation runs (a shell, python). */
+    private readonly processesOf?: () => MainProcessTable,
   ) {}
+
+  /** The process table, when the simulation runs this service container's command. */
+  private program(ref: ContainerRef): MainProcessTable | undefined {
+    const procs = this.processesOf?.();
+    return procs?.runs(ref) ? procs : undefined;
+  }
+
+  /** Whether the container's command has started the application (launch.ts). */
+  private launched(ref: ContainerRef): boolean {
+    return appLaunched(this.ctx, ref.pod, ref.container.name, ref.restartCount);
+  }
 
   private get ctx(): SimContext {
     return this.ctxOf();
@@ -137,27 +155,12 @@ export class TopologyBehavior implements Behavior {
 
   /** The variables the application needs at start that this instance's environment lacks. */
   private missing(ref: ContainerRef, md: Model | undefined): string[] {
-    if (md?.kind !== "service") return [];
-    return missingAtStart(
-      this.ctx,
-      ref.pod as Pod,
-      md.m,
-      systemOf(md.m).edges.get(md.m.key) ?? [],
-      ref.restartCount,
-    );
+    return md?.kind === "service" ? missingVars(this.ctx, ref, md.m) : [];
   }
 
   /** The addresses (host:port) the application resolves at start that did not resolve. */
   private unresolved(ref: ContainerRef, md: Model | undefined): string[] {
-    if (md?.kind !== "service") return [];
-    const out: string[] = [];
-    for (const e of systemOf(md.m).edges.get(md.m.key) ?? []) {
-      const host = startHost(e);
-      if (!host) continue;
-      const got = resolvedAtStart(this.ctx, ref.pod as Pod, ref.container.name, ref.restartCount, host);
-      if ("failed" in got) out.push(e.dial.address ?? host);
-    }
-    return out;
+    return md?.kind === "service" ? unresolvedHosts(this.ctx, ref, md.m) : [];
   }
 
   /** An application that lacks a variable stops early in its start (Go's mustMapEnv panics). */
@@ -169,6 +172,10 @@ export class TopologyBehavior implements Behavior {
     const exit = processBook(this.ctx).exits.get(instanceKey(ref.pod, ref.container.name, ref.restartCount));
     if (exit && now >= exit.at && ref.startedAt <= exit.at) return exit.code;
     const md = this.modelOf(ref);
+    // the command the simulation runs ended (python could not open its script, or had no input)
+    const ran = md?.kind === "service" ? this.program(ref)?.exit(ref, now) : undefined;
+    if (ran) return ran.code;
+    if (md?.kind === "service" && !this.launched(ref)) return undefined;
     // a variable it needs is unset, or a host it resolves at start is not: it stops early (dial.ts)
     if (
       md?.kind === "service" &&
@@ -188,11 +195,20 @@ export class TopologyBehavior implements Behavior {
     if (!md) return this.fallback.logLines(ref, moment, now);
     const pod = ref.pod as Pod;
     const key = instanceKey(ref.pod, ref.container.name, ref.restartCount);
+    // a command the simulation runs writes its own output; the application's lines come once it
+    // became the application (python -c at once; a shell's script later: at the next tick)
+    const program = md.kind === "service" ? this.program(ref) : undefined;
+    if (program && moment === "start") program.ensure(ref, true);
+    if (program && moment === "stop") program.stop(ref);
+    if (program && !this.launched(ref)) return [];
     const started = now - ref.startedAt >= this.startupMs(ref);
     const st = this.state(key, ref.startedAt);
+    if (moment === "start") st.started = true;
+    const starting = moment === "tick" && !st.started;
+    if (starting) st.started = true;
     // most ticks write nothing: decide that before building anything
     const sampling = moment === "tick" && started && md.kind === "service" && now >= st.nextSample;
-    if (moment === "tick" && !(started && !st.ready) && !sampling) return [];
+    if (moment === "tick" && !starting && !(started && !st.ready) && !sampling) return [];
     const rng = new Rng(`${key}/${now}/${moment}`);
     const rnd = () => rng.next();
     const logs = md.kind === "service" ? md.m.logs : md.s.logs;
@@ -201,38 +217,15 @@ export class TopologyBehavior implements Behavior {
       seconds: ((now - ref.startedAt) / 1000).toFixed(3),
     };
     const limit = bytes(ref.container.resources?.limits?.memory);
+    const early = starting ? this.startLines(ref, md, pod, vars, limit) : [];
     switch (moment) {
-      case "start": {
-        // a variable the application needs is unset: it says so and stops (mustMapEnv's panic)
-        const missing = this.missing(ref, md);
-        if (missing.length)
-          return [...render(logs.startup, vars), ...render(logs.missingEnv, { ...vars, var: missing[0] })];
-        // a host it resolves while reading its configuration did not resolve (nginx's [emerg])
-        const unresolved = this.unresolved(ref, md);
-        if (unresolved.length && md.kind === "service")
-          return [
-            ...render(logs.startup, vars),
-            ...render(md.m.logs.hostNotFound, { ...vars, dep: unresolved[0] }),
-          ];
-        // an optional dependency without its variable: the application says it goes without
-        const skipped =
-          md.kind === "service"
-            ? skippedAtStart(this.ctx, pod, md.m, systemOf(md.m).edges.get(md.m.key) ?? [], ref.restartCount)
-            : [];
-        const note = skipped.length ? render(logs.missingEnv, { ...vars, var: skipped[0] }) : [];
-        // a start that needs more than the limit runs out of memory (the JVM's heap, Python's MemoryError)
-        const need = md.rt.memory * MiB;
-        return [
-          ...render(logs.startup, vars),
-          ...note,
-          ...(limit > 0 && need > limit ? render(logs.oom, vars) : []),
-        ];
-      }
+      case "start":
+        return this.startLines(ref, md, pod, vars, limit);
       case "ready":
         // readiness without a probe comes at once: the app says it is up when it is
-        if (!started || st.ready) return [];
+        if (!started || st.ready) return early;
         st.ready = true;
-        return render(logs.ready, vars);
+        return [...early, ...render(logs.ready, vars)];
       case "stop": {
         this.logState.delete(key);
         const bound = md.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
@@ -242,13 +235,15 @@ export class TopologyBehavior implements Behavior {
           : [];
       }
       case "tick": {
-        const out: string[] = [];
+        const out: string[] = [...early];
+        if (!started) return out;
         if (!st.ready) {
           st.ready = true;
           out.push(...render(logs.ready, vars));
         }
         if (!sampling || md.kind !== "service") return out;
-        st.nextSample = now + SAMPLE_MS;
+        // requests come when they come: the next sample a period later, give or take half of it
+        st.nextSample = now + Math.round(SAMPLE_MS * (0.5 + rnd()));
         const s = this.flows.state(ref.pod.metadata.namespace ?? "").services.get(md.m.key);
         const rate = (s?.sends ?? 0) / Math.max(1, s?.pods.length ?? 1) + this.flows.podRps(ref.pod, md.m);
         return [...out, ...sample(this.ctx, this.flows, md.m, pod, now, rnd, { rate, periodMs: SAMPLE_MS })];
@@ -257,11 +252,42 @@ export class TopologyBehavior implements Behavior {
     return [];
   }
 
+  /** What the application writes as it starts. */
+  private startLines(ref: ContainerRef, md: Model, pod: Pod, vars: Vars, limit: number): string[] {
+    const logs = withEnv(this.ctx, ref, md.kind === "service" ? md.m.logs : md.s.logs);
+    // a variable the application needs is unset: it says so and stops (mustMapEnv's panic)
+    const missing = this.missing(ref, md);
+    if (missing.length)
+      return [...render(logs.startup, vars), ...render(logs.missingEnv, { ...vars, var: missing[0] })];
+    // a host it resolves while reading its configuration did not resolve (nginx's [emerg])
+    const unresolved = this.unresolved(ref, md);
+    if (unresolved.length && md.kind === "service")
+      return [
+        ...render(logs.startup, vars),
+        ...render(md.m.logs.hostNotFound, { ...vars, dep: unresolved[0] }),
+      ];
+    // an optional dependency without its variable: the application says it goes without
+    const skipped =
+      md.kind === "service"
+        ? skippedAtStart(this.ctx, pod, md.m, systemOf(md.m).edges.get(md.m.key) ?? [], ref.restartCount)
+        : [];
+    const note = skipped.length ? render(logs.missingEnv, { ...vars, var: skipped[0] }) : [];
+    // a start that needs more than the limit runs out of memory (the JVM's heap, Python's MemoryError)
+    const need = md.rt.memory * MiB;
+    return [
+      // the pod's first start finds its emptyDir data directory empty: the store initializes it
+      ...(ref.restartCount === 0 ? render(logs.initialize, vars) : []),
+      ...render(logs.startup, vars),
+      ...note,
+      ...(limit > 0 && need > limit ? render(logs.oom, vars) : []),
+    ];
+  }
+
   private state(key: string, startedAt: number): LogState {
     let st = this.logState.get(key);
     if (!st) {
       if (this.logState.size >= MAX_INSTANCES) this.logState.delete(this.logState.keys().next().value!);
-      st = { ready: false, nextSample: startedAt };
+      st = { started: false, ready: false, nextSample: startedAt };
       this.logState.set(key, st);
     }
     return st;

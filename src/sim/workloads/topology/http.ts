@@ -16,6 +16,7 @@ import { POD_RTT_MS } from "./calls.js";
 import { draw, type Impairment, NONE, oneWay } from "./impairments.js";
 import { type Listener, listeners } from "./listeners.js";
 import { routeResult } from "./routes.js";
+import { scriptRoutes, scriptServes } from "./script-routes.js";
 import { trafficOf } from "./traffic.js";
 
 interface Page {
@@ -97,7 +98,13 @@ export function answer(
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === l.container);
   const process = imageTools(String(spec?.image ?? "")).runtime;
   const lang = m?.lang ?? process;
-  const page = pageOf(ctx, m, process, path);
+  // a server whose script the pod's command gave answers the paths that script tests for, and
+  // its handler's 404 for the rest (script-routes.ts); a path it serves that the table does not
+  // know gets its plain answer
+  const served = l.script ? scriptRoutes(l.script) : undefined;
+  const own = served ? scriptServes(served, path) : undefined;
+  let page = pageOf(ctx, m, process, own === false ? "\0" : path);
+  if (own && (page.status ?? 200) === 404) page = { path, type: "text/plain", body: "OK" };
   const st = m
     ? trafficOf(ctx)
         .state(pod.metadata.namespace ?? "")
@@ -109,7 +116,8 @@ export function answer(
     const type = a.headers.find((h) => h[0] === "Content-Type")?.[1] ?? "text/plain";
     return { status: a.status, body: a.body, type, serverMs: a.serverMs };
   };
-  const routed = m ? routeResult(ctx, pod, m, method, path, rnd, upstream, depth) : undefined;
+  const routed =
+    m && own !== false ? routeResult(ctx, pod, m, method, path, rnd, upstream, depth) : undefined;
   let status: number;
   let body: string;
   let type = page.type ?? "text/plain";

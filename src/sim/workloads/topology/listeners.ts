@@ -12,6 +12,7 @@ import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
 import { containerRef } from "../../metrics/usage.js";
 import { commandLine, imageTools, isPause, runtimeOf } from "../../userland/toolbox.js";
+import { appLaunched, appScript } from "../launch.js";
 import { bindBook } from "./binds.js";
 import { instanceKey } from "./processes.js";
 
@@ -25,6 +26,8 @@ export interface Listener {
   family: "tcp" | "tcp6";
   /** The listening process's name. */
   comm: string;
+  /** The script the application runs, when its command gave one (what it serves follows it). */
+  script?: string;
 }
 
 /** Runtimes that bind the IPv6 wildcard (dual stack). */
@@ -66,6 +69,9 @@ export function listeners(ctx: SimContext, pod: Pod, now: number, self?: Contain
     if (!ref || now - ref.startedAt < ctx.behavior.startupMs(ref)) continue;
     const app = pod.metadata.labels?.app;
     const m = app && cat.byApp.get(app)?.container === spec.name ? cat.byApp.get(app) : undefined;
+    // a command the simulation runs listens once it became the application (launch.ts)
+    if (m && !appLaunched(ctx, pod, spec.name, ref.restartCount)) continue;
+    const script = m ? appScript(ctx, pod, spec.name, ref.restartCount) : undefined;
     const runtime = runtimeOf(spec);
     const comm = commandLine(spec)[0].split(" ")[0].replace(/:$/, "").split("/").pop()!;
     const ports = appPorts(spec, m);
@@ -79,6 +85,7 @@ export function listeners(ctx: SimContext, pod: Pod, now: number, self?: Contain
         protocol: m && port === m.port ? m.protocol : (PROTOCOL_BY_RUNTIME[runtime] ?? "http"),
         family: V6.has(runtime) || /^(java|go|nodejs|c#|erlang|mysql)/.test(m?.lang ?? "") ? "tcp6" : "tcp",
         comm: imageTools(String(spec.image)).runtime === "nginx" ? "nginx" : comm,
+        ...(script ? { script } : {}),
       });
   }
   for (const b of bindBook(ctx).active(pod.metadata.uid ?? "", now))

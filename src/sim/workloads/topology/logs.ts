@@ -14,11 +14,15 @@ import { ownMs } from "./own-time.js";
 import { authLines } from "./store-auth.js";
 import type { Traffic } from "./traffic.js";
 
-export const PLACEHOLDERS = /\{(time|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id)\}/g;
+export const PLACEHOLDERS =
+  /\{(time|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path)\}/g;
 
 export type Vars = Partial<
   Record<
     | "time"
+    | "start"
+    | "method"
+    | "path"
     | "epochMs"
     | "pod"
     | "podIp"
@@ -53,6 +57,9 @@ export function baseVars(
   const wall = ctx.clock.toWall(now);
   return {
     time: new Date(wall).toISOString(),
+    start: new Date(wall).toISOString(),
+    method: "GET",
+    path: "/",
     epochMs: Math.floor(wall),
     pod: pod.metadata.name,
     podIp: pod.status?.podIP ?? "",
@@ -89,9 +96,36 @@ export function failureLines(m: ServiceModel, e: Edge, o: CallOutcome, v?: EdgeV
 }
 
 /** The placeholders of a call's lines: what the caller dialled and reached, how long it took. */
-export function callVars(vars: Vars, e: Edge, v: EdgeView, ms: number): Vars {
+/**
+ * The request of an entry service's page that makes a call to `callee` (its method and path, as
+ * the frontend's request log names them): the literal route that calls it first, else any.
+ */
+export function requestOf(m: ServiceModel, callee: string): { method: string; path: string } | undefined {
+  const literal = m.routes
+    .map((r) => ({
+      r,
+      path: r.path.source
+        .replace(/^\^\(\?:/, "")
+        .replace(/\)\$$/, "")
+        .replace(/\\\//g, "/"),
+    }))
+    .filter((x) => !/[[\]()*+?\\|^$]/.test(x.path));
+  const hit =
+    literal.find((x) => x.r.calls[0] === callee) ??
+    literal.find((x) => x.r.calls.includes(callee) || x.r.soft.includes(callee));
+  return hit ? { method: hit.r.methods[0], path: hit.path } : undefined;
+}
+
+/** A request's lines: it started `ms` before it completed. */
+export function requestVars(vars: Vars, ms: number): Vars {
+  const end = Date.parse(String(vars.time));
+  return { ...vars, ms, start: Number.isNaN(end) ? vars.time : new Date(end - ms).toISOString() };
+}
+
+export function callVars(vars: Vars, e: Edge, v: EdgeView, ms: number, m?: ServiceModel): Vars {
   return {
     ...vars,
+    ...(m ? requestOf(m, e.to) : undefined),
     dep: v.dep,
     depPort: v.depPort,
     depIp: v.depIp,
@@ -133,7 +167,10 @@ export function sample(
   const ns = pod.metadata.namespace ?? "";
   const sys = systemOf(m);
   const st = traffic.state(ns);
-  const vars = baseVars(ctx, pod, m, now, rnd);
+  // a request is logged while it is served, not on the sampling tick: within the second before
+  const at = ctx.clock.toWall(now) - Math.floor(rnd() * 900);
+  const stamp = new Date(at).toISOString();
+  const vars = { ...baseVars(ctx, pod, m, now, rnd), time: stamp, start: stamp, epochMs: Math.floor(at) };
   const out: string[] = [];
   const edges = sys.edges.get(m.key) ?? [];
   const view = (e: Edge) => edgeView(ctx, st.services, m, pod, e);
@@ -165,10 +202,10 @@ export function sample(
       continue;
     }
     const lines = linesOf(ctx, m, e, res, v, rnd);
-    if (lines?.length) return [...out, ...render(lines, callVars(vars, e, v, spent + ms))];
+    if (lines?.length) return [...out, ...render(lines, callVars(vars, e, v, spent + ms, m))];
     // no template for it: the request still went badly, shown by its duration
     spent += ms;
   }
   const jitter = 0.85 + rnd() * 0.3;
-  return [...out, ...render(m.logs.request, { ...vars, ms: Math.max(1, Math.round(spent * jitter)) })];
+  return [...out, ...render(m.logs.request, requestVars(vars, Math.max(1, Math.round(spent * jitter))))];
 }

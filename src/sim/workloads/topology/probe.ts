@@ -2,7 +2,8 @@
 // (pkg/kubelet/prober/prober.go runProbe): an httpGet probe is a GET from the node to the pod IP,
 // the port and the path (pkg/probe/http: 200-399 passes, anything else fails as "HTTP probe
 // failed with statuscode: N", a client error fails with Go's net/http text); a tcpSocket probe
-// is a connect (pkg/probe/tcp); a gRPC probe asks the health service on the port. Whoever listens
+// is a connect (pkg/probe/tcp); a gRPC probe asks the health service on the port, and so does an
+// exec probe running grpc_health_probe (Online-Boutique's), from inside the pod. Whoever listens
 // on the port in the pod's network namespace answers (listeners.ts): the application with its own
 // pages (http.ts: a path it does not serve is its 404), a sidecar that bound the port, or nobody
 // (connection refused).
@@ -43,6 +44,20 @@ export function probePort(spec: Container, port: number | string | undefined): n
   return named === undefined ? undefined : Number(named);
 }
 
+/**
+ * The port an exec probe running grpc_health_probe dials (`-addr=:3550`, `-addr localhost:8080`):
+ * the Online-Boutique services' probe is a gRPC health check from inside the pod
+ * (grpc-ecosystem/grpc-health-probe main.go dials -addr, then calls grpc.health.v1.Health/Check).
+ */
+export function grpcHealthProbePort(probe: Probe): number | undefined {
+  const cmd = (probe.exec?.command ?? []).map(String);
+  if (!cmd.length || !/(^|\/)grpc_health_probe$/.test(cmd[0])) return undefined;
+  const i = cmd.findIndex((a) => /^--?addr(=|$)/.test(a));
+  const addr = i < 0 ? undefined : cmd[i].includes("=") ? cmd[i].slice(cmd[i].indexOf("=") + 1) : cmd[i + 1];
+  const port = Number(addr?.slice(addr.lastIndexOf(":") + 1));
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
 /** What the probe's connection reaches in the pod at `now`; undefined for an exec probe. */
 export function probeReach(
   ctx: SimContext,
@@ -50,14 +65,15 @@ export function probeReach(
   probe: Probe,
   now: number,
 ): ProbeReach | undefined {
-  const handler = probe.httpGet ?? probe.tcpSocket ?? probe.grpc;
+  const health = grpcHealthProbePort(probe);
+  const handler = probe.httpGet ?? probe.tcpSocket ?? probe.grpc ?? (health ? { port: health } : undefined);
   if (!handler) return undefined;
   const pod = ref.pod as Pod;
   const port = probePort(ref.container, handler.port);
   const l = port === undefined ? undefined : listeners(ctx, pod, now, ref).find((x) => x.port === port);
   if (!l) return { kind: "refused" };
   if (probe.tcpSocket) return { kind: "open" };
-  if (probe.grpc) return l.protocol === "grpc" ? { kind: "open" } : { kind: "garbled", error: "" };
+  if (probe.grpc || health) return l.protocol === "grpc" ? { kind: "open" } : { kind: "garbled", error: "" };
   const path = probe.httpGet?.path || "/";
   if (l.protocol !== "http")
     return {

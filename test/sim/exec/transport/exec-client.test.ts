@@ -14,7 +14,15 @@ beforeAll(async () => {
   kc.loadFromFile(t.kubeconfig);
   await runningPod(
     t.c,
-    podManifest(NS, "api", [{ name: "app", image: "python:3.12", env: [{ name: "MODE", value: "prod" }] }]),
+    podManifest(NS, "api", [
+      {
+        name: "app",
+        image: "python:3.12",
+        // python:3.12 runs a bare python3 otherwise, which exits at once without input
+        command: ["python3", "-m", "http.server", "8000"],
+        env: [{ name: "MODE", value: "prod" }],
+      },
+    ]),
   );
 });
 
