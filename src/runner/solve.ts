@@ -3,13 +3,13 @@
 // of the remediation time as a real cluster would show it (timing.ts), with the embedded clock at
 // the method's speed.
 import type { DiagnosisReport } from "../diagnosis/report.js";
-import { actingAs } from "./acting.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import { accessText } from "../identity/describe.js";
 import { executionError } from "../methods/errors.js";
 import type { MethodError, MethodResult } from "../methods/types.js";
 import type { MethodTimes } from "../runlog/records.js";
 import type { Scorer } from "../verify/types.js";
+import { actingAs } from "./acting.js";
 import type { CaseContext } from "./context.js";
 import { SandboxLauncher } from "./launcher.js";
 import { timedExecutor, timedLauncher, timedModel, timedProber, timedScorer } from "./timing.js";

@@ -233,7 +233,9 @@ describe("Tables", () => {
     const apiservices = squash(await k("get", "apiservices"));
     expect(apiservices[0]).toBe("NAME SERVICE AVAILABLE AGE");
     expect(apiservices).toContainEqual(expect.stringMatching(/^v1\. Local True (?:\d+[smhd])+$/));
-    expect(apiservices).toContainEqual(expect.stringMatching(/^v1\.networking\.k8s\.io Local True (?:\d+[smhd])+$/));
+    expect(apiservices).toContainEqual(
+      expect.stringMatching(/^v1\.networking\.k8s\.io Local True (?:\d+[smhd])+$/),
+    );
     expect(apiservices).toContainEqual(
       expect.stringMatching(/^v1beta1\.metrics\.k8s\.io kube-system\/metrics-server True (?:\d+[smhd])+$/),
     );
