@@ -3,10 +3,12 @@
 // bar a thin one for the share of cases localized (the agent changed the fault's objects and no
 // other service's workload). Tiers pooled, from the report's cells (aggregate.ts), so its numbers
 // are the tables'. Drawn only when the runs recorded their level.
+
+import { pct } from "../runlog/figures.js";
 import type { Report } from "./aggregate.js";
 import type { Series } from "./runs.js";
 import { colour, esc, type Frame, legend, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
-import { intervalText, pct } from "./table-text.js";
+import { intervalText } from "./table-text.js";
 
 const WIDTH = 960;
 
