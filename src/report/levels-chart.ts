@@ -1,4 +1,4 @@
-// The HTML report's success-by-report-level chart (issue 23): one group per level (full, service,
+// The HTML report's success-by-report-level chart: one group per level (full, service,
 // symptom) with a bar per model × method, its 95% Wilson interval as whiskers, and beside each
 // bar a thin one for the share of cases localized (the agent changed the fault's objects and no
 // other service's workload). Tiers pooled, from the report's cells (aggregate.ts), so its numbers

@@ -1,4 +1,4 @@
-// The summary's localization table (issue 23): per report level and tier, over the evaluated
+// The summary's localization table: per report level and tier, over the evaluated
 // cases, success beside localized, localized-but-not-repaired and repaired-without-localizing
 // (a broad restart that happened to work), and the diagnoses the agent stated (submit_diagnosis
 // or MCP submit) with how many named a fault's service, each with its 95% Wilson interval.

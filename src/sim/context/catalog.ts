@@ -1,4 +1,5 @@
-// The systems' topologies as data (an env folder's topology.yaml; its schema: src/envs/topology.ts),
+// The systems' topologies as data (an env folder's topology.yaml; its schema is
+// the benchmark's src/envs/schema-topology.ts),
 // given to the embedded cluster by whoever starts it (the CLI loads the env, built-in or a user's
 // folder) and indexed the way the simulation asks: a container is known by its pod's `app` label
 // and its name, whatever the namespace; a sidecar by its container name alone. Each system's
@@ -146,7 +147,7 @@ export interface Catalog {
 /** Stores that every request touches; registries and brokers are background traffic. */
 const REQUEST_STORES = new Set(["mysql", "redis"]);
 
-/** One system's topology document, as validated by the env loader (src/envs/topology.ts). */
+/** One system's topology document, as validated by the env loader (src/envs/schema-topology.ts). */
 export interface TopologyInput {
   system: string;
   entry?: Entry[];

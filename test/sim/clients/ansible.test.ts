@@ -1,4 +1,4 @@
-// Issue 2, done-when 2: Debian's ansible-playbook with kubernetes.core against the embedded cluster.
+// Debian's ansible-playbook with kubernetes.core against the embedded cluster.
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
