@@ -150,7 +150,8 @@ const REQUEST_STORES = new Set(["mysql", "redis"]);
 /** One system's topology document, as validated by the env loader (src/envs/schema-topology.ts). */
 export interface TopologyInput {
   system: string;
-  entry?: Entry[];
+  /** An entry without a source has no workload generating its load (source null). */
+  entry?: (Omit<Entry, "source"> & { source?: string | null })[];
   sidecars?: Record<string, { runtime: Runtime; logs?: Partial<Logs> }>;
   services: Record<
     string,
@@ -264,7 +265,7 @@ function buildSystem(doc: TopologyInput): SystemModel {
   }
   return {
     name: doc.system,
-    entries: doc.entry ?? [],
+    entries: (doc.entry ?? []).map((e) => ({ ...e, source: e.source ?? null })),
     services,
     edges,
     order: calleesFirst(services, edges),
