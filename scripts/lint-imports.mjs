@@ -60,6 +60,7 @@ export const LAYERINGS = [
       ["trajectory"], // a case as an ATIF trajectory, from its record and conversation
       ["runner", "report"], // the experiment loop and the case pipeline; tables and charts
       ["cli"], // the commands
+      ["index.ts"], // the package's public face (package.json exports): types and the programmatic runner
     ],
   },
   {
