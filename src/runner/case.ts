@@ -44,7 +44,7 @@ async function timed<T>(phases: Phases, key: keyof Phases, fn: () => Promise<T>)
 }
 
 export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: number): Promise<CaseRecord> {
-  const faults: Fault[] = planned.faults.map((f) => ({
+  const faults = planned.faults.map((f): Fault => ({
     spec: failureSpec(f.failure),
     service: f.service,
     params: f.params,
