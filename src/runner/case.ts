@@ -44,12 +44,14 @@ async function timed<T>(phases: Phases, key: keyof Phases, fn: () => Promise<T>)
 }
 
 export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: number): Promise<CaseRecord> {
-  const faults = planned.faults.map((f): Fault => ({
-    spec: failureSpec(f.failure),
-    service: f.service,
-    params: f.params,
-    vars: f.vars,
-  }));
+  const faults = planned.faults.map(
+    (f): Fault => ({
+      spec: failureSpec(f.failure),
+      service: f.service,
+      params: f.params,
+      vars: f.vars,
+    }),
+  );
   const c: Running = {
     ...setup,
     faults,

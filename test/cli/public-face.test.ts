@@ -89,7 +89,7 @@ describe("the package's public face", () => {
     );
     const typo = await execa(process.execPath, ["typo.mjs"], { cwd: app, reject: false });
     expect(typo.exitCode).not.toBe(0);
-    expect(String(typo.stderr)).toMatch(/unknown run option remediateMethod[^]*fix: .*experimentPath/);
+    expect(String(typo.stderr)).toMatch(/unknown run option remediateMethod[\s\S]*fix: .*experimentPath/);
 
     const c = await cli(
       ["run", "--env", "simple-micro", "--model", "noop", "--remediate-method", "./method.mjs"].concat([
