@@ -1,4 +1,4 @@
-// Issue 2's API benchmark: a namespace of 1000 running pods; latency of GET pods as Table, of a
+// The API benchmark: a namespace of 1000 running pods; latency of GET pods as Table, of a
 // strategic patch, and from an update to its watch event; and the server's memory.
 import { simData } from "../src/cli/sim-data.js";
 import { EmbeddedCluster } from "../src/sim/index.js";

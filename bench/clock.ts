@@ -1,4 +1,4 @@
-// Issue 15's clock benchmark: the embedded cluster at speed 60 with 100, 500 and 1000 pods (probes,
+// The clock benchmark: the embedded cluster at speed 60 with 100, 500 and 1000 pods (probes,
 // housekeeping, metrics-server's scrapes), then 15 s of wall time watched every 20 ms. Printed:
 // how much cluster time was simulated, how far the engine fell behind the wall clock's pace (a
 // clock that followed the wall would have run that far ahead of the work), the lag cluster time

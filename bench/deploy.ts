@@ -1,4 +1,4 @@
-// Issue 3's deploy benchmark (done-when 4): Train-Ticket with its backing services deployed the
+// The deploy benchmark: Train-Ticket with its backing services deployed the
 // way `microremed deploy` does it (KubeClient over HTTP: namespace, apply of every object, wait
 // until every Deployment and StatefulSet is Ready) on the embedded cluster at speed 60; then ten
 // copies deployed at once on a cluster with enough nodes, with the process's memory.

@@ -49,7 +49,7 @@ const oracleHard = (...extra: string[]) => oracleRun("experiments/hard.txt", ...
 const rate = (cs: Case[]) =>
   `${cs.filter((c) => c.status === "success").length}/${cs.filter((c) => c.status === "success" || c.status === "failure").length}`;
 
-/** Issue 4: wall time per phase per case, oracle on Simple-Micro at --speed 1. */
+/** Wall time per phase per case, oracle on Simple-Micro at --speed 1. */
 export async function benchPhases(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mr-bench-"));
   process.stdout.write(
@@ -99,7 +99,7 @@ export async function benchSeven(): Promise<void> {
   line("success", `${rate(cs)} (${[...new Set(cs.map((c) => c.failure))].length} types)`);
 }
 
-/** Issue 4: the three tiers of Simple-Micro and Online-Boutique's easy tier, oracle and noop. */
+/** The three tiers of Simple-Micro and Online-Boutique's easy tier, oracle and noop. */
 export async function benchTiers(): Promise<void> {
   await runAllBench(
     [
@@ -114,7 +114,7 @@ export async function benchTiers(): Promise<void> {
 }
 
 /**
- * Issue 22: the expert tier with the oracle on each system at the default speed and --parallel 2,
+ * The expert tier with the oracle on each system at the default speed and --parallel 2,
  * as a user runs it (target: under 15 minutes per system on 2 cores).
  */
 export async function benchExpert(): Promise<void> {
@@ -154,7 +154,7 @@ async function runAllBench(plan: [string, string, string][], speed: string | und
   }
 }
 
-/** Issue 6: the hard tier with the oracle, one case at a time and four at once. */
+/** The hard tier with the oracle, one case at a time and four at once. */
 export async function benchParallel(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "mr-bench-"));
   process.stdout.write("Hard tier (80 cases), oracle, simple-micro, --speed 600\n");
@@ -174,7 +174,7 @@ export async function benchParallel(): Promise<void> {
   line("speed-up N=4 over N=1", `${(walls[0] / walls[1]).toFixed(2)}x (2 cores)`);
 }
 
-/** Issue 11: remediation time must not depend on the clock's speed (oracle, easy tier, 10 vs 60). */
+/** Remediation time must not depend on the clock's speed (oracle, easy tier, 10 vs 60). */
 export async function benchRemediationTime(): Promise<void> {
   process.stdout.write(
     "Average Remediation Time per Success (model + playbook, as a real cluster shows it), oracle, simple-micro easy tier\n",
@@ -216,7 +216,7 @@ export async function benchRemediationTime(): Promise<void> {
   line("difference", `${((Math.abs(a - b) / Math.max(a, b)) * 100).toFixed(1)}%`, "< 15%");
 }
 
-/** Issue 10: what confinement costs per case: the agent's identity, and bubblewrap + the API proxy. */
+/** What confinement costs per case: the agent's identity, and bubblewrap + the API proxy. */
 export async function benchConfinement(): Promise<void> {
   process.stdout.write(
     "Per-case cost of confinement, oracle, simple-micro, 6 pod-fail cases at --speed 60\n",

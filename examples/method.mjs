@@ -1,11 +1,12 @@
+// @ts-check
 // An example of your own remediation method, loaded with
 //   microremed run --remediate-method ./examples/method.mjs ...
 // It implements the same one-method interface as SoloGen and ThinkRemed (README: "Your own
-// method"): remediate(ctx) gets the diagnosis report and the roles of the case (model, executor,
+// method"), typed by the package's public face (`import("microremed")`): remediate(ctx) gets the diagnosis report and the roles of the case (model, executor,
 // scorer, prober) and returns the attempts it made. This one asks no model: it restarts the
 // root-cause Deployment (which replaces the faulty pod) and lets the harness verify the outcome.
 
-/** @type {import("../dist/src/methods/types.js").Method} */
+/** @type {import("microremed").Method} */
 export default {
   name: "restart-root-cause",
   maxAttempts: 1,

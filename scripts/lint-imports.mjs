@@ -61,6 +61,7 @@ export const LAYERINGS = [
       ["runner", "report"], // the experiment loop and the case pipeline; tables and charts
       ["harbor"], // a case as a Harbor task: its folder, and the start and verify its container runs
       ["cli"], // the commands
+      ["index.ts"], // the package's public face (package.json exports): types and the programmatic runner
     ],
   },
   {

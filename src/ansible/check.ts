@@ -1,6 +1,6 @@
 // Notes about a playbook before it runs: whether it is YAML and a list of plays, and where it
 // names another namespace, --all-namespaces, or deletes namespaces or nodes. These are warnings in
-// the record only, never a refusal: a regex over text fails both ways (issue 10, item 5). The
+// the record only, never a refusal: a regex over text fails both ways. The
 // cluster's RBAC and the sandbox are what stop a playbook.
 import { parse } from "yaml";
 

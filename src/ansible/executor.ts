@@ -3,7 +3,7 @@
 // (src/sandbox/) as the case's identity, and returns
 // what happened as data: how it ended (a named cause), each task's result (our callback plugin),
 // the plain output, and warnings. Nothing is refused here: the cluster's RBAC and the sandbox are
-// the guards; check.ts's findings are recorded as warnings only (issue 10, item 5).
+// the guards; check.ts's findings are recorded as warnings only.
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ReasonCode } from "../outcome.js";

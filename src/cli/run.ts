@@ -8,25 +8,17 @@ import { checkTools } from "./tools.js";
 
 /**
  * Run one or more configurations on one cluster connection (run-all deploys once and runs every
- * method and tier on it), with Ctrl-C wired to the abort signal: the current case is cleaned up
- * and recorded before the process exits.
+ * method and tier on it); the signal aborts the current case, which is cleaned up and recorded.
  */
-export async function runWithSignals(
+export async function runConfigs(
   cfgs: RunConfig[],
+  hooks: { log: (line: string) => void; signal: AbortSignal },
   onSummary: (s: RunSummary) => void = () => {},
 ): Promise<RunSummary[]> {
   const { prepareRun, runExperiments } = await import("../runner/run.js");
   // the tools first: without kubectl (or bubblewrap) nothing else is worth checking
-  await checkTools((l) => process.stderr.write(`${l}\n`));
+  await checkTools(hooks.log);
   const prepared = await Promise.all(cfgs.map((c) => prepareRun(c)));
-  const ac = new AbortController();
-  const onSignal = () => {
-    process.stderr.write("\ninterrupted: cleaning up the current case (press Ctrl-C again to force)\n");
-    ac.abort();
-    process.once("SIGINT", () => process.exit(130));
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
   const first = cfgs[0];
   const conn = await openCluster({
     cluster: first.cluster,
@@ -40,20 +32,38 @@ export async function runWithSignals(
   try {
     const out: RunSummary[] = [];
     for (let i = 0; i < cfgs.length; i++) {
-      const s = await runExperiments(
-        cfgs[i],
-        conn,
-        { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal },
-        prepared[i],
-      );
+      const s = await runExperiments(cfgs[i], conn, hooks, prepared[i]);
       onSummary(s);
       out.push(s);
     }
     return out;
   } finally {
+    await conn.close();
+  }
+}
+
+/** runConfigs with Ctrl-C wired to the abort signal: the current case is cleaned up and recorded before the process exits. */
+export async function runWithSignals(
+  cfgs: RunConfig[],
+  onSummary: (s: RunSummary) => void = () => {},
+): Promise<RunSummary[]> {
+  const ac = new AbortController();
+  const onSignal = () => {
+    process.stderr.write("\ninterrupted: cleaning up the current case (press Ctrl-C again to force)\n");
+    ac.abort();
+    process.once("SIGINT", () => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await runConfigs(
+      cfgs,
+      { log: (l) => process.stderr.write(`${l}\n`), signal: ac.signal },
+      onSummary,
+    );
+  } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
-    await conn.close();
   }
 }
 

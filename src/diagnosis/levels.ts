@@ -1,4 +1,4 @@
-// The report levels (--report, issue 23): how much of the diagnosis a method is handed.
+// The report levels (--report): how much of the diagnosis a method is handed.
 //   full     the tier's whole report: for the reference's tiers the reference's (namespace,
 //            service, failure type and category); for the expert tier its category and service,
 //            never the type (docs/expert-tier.md), which is as much as that tier ever gives;

@@ -1,11 +1,15 @@
 // The JSON schema of an env's topology.yaml: what the embedded cluster models for each workload
 // (ports, call graph, stores, resource use, start-up, log lines). Field meanings are in the header
 // of envs/simple-micro/topology.yaml; `fix` says what to write where a value is wrong or missing.
+// The types the benchmark reads a topology with are derived from these schemas (FromSchema); the
+// simulator declares its own input (TopologyInput), and the CLI, which hands one to the other,
+// is where the compiler checks that they agree.
+import type { FromSchema } from "../util/schema-type.js";
 
-const name = { type: "string", pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", fix: "a DNS-1123 name" };
-const lines = { type: "array", items: { type: "string" }, fix: "a list of log lines ([] for none)" };
-const linesByStore = { type: "object", additionalProperties: lines };
-const nonNegative = (fix: string) => ({ type: "number", minimum: 0, fix });
+const name = { type: "string", pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", fix: "a DNS-1123 name" } as const;
+const lines = { type: "array", items: { type: "string" }, fix: "a list of log lines ([] for none)" } as const;
+const linesByStore = { type: "object", additionalProperties: lines } as const;
+const nonNegative = (fix: string) => ({ type: "number", minimum: 0, fix }) as const;
 
 export const RUNTIME_SCHEMA = {
   type: "object",
@@ -19,7 +23,7 @@ export const RUNTIME_SCHEMA = {
     startupSeconds: nonNegative("seconds from start to serving, e.g. 2"),
     startupCpu: nonNegative("millicores while starting, e.g. 200"),
   },
-};
+} as const;
 
 export const LOGS_SCHEMA = {
   type: "object",
@@ -43,10 +47,18 @@ export const LOGS_SCHEMA = {
     missingEnv: lines,
     hostNotFound: lines,
   },
-};
+} as const;
 
-const ADDRESS = { type: "string", pattern: "^[^:\\s]+(:[0-9]+)?$", fix: "host:port, e.g. time-service:5001" };
-const ENV_NAME = { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", fix: "an environment variable name" };
+const ADDRESS = {
+  type: "string",
+  pattern: "^[^:\\s]+(:[0-9]+)?$",
+  fix: "host:port, e.g. time-service:5001",
+} as const;
+const ENV_NAME = {
+  type: "string",
+  pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+  fix: "an environment variable name",
+} as const;
 
 /** How the application finds one dependency (a key of `calls`, or a store kind of `stores`). */
 export const DIAL_SCHEMA = {
@@ -76,7 +88,7 @@ export const DIAL_SCHEMA = {
       fix: "what the caller's error says failed ({what}), e.g. could not retrieve products",
     },
   },
-};
+} as const;
 
 const ROUTE_SCHEMA = {
   type: "object",
@@ -98,7 +110,7 @@ const ROUTE_SCHEMA = {
       fix: "the status of a successful answer, e.g. 302",
     },
   },
-};
+} as const;
 
 const SERVICE_SCHEMA = {
   type: "object",
@@ -130,7 +142,7 @@ const SERVICE_SCHEMA = {
     runtime: RUNTIME_SCHEMA,
     logs: LOGS_SCHEMA,
   },
-};
+} as const;
 
 export const TOPOLOGY_SCHEMA = {
   type: "object",
@@ -167,80 +179,9 @@ export const TOPOLOGY_SCHEMA = {
       additionalProperties: SERVICE_SCHEMA,
     },
   },
-};
+} as const;
 
-export interface TopologyDoc {
-  system: string;
-  entry?: { service: string; rps: number; source: string | null }[];
-  sidecars?: Record<string, { image?: string; runtime: Runtime; logs?: TopologyLogs }>;
-  services: Record<
-    string,
-    {
-      kind?: "Deployment" | "StatefulSet";
-      container: string;
-      services?: string[];
-      port?: number | null;
-      protocol?: string;
-      lang?: string;
-      calls?: string[];
-      fanout?: number;
-      asyncCalls?: string[];
-      stores?: Record<string, string>;
-      dial?: Record<string, TopologyDial>;
-      routes?: TopologyRoute[];
-      missingEnvExitCode?: number;
-      runtime: Runtime;
-      logs?: TopologyLogs;
-    }
-  >;
-}
-
-export interface TopologyDial {
-  via: "env" | "registry" | "fixed";
-  var?: string;
-  hostVar?: string;
-  portVar?: string;
-  default?: string;
-  unset?: "exit" | "skip" | "fail";
-  address?: string;
-  resolve?: "start";
-  conn?: "pooled" | "per-call";
-  path?: string;
-  what?: string;
-}
-
-export interface TopologyRoute {
-  method?: string[];
-  path: string;
-  calls: string[];
-  soft?: string[];
-  status?: number;
-  proxy?: boolean;
-}
-
-interface Runtime {
-  cpuIdle: number;
-  cpuPerRps: number;
-  memory: number;
-  startupSeconds: number;
-  startupCpu: number;
-}
-
-interface TopologyLogs {
-  startup?: string[];
-  initialize?: string[];
-  ready?: string[];
-  request?: string[];
-  dependencyTimeout?: string[];
-  dependencyError?: string[];
-  oom?: string[];
-  storeTimeout?: Record<string, string[]>;
-  storeError?: Record<string, string[]>;
-  ioStall?: string[];
-  dependencyRefused?: string[];
-  dependencyDns?: string[];
-  dependencyDnsTimeout?: string[];
-  dependencyReset?: string[];
-  missingEnv?: string[];
-  hostNotFound?: string[];
-}
+/** One system's topology.yaml, as its schema validates it. */
+export type TopologyDoc = FromSchema<typeof TOPOLOGY_SCHEMA>;
+/** How a service finds one dependency (a `dial` of the topology). */
+export type TopologyDial = FromSchema<typeof DIAL_SCHEMA>;

@@ -1,14 +1,16 @@
 // The harness's side of a Harbor task: the embedded cluster reached through the admin kubeconfig
-// (root's, in the task's state folder), its clock set for the phase, and the one context the
-// runner's roles (src/runner/roles.ts) read: cluster, clock, system, namespace and settings. The
-// agent never holds any of it.
+// (root's, in the task's state folder), its clock set for the phase, the case's scope the runner's
+// roles (src/runner/roles.ts, method-roles.ts) act in, and those roles built with the task's
+// settings. The agent never holds any of it.
 import { failure as failureSpec } from "../chaos/catalog.js";
 import { KubeClient } from "../cluster/client.js";
 import { loadKubeConfig } from "../cluster/connect.js";
 import { ClusterTime } from "../cluster/time.js";
 import { loadEnv } from "../envs/env.js";
 import { resolveConfig, withDefaults } from "../runner/config.js";
-import { type CaseContext, caseContext, type Fault } from "../runner/context.js";
+import { type CaseRoles, type CaseScope, caseScope, type Fault } from "../runner/context.js";
+import { caseScorer, levelDiagnoser } from "../runner/method-roles.js";
+import { chaosInjector, faultConfirmer, healthyNamespace } from "../runner/roles.js";
 import type { HarborCase } from "./case.js";
 
 /** Where the embedded cluster's clock speed is set (as ClusterTime sets it): kube-system, out of the agent's sight. */
@@ -17,8 +19,12 @@ export async function setClock(client: KubeClient, speed: number): Promise<void>
 }
 
 export interface Harness {
-  ctx: CaseContext;
+  ctx: CaseScope;
+  /** The runner's own roles for the steps the harness takes, built with the task's settings. */
+  roles: Pick<CaseRoles, "prepare" | "injector" | "confirmer" | "diagnoser" | "scorer">;
   faults: Fault[];
+  /** The inventory the agent's playbooks run with (the run's --inventory default). */
+  inventory: string;
 }
 
 /**
@@ -44,21 +50,22 @@ export async function openHarness(c: HarborCase, kubeconfig: string, dir: string
       injectionTimeout: c.injectionTimeout,
     }),
   );
-  const ctx = caseContext({
-    client,
-    time,
-    env: loadEnv(c.env),
+  const ctx = caseScope(
+    { client, time, env: loadEnv(c.env), namespace: c.namespace, signal: new AbortController().signal },
     cfg,
-    signal: new AbortController().signal,
-    caseDir: dir,
-    onPhase: () => {},
-    maxAttempts: 1,
-  } as unknown as Parameters<typeof caseContext>[0]);
+  );
+  const roles = {
+    prepare: healthyNamespace(cfg),
+    injector: chaosInjector,
+    confirmer: faultConfirmer(cfg, () => {}),
+    diagnoser: levelDiagnoser(cfg),
+    scorer: caseScorer(cfg),
+  };
   const faults = c.faults.map((f) => ({
     spec: failureSpec(f.failure),
     service: f.service,
     params: f.params,
     vars: f.vars,
   }));
-  return { ctx, faults };
+  return { ctx, roles, faults, inventory: cfg.inventory };
 }

@@ -8,7 +8,7 @@ import { isEnvPath, loadEnv } from "../envs/env.js";
 import { usageError } from "../errors.js";
 import { resolveData } from "../runner/config.js";
 import { loadExperimentFile, planCases } from "../runner/experiments.js";
-import { EXPERT_HOLD_SECONDS } from "../runner/roles.js";
+import { EXPERT_HOLD_SECONDS } from "../runner/method-roles.js";
 import type { HarborCase } from "./case.js";
 
 export const HARBOR_TIERS = ["easy", "medium", "hard", "expert"] as const;

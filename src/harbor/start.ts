@@ -9,7 +9,6 @@ import { renderReport } from "../diagnosis/report.js";
 import { deployEnv } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
 import { createAgentIdentity } from "../identity/agent.js";
-import { DEFAULT_ROLES } from "../runner/roles.js";
 import type { HarborCase } from "./case.js";
 import { openHarness, setClock } from "./harness.js";
 import { type CaseState, writeState } from "./state.js";
@@ -28,11 +27,11 @@ export interface StartOptions {
 }
 
 export async function startTask(c: HarborCase, o: StartOptions): Promise<CaseState> {
-  const { ctx, faults } = await openHarness(c, o.kubeconfig, o.state);
+  const { ctx, roles, faults, inventory: inventorySource } = await openHarness(c, o.kubeconfig, o.state);
   await deployEnv(ctx.client, ctx.time, ctx.env, ctx.namespace);
-  const baseline = await DEFAULT_ROLES.prepare.prepare(ctx, faults);
-  const injections = await DEFAULT_ROLES.injector.inject(ctx, faults);
-  const shown = await DEFAULT_ROLES.confirmer.confirm(ctx, faults, injections, baseline);
+  const baseline = await roles.prepare.prepare(ctx, faults);
+  const injections = await roles.injector.inject(ctx, faults);
+  const shown = await roles.confirmer.confirm(ctx, faults, injections, baseline);
   if (!shown.faultShown)
     throw new MicroRemedError(
       "E_CLUSTER",
@@ -41,7 +40,7 @@ export async function startTask(c: HarborCase, o: StartOptions): Promise<CaseSta
       { reason: "cluster" },
     );
   const sinceMs = await ctx.time.clusterNow();
-  const report = await DEFAULT_ROLES.diagnoser.diagnose(ctx, faults, { baseline, sinceMs });
+  const report = await roles.diagnoser.diagnose(ctx, faults, { baseline, sinceMs });
 
   const identity = await createAgentIdentity(ctx.client, ctx.namespace, "namespace");
   const own = (path: string, mode: number) => {
@@ -60,7 +59,7 @@ export async function startTask(c: HarborCase, o: StartOptions): Promise<CaseSta
   writeFileSync(md, `${renderReport(report)}\n`);
   own(md, 0o600);
   const inventory = join(o.workdir, "inventory.ini");
-  copyFileSync(ctx.cfg.inventory, inventory);
+  copyFileSync(inventorySource, inventory);
   own(inventory, 0o600);
   const json = join(o.workdir, "incident-report.json");
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);

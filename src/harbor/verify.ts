@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { diagnosisArgument } from "../methods/diagnosis.js";
-import { DEFAULT_ROLES } from "../runner/roles.js";
 import type { Score } from "../verify/types.js";
 import { openHarness } from "./harness.js";
 import { readState } from "./state.js";
@@ -36,8 +35,8 @@ function stated(workdir: string, services: string[]): { service: string; correct
 
 export async function verifyTask(o: VerifyOptions): Promise<{ reward: Reward; score: Score }> {
   const s = readState(o.state);
-  const { ctx, faults } = await openHarness(s.case, o.kubeconfig, o.state);
-  const scorer = DEFAULT_ROLES.scorer.scorer(ctx, { faults, baseline: s.baseline, injections: s.injections });
+  const { ctx, roles, faults } = await openHarness(s.case, o.kubeconfig, o.state);
+  const scorer = roles.scorer.scorer(ctx, { faults, baseline: s.baseline, injections: s.injections });
   const score = await scorer.score();
   const diagnosis = stated(
     o.workdir,

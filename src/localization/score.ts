@@ -1,4 +1,4 @@
-// Localization scored from facts (issue 23 item 2): which objects the fault changed or targeted,
+// Localization scored from facts: which objects the fault changed or targeted,
 // against what the agent changed (audit.ts). `localized` is true when the agent's changes touched
 // the fault's object, or, for a chaos fault, replaced the selected pod or its controller:
 //   - a chaos fault (StressChaos, NetworkChaos, ...: Injection.chaos) selects the service's pods,

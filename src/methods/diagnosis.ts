@@ -1,4 +1,4 @@
-// The diagnosis an agent states (issue 23), optional: the submit_diagnosis tool, with the service
+// The diagnosis an agent states, optional: the submit_diagnosis tool, with the service
 // it found at fault and the cause in one line, offered by both methods beside print_playbook.
 // An mcp: agent states it with the MCP server's submit, whose first call counts (the server refuses
 // the others). Read from the conversation after the method ran (the last submit_diagnosis counts),

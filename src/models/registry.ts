@@ -20,7 +20,7 @@ export type ModelFactory = (id: string, opts?: ResolveOptions) => Model | undefi
 
 const extraFactories: ModelFactory[] = [];
 
-/** Providers register here (issue 5's registry of real backbones). */
+/** Providers register here (the registry of real backbones). */
 export function registerModelFactory(f: ModelFactory) {
   extraFactories.push(f);
 }

@@ -1,4 +1,4 @@
-// Background noise (--noise, issue 23): events that are not the fault, as a busy namespace shows
+// Background noise (--noise): events that are not the fault, as a busy namespace shows
 // them, planned from the run's seed, the case and its trial alone, so the same seed gives the same
 // events. Each is aimed at a workload (or ConfigMap) the case's faults leave alone and never
 // affects the verdict: the runner waits for what it restarted to be Ready again, an event that

@@ -29,7 +29,7 @@ export interface RunOutcome {
   target: string;
   status: CaseRecord["status"];
   reason?: string;
-  /** The report level (issue 23), where the case or its run recorded one, and whether the agent localized the fault. */
+  /** The report level, where the case or its run recorded one, and whether the agent localized the fault. */
   report?: string;
   localized?: boolean;
   /** The diagnosis the agent stated: the service it named, and whether that is a fault's. */

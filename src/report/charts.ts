@@ -1,9 +1,11 @@
 // The HTML report's two charts, as inline SVG: success by tier (bars per model × method, 95%
 // Wilson interval as whiskers) and cost against success (one labelled point per model × method).
+
+import { pct } from "../runlog/figures.js";
 import type { Report } from "./aggregate.js";
 import { seriesLabeller } from "./runs.js";
 import { colour, esc, type Frame, legend, niceTicks, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
-import { intervalText, pct } from "./table-text.js";
+import { intervalText } from "./table-text.js";
 
 const WIDTH = 960;
 

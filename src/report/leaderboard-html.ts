@@ -2,6 +2,8 @@
 // inline script (no external script, no request), so the page stays one self-contained file.
 // Each cell carries its sort value in data-v; empty cells sort last either way. Model ids wrap
 // instead of being cut, however long.
+
+import { pct } from "../runlog/figures.js";
 import type { LeaderboardRow } from "./leaderboard.js";
 import { esc } from "./svg.js";
 
@@ -35,8 +37,6 @@ for (const table of document.querySelectorAll("table.sortable")) {
   }));
 }
 `;
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 interface Column {
   head: string;

@@ -1,6 +1,6 @@
 // The leaderboard's rows: one per model × method × tier × report level, pooled over the runs
-// (and systems) that share them. The report level is what the method was told (issue 23's
-// --report full|service|symptom; runs.ts's levelOf). Success with its 95% Wilson interval,
+// (and systems) that share them. The report level is what the method was told
+// (--report full|service|symptom; runs.ts's levelOf). Success with its 95% Wilson interval,
 // pass@k where the runs had --trials, and cost and remediation time per success: everything the
 // cell's cases spent, over the cases they repaired.
 import { type PassK, passK } from "../runlog/passk.js";

@@ -1,12 +1,14 @@
-// The HTML report's success-by-report-level chart (issue 23): one group per level (full, service,
+// The HTML report's success-by-report-level chart: one group per level (full, service,
 // symptom) with a bar per model × method, its 95% Wilson interval as whiskers, and beside each
 // bar a thin one for the share of cases localized (the agent changed the fault's objects and no
 // other service's workload). Tiers pooled, from the report's cells (aggregate.ts), so its numbers
 // are the tables'. Drawn only when the runs recorded their level.
+
+import { pct } from "../runlog/figures.js";
 import type { Report } from "./aggregate.js";
 import type { Series } from "./runs.js";
 import { colour, esc, type Frame, legend, percentAxis, svgDoc, whisker, yOf } from "./svg.js";
-import { intervalText, pct } from "./table-text.js";
+import { intervalText } from "./table-text.js";
 
 const WIDTH = 960;
 

@@ -1,4 +1,4 @@
-// The report's table of localization and stated diagnoses (issue 23): per model × method × tier ×
+// The report's table of localization and stated diagnoses: per model × method × tier ×
 // report level, success beside localized, localized-but-not-repaired and
 // repaired-without-localizing, and the diagnoses the agent stated with the correct ones, each with
 // its 95% Wilson interval, as each run's summary gives them (runlog/localization.ts).

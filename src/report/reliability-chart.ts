@@ -2,6 +2,8 @@
 // pass@1, pass@k, pass^k — with their 95% intervals as whiskers. Bars are coloured by measure (a
 // light-to-dark ramp from the most to the least forgiving), groups named by tier, and the groups
 // of one model and method spanned by its label, as the success chart names tiers.
+
+import { pct } from "../runlog/figures.js";
 import type { PassK } from "../runlog/passk.js";
 import type { Report } from "./aggregate.js";
 import { seriesLabeller } from "./runs.js";
@@ -18,8 +20,6 @@ const measures = (p: PassK) =>
     { name: `pass@${p.k}`, v: p.passAtK, ci: p.intervals.passAtK },
     { name: `pass^${p.k}`, v: p.passHatK, ci: p.intervals.passHatK },
   ] as const;
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function reliabilityChart(r: Report): string {
   const rows = r.reliability?.byTier ?? [];

@@ -1,12 +1,13 @@
 // The tables of reliability over repeated trials (report/reliability.ts): one row per model ×
 // method × tier, and one per failure type × model × method. Columns are named pass@3 and pass^3
 // when every row has the same k, pass@k and pass^k (with a k column) otherwise.
+
+import { pct } from "../runlog/figures.js";
 import type { PassK } from "../runlog/passk.js";
 import type { Report } from "./aggregate.js";
 import { type Series, seriesLabeller } from "./runs.js";
 import { keyColumns, type Table } from "./table-text.js";
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const measure = (v: number, [lo, hi]: [number, number]) => `${pct(v)} (${pct(lo)} – ${pct(hi)})`;
 
 function cells(p: PassK | null): string[] {

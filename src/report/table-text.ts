@@ -1,5 +1,7 @@
 // One table of the report as plain rows of text, and the texts of its cells (rates, intervals,
 // counts, dollars), shared by every table and chart so that they print a number alike.
+
+import { pct } from "../runlog/figures.js";
 import type { Interval } from "../runlog/wilson.js";
 
 export interface Table {
@@ -13,7 +15,6 @@ export interface Table {
   rows: string[][];
 }
 
-export const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
 export const rateText = (successes: number, n: number, rate: number | null) =>
   n ? `${pct(rate)} (${successes}/${n})` : "-";
 export const intervalText = (i: Interval | null) => (i ? `${pct(i.low)} – ${pct(i.high)}` : "-");

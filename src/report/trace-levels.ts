@@ -1,4 +1,4 @@
-// What `show` and the case traces add for issue 23: the report level the method was handed, what
+// What `show` and the case traces add for the report levels: the report level the method was handed, what
 // it changed against what the fault touched (localized, collateral), the diagnosis it stated,
 // and the background noise made before its report.
 import type { CaseRecord } from "../runlog/records.js";

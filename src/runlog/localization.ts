@@ -1,10 +1,11 @@
-// The summary's localization table (issue 23): per report level and tier, over the evaluated
+// The summary's localization table: per report level and tier, over the evaluated
 // cases, success beside localized, localized-but-not-repaired and repaired-without-localizing
 // (a broad restart that happened to work), and the diagnoses the agent stated (submit_diagnosis
 // or MCP submit) with how many named a fault's service, each with its 95% Wilson interval.
 // Success stays the headline; these say how it came about. A run has one level; `report` puts
 // runs side by side, with the same figures per model, method, tier and level.
 import { isEvaluated } from "../outcome.js";
+import { pct, ratio, round } from "./figures.js";
 import type { CaseRecord } from "./records.js";
 import { wilson } from "./wilson.js";
 
@@ -35,8 +36,7 @@ export interface LocalizationRow extends LocalizationFigures {
 
 const share = (count: number, n: number): Share => {
   const w = wilson(count, n) ?? { low: 0, high: 0 };
-  const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { count, rate: n ? r(count / n) : 0, low: r(w.low), high: r(w.high) };
+  return { count, rate: ratio(count, n) ?? 0, low: round(w.low), high: round(w.high) };
 };
 
 /** The figures over the evaluated cases among `recs`. */
@@ -72,7 +72,6 @@ export function localizationRows(recs: CaseRecord[]): LocalizationRow[] {
     });
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** "37.5% (3/8) [13.7%–69.4%]"; "-" over no case, where a rate of 0% would be a claim. */
 export const formatShare = (s: Share, n: number) =>
   n ? `${pct(s.rate)} (${s.count}/${n}) [${pct(s.low)}–${pct(s.high)}]` : "-";

@@ -7,6 +7,8 @@
 // averaged over cases; pass@1 = pass^1 = the mean success rate per trial. Intervals: Wilson over
 // cases, with the summed per-case estimate as the count (exact when n = k, where each case's
 // estimate is 0 or 1).
+
+import { round } from "./figures.js";
 import { wilson } from "./wilson.js";
 
 function choose(n: number, k: number): number {
@@ -29,8 +31,6 @@ export interface PassK {
   /** 95% Wilson intervals [low, high]. */
   intervals: { passAt1: [number, number]; passAtK: [number, number]; passHatK: [number, number] };
 }
-
-const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** From each case's outcomes (true = success), over the cases that have at least k trials. */
 export function passK(outcomes: boolean[][], k: number): PassK | undefined {

@@ -1,8 +1,8 @@
 // The run's summary as the reference prints it (success rate, attempts per success, time,
 // tokens, success ratio per failure type), injection failures and errors of the run apart, and
 // with --trials k the reliability over the trials (pass@1, pass@k, pass^k).
-import { addUsage, emptyUsage, type Usage } from "../models/types.js";
 import { isEvaluated } from "../outcome.js";
+import { type Figures, figuresOf, pct, round } from "./figures.js";
 import { formatLocalization, type LocalizationRow, localizationRows } from "./localization.js";
 import { type PassK, passK } from "./passk.js";
 import type { CaseRecord } from "./records.js";
@@ -26,36 +26,18 @@ export interface ErrorCase {
   detail: string;
 }
 
-export interface RunSummary {
+/** A run's summary: its figures (figures.ts), reliability over trials, and what did not succeed, why. */
+export interface RunSummary extends Figures {
   run: string;
   env: string;
   method: string;
   model: string;
-  cases: number;
-  evaluated: number;
-  successes: number;
-  /** Successes over evaluated cases; null when no case was evaluated (every one an error of the run). */
-  successRate: number | null;
-  injectionFailures: number;
-  interrupted: number;
-  errors: number;
-  attemptsPerSuccess: number | null;
-  /** Mean remediationSeconds over evaluated cases (the reference's "Average Remediation Time"). */
-  meanRemediationSeconds: number | null;
-  /** The same over successes ("Average Remediation Time per Success"). */
-  meanRemediationSecondsPerSuccess: number | null;
-  tokens: Usage;
-  tokensPerCase: number | null;
-  /** Input + output tokens of the successful cases, per success. */
-  tokensPerSuccess: number | null;
   /** Runs of each case (--trials). */
   trials: number;
   /** With trials > 1: pass@1, pass@k and pass^k over the cases with k evaluated trials. */
   passK?: PassK;
   /** Each case that ended as an error of the run, with its reason code. */
   errorCases: ErrorCase[];
-  referencePasses: number;
-  healthPasses: number;
   perFailure: Record<string, TypeSummary>;
   /** Cases that did not succeed, by reason code (runlog/reasons.ts); "unknown" where none was recorded. */
   reasons: Record<string, number>;
@@ -75,8 +57,6 @@ export function countReasons(recs: CaseRecord[]): Record<string, number> {
   }
   return Object.fromEntries(Object.entries(counts).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
 }
-
-const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
 /**
  * The records that count: cases.jsonl is append-only and a case (or trial) run again after an
@@ -120,7 +100,6 @@ export function summarize(
   const { trials: k = trialsOf(recs), ...names } = meta;
   // harness errors and interrupted cases say nothing about the method: they are reported apart
   const evaluated = recs.filter((r) => isEvaluated(r.status));
-  const successes = evaluated.filter((r) => r.success);
   const perFailure: Record<string, TypeSummary> = {};
   for (const r of evaluated) {
     perFailure[r.failure] ??= { cases: 0, successes: 0, rate: 0 };
@@ -141,33 +120,11 @@ export function summarize(
       .map(([f, rs]) => [f, countReasons(rs)] as const)
       .filter(([, c]) => Object.keys(c).length > 0),
   );
-  const tokens = recs.reduce((u, r) => addUsage(u, r.tokens), emptyUsage());
-  const seconds = (rs: CaseRecord[]) =>
-    rs.map((r) => r.remediationSeconds).filter((x): x is number => typeof x === "number");
-  const mean = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length, 1) : null);
-  const times = seconds(evaluated);
-  const successTokens = successes.reduce((n, r) => n + r.tokens.inputTokens + r.tokens.outputTokens, 0);
   const pk = k > 1 ? passK(trialOutcomes(recs), k) : undefined;
   return {
     run,
     ...names,
-    cases: recs.length,
-    evaluated: evaluated.length,
-    successes: successes.length,
-    successRate: evaluated.length ? round(successes.length / evaluated.length) : null,
-    injectionFailures: recs.filter((r) => r.status === "injection-failure").length,
-    interrupted: recs.filter((r) => r.status === "interrupted").length,
-    errors: recs.filter((r) => r.status === "error").length,
-    attemptsPerSuccess: successes.length
-      ? round(successes.reduce((n, r) => n + r.attempts, 0) / successes.length, 2)
-      : null,
-    meanRemediationSeconds: mean(times),
-    meanRemediationSecondsPerSuccess: mean(seconds(successes)),
-    tokens,
-    tokensPerCase: evaluated.length
-      ? Math.round((tokens.inputTokens + tokens.outputTokens) / evaluated.length)
-      : null,
-    tokensPerSuccess: successes.length ? Math.round(successTokens / successes.length) : null,
+    ...figuresOf(recs),
     trials: k,
     ...(pk ? { passK: pk } : {}),
     errorCases: recs
@@ -180,16 +137,12 @@ export function summarize(
         code: r.reason?.code ?? "unknown",
         detail: r.reason?.detail ?? r.errors[0] ?? "",
       })),
-    referencePasses: evaluated.filter((r) => r.verdicts.reference?.pass).length,
-    healthPasses: evaluated.filter((r) => r.verdicts.health?.pass).length,
     perFailure,
     reasons: countReasons(recs),
     reasonsPerFailure,
     localization: localizationRows(recs),
   };
 }
-
-const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}%`);
 
 /**
  * "40.0% (2/5)", or "-" over no evaluated case, with the errors of the run beside it: a run whose

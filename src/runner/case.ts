@@ -1,9 +1,11 @@
 // One case, as a pipeline of roles (docs/architecture.md):
-//   prepare (a healthy namespace) → inject → confirm → identity → diagnose → solve (the method,
-//   handed the executor, the scorer and the prober) → settle + score → restore
-// and always, whatever happens (error, timeout, Ctrl-C): stop the chaos, restore the targets,
-// delete the agent's identity. The roles come in with the case's context (context.ts; the
-// defaults are roles.ts's); what the case learns is kept as facts, and the record is made of them
+//   prepare (a healthy namespace) → inject → confirm → noise → identity → diagnose → solve (the
+//   method, handed the executor, the scorer and the prober) → the stated diagnosis and the
+//   localization read off its work → settle + score → restore
+// and always, whatever happens (error, timeout, Ctrl-C): undo the noise, stop the chaos, restore
+// the targets, delete the agent's identity. The roles come in with the case's setup (context.ts
+// declares them, setup.ts builds the defaults); each is handed the case's scope and what the
+// case has learned so far. What the case learns is kept as facts, and the record is made of them
 // in one place (runlog/records.ts). A case ends as success, failure (the answer did not
 // remediate, or the cluster refused it), injection failure (the fault never showed) or error
 // (provider, tool or cluster: left out of the success rate).
@@ -14,26 +16,20 @@ import type { Injection } from "../chaos/inject.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import { errorLine, isMicroRemedError, reasonOf } from "../errors.js";
 import type { AgentIdentity } from "../identity/agent.js";
-import { changesIn } from "../localization/audit.js";
-import { scoreLocalization } from "../localization/score.js";
-import { statedDiagnosis } from "../methods/diagnosis.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";
 import { writeTrajectory } from "../trajectory/index.js";
-import type { CaseContext, CaseRoles, Fault } from "./context.js";
+import { type CaseNoise, type CaseSetup, type Fault, tierOf } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
-import { caseNoise, undoCaseNoise } from "./noise.js";
-import { DEFAULT_ROLES } from "./roles.js";
-import { runFailure, solve } from "./solve.js";
+import { runFailure } from "./solve.js";
 import { emptyTimes } from "./timing.js";
 
-/** A case as it runs: its context and roles, what it learned, and what cleanup must undo. */
-interface Running {
-  ctx: CaseContext;
-  roles: CaseRoles;
+/** A case as it runs: its setup, its faults, what it learned, and what cleanup must undo. */
+interface Running extends CaseSetup {
   faults: Fault[];
   facts: CaseFacts;
   injections: Injection[];
+  noise?: CaseNoise;
   identity?: AgentIdentity;
 }
 
@@ -47,26 +43,24 @@ async function timed<T>(phases: Phases, key: keyof Phases, fn: () => Promise<T>)
   }
 }
 
-export async function runCase(planned: PlannedCase, ctx: CaseContext, trial?: number): Promise<CaseRecord> {
-  const faults = planned.faults.map((f) => ({
-    spec: failureSpec(f.failure),
-    service: f.service,
-    params: f.params,
-    vars: f.vars,
-  }));
+export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: number): Promise<CaseRecord> {
+  const faults = planned.faults.map(
+    (f): Fault => ({
+      spec: failureSpec(f.failure),
+      service: f.service,
+      params: f.params,
+      vars: f.vars,
+    }),
+  );
   const c: Running = {
-    ctx,
-    roles: { ...DEFAULT_ROLES, ...ctx.roles },
+    ...setup,
     faults,
     facts: {
       index: planned.index,
       trial,
       faults: faults.map((f) => ({ failure: f.spec.id, service: f.service })),
-      method: ctx.method.name,
-      model: ctx.model.id,
-      maxAttempts: ctx.maxAttempts,
-      report: ctx.cfg.report,
-      tier: faults.some((f) => f.spec.tier === "expert") ? "expert" : "reference",
+      ...setup.labels,
+      tier: tierOf(faults),
       startedAt: new Date().toISOString(),
       phases: {},
       errors: [],
@@ -77,87 +71,84 @@ export async function runCase(planned: PlannedCase, ctx: CaseContext, trial?: nu
   try {
     await measure(c);
   } catch (e) {
-    ended(c.facts, e, ctx.signal);
+    stopped(c, errorLine(e), reasonOf(e));
   }
   await cleanUp(c);
   const rec = caseRecord(c.facts);
-  writeTrajectory(ctx.caseDir, rec);
+  writeTrajectory(c.caseDir, rec);
   return rec;
 }
 
 /** From a healthy namespace to the case's score; each fact goes into the record's facts as it is learned. */
 async function measure(c: Running): Promise<void> {
-  const { ctx, roles, faults, facts } = c;
+  const { scope, roles, faults, facts, onPhase } = c;
   const step = <T>(key: keyof Phases, fn: () => Promise<T>) => timed(facts.phases, key, fn);
-  ctx.onPhase("prepare");
-  const baseline = await roles.prepare.prepare(ctx, faults);
+  onPhase("prepare");
+  const baseline = await roles.prepare.prepare(scope, faults);
 
-  ctx.onPhase("inject");
-  c.injections = await step("inject", () => roles.injector.inject(ctx, faults));
-  ctx.onPhase("confirm");
-  facts.injection = await step("confirm", () => roles.confirmer.confirm(ctx, faults, c.injections, baseline));
+  onPhase("inject");
+  c.injections = await step("inject", () => roles.injector.inject(scope, faults));
+  onPhase("confirm");
+  facts.injection = await step("confirm", () =>
+    roles.confirmer.confirm(scope, faults, c.injections, baseline),
+  );
   if (!facts.injection.faultShown) {
     facts.status = "injection-failure";
     return;
   }
   // when the fault was seen: the symptom level's alert fires from then
-  const sinceMs = await ctx.time.clusterNow();
-  if (ctx.cfg.noise)
-    facts.noise = await step("noise", () => caseNoise(ctx, faults, facts.index, facts.trial));
+  const sinceMs = await scope.time.clusterNow();
+  const noise = roles.noise?.plan(scope, faults, `${facts.index}#${facts.trial ?? 1}`);
+  c.noise = noise;
+  if (noise) facts.noise = await step("noise", () => noise.make());
 
-  ctx.onPhase("method");
-  const identity = await step("identity", () => roles.identity.issue(ctx));
+  onPhase("method");
+  const identity = await step("identity", () => roles.identity.issue(scope));
   c.identity = identity;
-  const report = await roles.diagnoser.diagnose(ctx, faults, { baseline, sinceMs });
-  const scorer = roles.scorer.scorer(ctx, { faults, baseline, injections: c.injections });
+  const report = await roles.diagnoser.diagnose(scope, faults, { baseline, sinceMs });
+  const scorer = roles.scorer.scorer(scope, { faults, baseline, injections: c.injections });
   const times = emptyTimes();
-  const solved = await step("method", () => solve(ctx, report, scorer, identity, times));
+  const solved = await step("method", () => roles.solver.solve(scope, report, scorer, identity, times));
   facts.solved = solved;
-  // the diagnosis the agent stated, if it did, scored by the service it named
-  facts.diagnosis = statedDiagnosis(
-    solved.conversation,
-    faults.map((f) => f.service),
-  );
-  // what the agent changed, from the API proxy's log of its requests, against the faults' objects
-  facts.localization = scoreLocalization(changesIn(join(ctx.caseDir, "api-audit.jsonl")), c.injections);
-  writeConversation(ctx.caseDir, report, solved);
+  facts.diagnosis = roles.statement.read(solved.conversation, faults);
+  facts.localization = roles.localizer.localize(c.caseDir, c.injections);
+  writeConversation(c.caseDir, report, solved);
   const failed = runFailure(solved);
-  if (failed) {
-    facts.errors.push(`method: ${failed.message}`);
-    facts.status = ctx.signal.aborted ? "interrupted" : "error";
-    facts.errorCause = ctx.signal.aborted ? "interrupted" : failed.reason;
-    return;
-  }
+  if (failed) return stopped(c, `method: ${failed.message}`, failed.reason);
 
-  ctx.onPhase("settle and verify");
-  const start = await ctx.time.clusterNow();
-  facts.score = await step("verify", () => scorer.score(ctx.signal));
-  facts.remediation = { ...times, finalMs: (await ctx.time.clusterNow()) - start };
+  onPhase("settle and verify");
+  const start = await scope.time.clusterNow();
+  facts.score = await step("verify", () => scorer.score(scope.signal));
+  facts.remediation = { ...times, finalMs: (await scope.time.clusterNow()) - start };
   facts.status = facts.score.pass ? "success" : "failure";
 }
 
-/** A step threw: Ctrl-C's interruption, or an error of the run with the error's reason. */
-function ended(facts: CaseFacts, e: unknown, signal: AbortSignal): void {
-  if (signal.aborted) {
+/**
+ * The case stopped before its score: interrupted when Ctrl-C was pressed (what failed then is
+ * Ctrl-C's doing), else an error of the run, with its line and reason.
+ */
+function stopped(c: Running, line: string, reason: CaseFacts["errorCause"]): void {
+  const { facts } = c;
+  if (c.scope.signal.aborted) {
     facts.status = "interrupted";
     facts.errorCause = "interrupted";
     return;
   }
   facts.status = "error";
-  facts.errorCause = reasonOf(e);
-  facts.errors.push(errorLine(e));
+  facts.errorCause = reason;
+  facts.errors.push(line);
 }
 
 /** Always, after Ctrl-C too (cleanup does not listen to the run's signal): restore, then drop the identity. */
 async function cleanUp(c: Running): Promise<void> {
-  const { ctx, roles, faults, facts } = c;
-  ctx.onPhase("restore");
+  const { scope, roles, faults, facts } = c;
+  c.onPhase("restore");
   const identity = c.identity;
   await timed(facts.phases, "restore", async () => {
     try {
       // the noise's ConfigMap edit first (it never throws), so that it does not carry into later cases
-      if (ctx.cfg.noise) await undoCaseNoise(ctx, faults, facts.index, facts.trial);
-      await roles.restorer.restore(ctx, faults, c.injections);
+      await c.noise?.undo();
+      await roles.restorer.restore(scope, faults, c.injections);
     } finally {
       if (identity) await timed(facts.phases, "identity", () => identity.remove());
     }

@@ -88,7 +88,7 @@ function recorded(c: RunConfig, kind: "identity" | "options"): Record<string, un
   return out;
 }
 
-/** What must match for a run to be resumed (issue 6), recorded as run.json's config. */
+/** What must match for a run to be resumed, recorded as run.json's config. */
 export const identity = (c: RunConfig) => recorded(c, "identity");
 
 /** Options that do not change what a case measures: recorded in run.json, free to differ on a resume. */

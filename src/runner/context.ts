@@ -1,22 +1,22 @@
-// The one context a case runs in: the cluster and its clock, the system and its namespace, the
-// run's settings, the method with the model and the executor it is handed, and the roles of the
-// harness. Every role reads the part it needs of this one object (a check's scope, the scorer's
-// settle time, the restorer's manifests); runCase (case.ts) hands it to each in turn.
-import type { Executor } from "../ansible/executor.js";
-import type { FailureSpec } from "../chaos/catalog.js";
+// What a case runs with: the scope every cluster-side role acts in (the cluster and its clock,
+// the system and its namespace, how long checks look, Ctrl-C), the harness's roles, each built
+// with the few settings it reads (roles.ts), and what the record says the case ran with. runCase
+// (case.ts) hands each role the scope and what the case has learned so far, nothing more.
+import type { FailureSpec, Tier } from "../chaos/catalog.js";
 import type { Injection } from "../chaos/inject.js";
-import type { KubeClient } from "../cluster/client.js";
-import type { Clock } from "../cluster/time.js";
+import type { ReportLevel } from "../diagnosis/levels.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
-import type { EnvSpec } from "../envs/env.js";
 import type { HealthSnapshot } from "../envs/health.js";
 import type { AgentIdentity } from "../identity/agent.js";
-import type { Method } from "../methods/types.js";
-import type { Model } from "../models/types.js";
+import type { Localization } from "../localization/score.js";
+import type { StatedDiagnosis } from "../methods/diagnosis.js";
+import type { MethodResult } from "../methods/types.js";
+import type { ChatMessage } from "../models/types.js";
+import type { NoiseEvent } from "../noise/plan.js";
+import type { MethodTimes } from "../runlog/records.js";
 import type { ScoreContext } from "../verify/scorer.js";
 import { DEFAULT_TIMEOUTS, type InjectionVerdict, type Scorer } from "../verify/types.js";
 import type { UserReading } from "../verify/user.js";
-import type { RunConfig } from "./config.js";
 
 /** A fault of the case, with its failure's definition. */
 export interface Fault {
@@ -27,6 +27,10 @@ export interface Fault {
   vars?: Record<string, unknown>;
 }
 
+/** A case's tier: expert when a fault of it is (its users' requests judge it, and its fixes must hold). */
+export const tierOf = (faults: Fault[]): Tier =>
+  faults.some((f) => f.spec.tier === "expert") ? "expert" : "reference";
+
 /** The namespace as it was before the fault: what the checks compare with. */
 export interface Baseline {
   /** Every workload's health (no collateral damage is judged against it). */
@@ -35,50 +39,52 @@ export interface Baseline {
   user?: UserReading;
 }
 
-export interface CaseContext extends ScoreContext {
-  client: KubeClient;
-  time: Clock;
-  env: EnvSpec;
-  /** The case's namespace (a worker's copy of the system: <ns>, <ns>-2, ...). */
-  namespace: string;
-  /** The run's settings, with this case's namespace. */
-  cfg: RunConfig;
+/**
+ * Where a case acts: the checks' scope and the settle time (ScoreContext), the case's namespace
+ * (a worker's copy of the system: <ns>, <ns>-2, ...), Ctrl-C, and how often waits poll.
+ */
+export interface CaseScope extends ScoreContext {
   /** The method acts and is scored as it was told: Ctrl-C aborts it; cleanup does not listen. */
   signal: AbortSignal;
-  caseDir: string;
-  onPhase: (phase: string) => void;
-  /** solve: the method, and the model and executor it is handed. */
-  method: Method;
-  model: Model;
-  executor: Executor;
-  /** T_max in force (the method's, or --max-attempts). */
-  maxAttempts: number;
-  /** The harness's roles: the defaults (roles.ts) where none is given. */
-  roles?: Partial<CaseRoles>;
+  /** Seconds between two readings while waiting for workloads (--wait-interval). */
+  waitInterval: number;
 }
 
 /** The namespace as it should be before a case (no chaos left, every workload Ready): what health compares with. */
 export interface Preparer {
-  prepare(ctx: CaseContext, faults: Fault[]): Promise<Baseline>;
+  prepare(scope: CaseScope, faults: Fault[]): Promise<Baseline>;
 }
 
 export interface Injector {
-  inject(ctx: CaseContext, faults: Fault[]): Promise<Injection[]>;
+  inject(scope: CaseScope, faults: Fault[]): Promise<Injection[]>;
 }
 
 export interface Confirmer {
   /** Whether every fault shows (its check finds the system unhealthy) within the window. */
   confirm(
-    ctx: CaseContext,
+    scope: CaseScope,
     faults: Fault[],
     injections: Injection[],
     baseline: Baseline,
   ): Promise<InjectionVerdict>;
 }
 
+/** The case's background noise, planned: made once the fault shows, undone with the restore. */
+export interface CaseNoise {
+  /** The events made, those whose workloads came back Ready in time. */
+  make(): Promise<NoiseEvent[]>;
+  /** Every edit of the plan undone (made or not: undoing is idempotent); never throws. */
+  undo(): Promise<void>;
+}
+
+/** Background noise (--noise): the plan of one case and trial (key), the same for the same seed. */
+export interface NoisePlanner {
+  plan(scope: CaseScope, faults: Fault[], key: string): CaseNoise;
+}
+
 /** The agent's identity for the case: what its probes, playbooks and agents act as. */
 export interface IdentityIssuer {
-  issue(ctx: CaseContext): Promise<AgentIdentity>;
+  issue(scope: CaseScope): Promise<AgentIdentity>;
 }
 
 /** What the case saw of its faults before the report: the baseline, and when the fault showed (cluster ms). */
@@ -89,17 +95,38 @@ export interface Seen {
 
 /** The diagnosis report the method is handed, at the run's level (--report). */
 export interface Diagnoser {
-  diagnose(ctx: CaseContext, faults: Fault[], seen: Seen): Promise<DiagnosisReport>;
+  diagnose(scope: CaseScope, faults: Fault[], seen: Seen): Promise<DiagnosisReport>;
 }
 
 /** What the case is scored on, once it is known what was injected. */
 export interface ScorerMaker {
-  scorer(ctx: CaseContext, c: { faults: Fault[]; baseline: Baseline; injections: Injection[] }): Scorer;
+  scorer(scope: CaseScope, known: { faults: Fault[]; baseline: Baseline; injections: Injection[] }): Scorer;
+}
+
+/** The method's step: it acts as the case's identity on the report, each part it uses timed into times. */
+export interface Solver {
+  solve(
+    scope: CaseScope,
+    report: DiagnosisReport,
+    scorer: Scorer,
+    identity: AgentIdentity,
+    times: MethodTimes,
+  ): Promise<MethodResult>;
+}
+
+/** The diagnosis the agent stated, if it did, scored by whether it named a fault's service. */
+export interface StatementReader {
+  read(conversation: ChatMessage[], faults: Fault[]): StatedDiagnosis | undefined;
+}
+
+/** What the agent changed (the API proxy's log of its requests in the case folder) against the faults' objects. */
+export interface Localizer {
+  localize(caseDir: string, injections: Injection[]): Localization;
 }
 
 export interface Restorer {
   /** Stop the chaos and restore the targets from their original manifests; never listens to Ctrl-C. */
-  restore(ctx: CaseContext, faults: Fault[], injections: Injection[]): Promise<void>;
+  restore(scope: CaseScope, faults: Fault[], injections: Injection[]): Promise<void>;
 }
 
 /** The harness's roles around the method, in the order a case meets them. */
@@ -107,26 +134,46 @@ export interface CaseRoles {
   prepare: Preparer;
   injector: Injector;
   confirmer: Confirmer;
+  /** None without --noise. */
+  noise?: NoisePlanner;
   identity: IdentityIssuer;
   diagnoser: Diagnoser;
   scorer: ScorerMaker;
+  solver: Solver;
+  statement: StatementReader;
+  localizer: Localizer;
   restorer: Restorer;
 }
 
-/** A case's context from the run's parts: the checks' scope and settle time in cluster ms. */
-export function caseContext(
-  o: Omit<CaseContext, keyof ScoreContext | "signal"> & {
-    client: KubeClient;
-    time: Clock;
-    env: EnvSpec;
-    signal: AbortSignal;
-  },
-): CaseContext {
+/** What the record says a case ran with, beside what it learned. */
+export interface CaseLabels {
+  method: string;
+  model: string;
+  /** T_max in force (the method's, or --max-attempts). */
+  maxAttempts: number;
+  report: ReportLevel;
+}
+
+/** One case as runCase takes it: where it acts, its roles, its folder, and how it tells its progress. */
+export interface CaseSetup {
+  scope: CaseScope;
+  roles: CaseRoles;
+  labels: CaseLabels;
+  caseDir: string;
+  onPhase: (phase: string) => void;
+}
+
+/** The scope of a case in a namespace of env: the checks' scope and the settle time in cluster ms. */
+export function caseScope(
+  parts: Pick<CaseScope, "client" | "time" | "env" | "namespace" | "signal">,
+  s: { injectionTimeout: number; settle: number; waitInterval: number },
+  readyTimeoutSeconds = parts.env.readyTimeoutSeconds,
+): CaseScope {
   return {
-    ...o,
-    namespace: o.cfg.namespace,
-    windowMs: o.cfg.injectionTimeout * 1000,
-    timeouts: { ...DEFAULT_TIMEOUTS, readyMs: o.env.readyTimeoutSeconds * 1000 },
-    settleMs: o.cfg.settle * 1000,
+    ...parts,
+    windowMs: s.injectionTimeout * 1000,
+    timeouts: { ...DEFAULT_TIMEOUTS, readyMs: readyTimeoutSeconds * 1000 },
+    settleMs: s.settle * 1000,
+    waitInterval: s.waitInterval,
   };
 }

@@ -168,7 +168,7 @@ function toFault(y: YamlFile, f: RawFault, at: string, i: number): FaultSpec {
   return { failure: id, target: f.target, params: f.params };
 }
 
-/** params tune a fault and never retarget it (issue 10): the schema of the failure's kind. */
+/** params tune a fault and never retarget it: the schema of the failure's kind. */
 function checkParams(y: YamlFile, spec: FailureSpec, params: Record<string, unknown>, at: string) {
   const field = retargetingField(params);
   if (field)

@@ -3,61 +3,51 @@
 // made once the fault shows and before the report is written, then waited on until the
 // workloads it restarted are Ready again. Noise never decides a case: an event that could not be
 // made, or a restarted workload that is not Ready again in time, is left out of the record and
-// the case goes on; the ConfigMap edit is undone with the case's restore (undoCaseNoise).
+// the case goes on; the ConfigMap edit is undone with the case's restore.
 import { snapshot } from "../envs/health.js";
 import { makeNoise, undoNoise } from "../noise/apply.js";
-import { type NoiseEvent, planNoise } from "../noise/plan.js";
-import type { CaseContext, Fault } from "./context.js";
+import { planNoise } from "../noise/plan.js";
+import type { RunConfig } from "./config.js";
+import type { CaseScope, NoisePlanner } from "./context.js";
 
-/** The case's plan: the same for the same seed, case and trial. */
-function planOf(ctx: CaseContext, faults: Fault[], index: number, trial?: number) {
-  const names = (kind: string) =>
-    ctx.env.manifests
-      .filter((m) => m.kind === kind)
-      .flatMap((m) => (m.metadata?.name ? [m.metadata.name] : []));
-  const key = `${index}#${trial ?? 1}`;
-  const avoid = faults.map((f) => f.service);
-  return { key, planned: planNoise(ctx.cfg.seed, key, names("Deployment"), names("ConfigMap"), avoid) };
-}
-
-export async function caseNoise(
-  ctx: CaseContext,
-  faults: Fault[],
-  index: number,
-  trial?: number,
-): Promise<NoiseEvent[]> {
-  const { key, planned } = planOf(ctx, faults, index, trial);
-  const made = await makeNoise(
-    { client: ctx.client, time: ctx.time, namespace: ctx.namespace, seed: ctx.cfg.seed },
-    planned,
-    key,
-  );
-  const late = await untilReady(
-    ctx,
-    made.filter((e) => e.kind === "pod-restart").map((e) => e.target),
-  );
-  return made.filter((e) => !(e.kind === "pod-restart" && late.includes(e.target)));
-}
-
-/** The noise's ConfigMap edits undone, for every edit the plan had (made or not: undoing is idempotent). */
-export async function undoCaseNoise(ctx: CaseContext, faults: Fault[], index: number, trial?: number) {
-  await undoNoise(
-    { client: ctx.client, namespace: ctx.namespace },
-    planOf(ctx, faults, index, trial).planned,
-  );
-}
+/** The noise of a case: the same plan for the same seed and key (the case and its trial). */
+export const seededNoise = (cfg: Pick<RunConfig, "seed">): NoisePlanner => ({
+  plan(scope, faults, key) {
+    const names = (kind: string) =>
+      scope.env.manifests
+        .filter((m) => m.kind === kind)
+        .flatMap((m) => (m.metadata?.name ? [m.metadata.name] : []));
+    const avoid = faults.map((f) => f.service);
+    const planned = planNoise(cfg.seed, key, names("Deployment"), names("ConfigMap"), avoid);
+    return {
+      async make() {
+        const made = await makeNoise(
+          { client: scope.client, time: scope.time, namespace: scope.namespace, seed: cfg.seed },
+          planned,
+          key,
+        );
+        const late = await untilReady(
+          scope,
+          made.filter((e) => e.kind === "pod-restart").map((e) => e.target),
+        );
+        return made.filter((e) => !(e.kind === "pod-restart" && late.includes(e.target)));
+      },
+      undo: () => undoNoise({ client: scope.client, namespace: scope.namespace }, planned),
+    };
+  },
+});
 
 /**
  * The restarted workloads Ready again (the faults' own stay broken: they are the case); those
  * still not Ready when the system's ready timeout runs out, which the case goes on without.
  */
-async function untilReady(ctx: CaseContext, workloads: string[]): Promise<string[]> {
+async function untilReady(scope: CaseScope, workloads: string[]): Promise<string[]> {
   if (!workloads.length) return [];
-  const until = (await ctx.time.clusterNow()) + ctx.env.readyTimeoutSeconds * 1000;
+  const until = (await scope.time.clusterNow()) + scope.env.readyTimeoutSeconds * 1000;
   for (;;) {
-    const s = await snapshot(ctx.client, ctx.namespace);
+    const s = await snapshot(scope.client, scope.namespace);
     const waiting = workloads.filter((w) => !s.find((x) => x.name === w)?.settled);
-    if (!waiting.length || (await ctx.time.clusterNow()) >= until) return waiting;
-    await ctx.time.sleep(ctx.cfg.waitInterval * 1000, ctx.signal);
+    if (!waiting.length || (await scope.time.clusterNow()) >= until) return waiting;
+    await scope.time.sleep(scope.waitInterval * 1000, scope.signal);
   }
 }

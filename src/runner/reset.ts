@@ -6,13 +6,13 @@
 import type { ResetSummary } from "../envs/reset.js";
 import { resetNamespace } from "../envs/reset.js";
 import { type NamespaceSnapshot, takeSnapshot } from "../envs/snapshot.js";
-import type { CaseContext } from "./context.js";
+import type { CaseScope } from "./context.js";
 
 const snapshots = new Map<string, NamespaceSnapshot>();
 
 /** Take the namespace's snapshot (the first case) or put the namespace back to it (every other). */
 export async function startEqual(
-  ctx: Pick<CaseContext, "client" | "time" | "namespace" | "env" | "signal">,
+  ctx: Pick<CaseScope, "client" | "time" | "namespace" | "env" | "signal">,
 ): Promise<ResetSummary | "snapshot taken"> {
   const key = `${ctx.client.kc.getCurrentCluster()?.server ?? ""}|${ctx.namespace}`;
   const snap = snapshots.get(key);

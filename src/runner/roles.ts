@@ -1,51 +1,38 @@
-// The harness's roles as a run has them (context.ts declares each): a healthy namespace first,
-// inject and confirm on src/chaos and src/verify, the agent's identity (src/identity), the
-// diagnosis report (src/diagnosis), the scorer (src/verify), and restore on src/chaos and
-// src/envs. A test hands runCase its own in the case's context; these fill in the rest.
+// The harness's roles that act on the namespace (context.ts declares each): a healthy namespace
+// first, inject and confirm on src/chaos and src/verify, and restore on src/chaos and src/envs;
+// each built with the settings of the run it reads. The roles around the method are
+// method-roles.ts's; setup.ts puts them together for a case.
 import { type Injection, inject, removeAllChaos, removeChaos } from "../chaos/inject.js";
 import type { Clock } from "../cluster/time.js";
-import { buildDiagnosis } from "../diagnosis/build.js";
-import type { SymptomMeasurement } from "../diagnosis/symptom.js";
 import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
 import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
 import { MicroRemedError } from "../errors.js";
-import { createAgentIdentity } from "../identity/agent.js";
 import { verifierOf } from "../verify/registry.js";
-import { CaseScorer, mergeReadings, namespaceHealth } from "../verify/scorer.js";
+import { mergeReadings } from "../verify/scorer.js";
 import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
 import { judgeUser, measureUser, type UserReading, userFacing } from "../verify/user.js";
-import type {
-  CaseContext,
-  CaseRoles,
-  Confirmer,
-  Fault,
-  Injector,
-  Preparer,
-  Restorer,
-  Seen,
+import type { RunConfig } from "./config.js";
+import {
+  type CaseScope,
+  type Confirmer,
+  type Fault,
+  type Injector,
+  type Preparer,
+  type Restorer,
+  tierOf,
 } from "./context.js";
 import { startEqual } from "./reset.js";
 
-/** How long the expert tier's fixes must hold, unless --hold says otherwise (cluster seconds). */
-export const EXPERT_HOLD_SECONDS = 60;
-
 /** Every workload of the case's namespace Ready (again). */
-const untilHealthy = (ctx: CaseContext) =>
-  waitHealthy(
-    ctx.client,
-    ctx.time,
-    ctx.namespace,
-    ctx.env.readyTimeoutSeconds,
-    ctx.signal,
-    ctx.cfg.waitInterval,
-  );
+const untilHealthy = (ctx: CaseScope) =>
+  waitHealthy(ctx.client, ctx.time, ctx.namespace, ctx.env.readyTimeoutSeconds, ctx.signal, ctx.waitInterval);
 
 /** Whether a case is judged by what users see: it has a fault of the expert tier. */
-export const judgedByUsers = (faults: Fault[]) => faults.some((f) => f.spec.tier === "expert");
+export const judgedByUsers = (faults: Fault[]) => tierOf(faults) === "expert";
 
 /** The system's user-facing check for a case, against its baseline, requesting from pods its faults leave alone. */
-function userCheckOf(ctx: CaseContext, faults: Fault[], baseline?: UserReading) {
+export function userCheckOf(ctx: CaseScope, faults: Fault[], baseline?: UserReading) {
   const check = ctx.env.userCheck;
   if (!check || !judgedByUsers(faults)) return undefined;
   return userFacing(
@@ -59,7 +46,7 @@ function userCheckOf(ctx: CaseContext, faults: Fault[], baseline?: UserReading) 
  * No chaos left, every workload Ready (the manifests applied again where some are missing or
  * broken); for a case judged by what users see, their requests measured healthy first.
  */
-export const healthyNamespace: Preparer = {
+export const healthyNamespace = (cfg: Pick<RunConfig, "report">): Preparer => ({
   async prepare(ctx, faults) {
     await removeAllChaos(ctx.client, ctx.time, ctx.namespace);
     // cases start equal: the namespace as it was after deploy, whatever the cases before did
@@ -75,7 +62,7 @@ export const healthyNamespace: Preparer = {
     }
     const check = ctx.env.userCheck;
     // what users see is measured for a case judged by it, and for the symptom level's alert
-    if (!check || !(judgedByUsers(faults) || ctx.cfg.report === "symptom")) return { health };
+    if (!check || !(judgedByUsers(faults) || cfg.report === "symptom")) return { health };
     const user = await measureUser(
       ctx,
       check,
@@ -100,28 +87,7 @@ export const healthyNamespace: Preparer = {
       );
     return { health, user };
   },
-};
-
-/**
- * The symptom level's measurement: what users see now against the baseline (from a pod the
- * faults leave alone, as the checks request), and the namespace's health.
- */
-async function symptomNow(ctx: CaseContext, faults: Fault[], seen: Seen): Promise<SymptomMeasurement> {
-  const check = ctx.env.userCheck;
-  const now = check
-    ? await measureUser(
-        ctx,
-        check,
-        faults.map((f) => f.service),
-      )
-    : undefined;
-  return {
-    ...(check ? { check, now } : {}),
-    ...(seen.baseline.user ? { baseline: seen.baseline.user } : {}),
-    health: await snapshot(ctx.client, ctx.namespace),
-    sinceMs: seen.sinceMs,
-  };
-}
+});
 
 /** The injection, with the cluster time at which its chaos ends by its own duration (counted from
  * just before the create, so never later than Chaos Mesh's own count). */
@@ -150,9 +116,14 @@ export const chaosInjector: Injector = {
 };
 
 /** The reference's strict restart: restart the target, inject again. */
-async function restartAndInject(ctx: CaseContext, f: Fault, injections: Injection[]) {
-  ctx.onPhase(
-    `strict restart (the fault did not show within ${ctx.cfg.injectionTimeout} s): restarting ${f.service} and injecting again`,
+async function restartAndInject(
+  ctx: CaseScope,
+  f: Fault,
+  injections: Injection[],
+  onPhase: (phase: string) => void,
+) {
+  onPhase(
+    `strict restart (the fault did not show within ${ctx.windowMs / 1000} s): restarting ${f.service} and injecting again`,
   );
   const inj = injections.find((i) => i.service === f.service);
   if (inj) await removeChaos(ctx.client, ctx.time, inj);
@@ -200,11 +171,15 @@ export function confirmation(v: Verdict, timeoutSeconds: number, restarted = fal
  * unhealthy. A case judged by what users see shows its faults there: its users' requests fail or
  * slow down within the window (the longest a fault of it may take, or the injection timeout).
  */
-export const faultConfirmer: Confirmer = {
+export const faultConfirmer = (
+  cfg: Pick<RunConfig, "enableStrictRestart">,
+  onPhase: (phase: string) => void,
+): Confirmer => ({
   async confirm(ctx, faults, injections, baseline) {
     const users = userCheckOf(ctx, faults, baseline.user);
+    const windowSeconds = ctx.windowMs / 1000;
     if (users) {
-      const seconds = Math.max(ctx.cfg.injectionTimeout, ...faults.map((f) => f.spec.confirmSeconds ?? 0));
+      const seconds = Math.max(windowSeconds, ...faults.map((f) => f.spec.confirmSeconds ?? 0));
       return confirmation(await users.verify(ctx, "confirm", true, seconds * 1000), seconds);
     }
     const seen: InjectionVerdict[] = [];
@@ -212,20 +187,20 @@ export const faultConfirmer: Confirmer = {
       const look = () => verifierOf(f.spec, f.vars).verify(checkOf(ctx, f.service, "confirm"));
       let v = await look();
       let restarted = false;
-      if (v.pass && ctx.cfg.enableStrictRestart) {
+      if (v.pass && cfg.enableStrictRestart) {
         restarted = true;
-        await restartAndInject(ctx, f, injections);
+        await restartAndInject(ctx, f, injections, onPhase);
         v = await look();
       }
-      seen.push(confirmation(v, ctx.cfg.injectionTimeout, restarted));
+      seen.push(confirmation(v, windowSeconds, restarted));
     }
     if (seen.length === 1) return seen[0];
     return { faultShown: seen.every((s) => s.faultShown), ...mergeReadings(seen) };
   },
-};
+});
 
 /** The objects an injection changed, put back as the system's manifests have them (a created one deleted). */
-async function restoreTouched(ctx: CaseContext, inj: Injection): Promise<void> {
+async function restoreTouched(ctx: CaseScope, inj: Injection): Promise<void> {
   for (const t of inj.touched ?? []) {
     if (t.kind === "Deployment") continue; // the fault's target: restored below from its source manifest
     if (t.action === "created") {
@@ -237,50 +212,15 @@ async function restoreTouched(ctx: CaseContext, inj: Injection): Promise<void> {
   }
 }
 
-export const serviceRestorer: Restorer = {
+export const serviceRestorer = (cfg: Pick<RunConfig, "manifestPath">): Restorer => ({
   async restore(ctx, faults, injections) {
     for (const inj of injections) {
       await removeChaos(ctx.client, ctx.time, inj);
       await restoreTouched(ctx, inj);
     }
     for (const f of faults) {
-      const src = sourceManifest(ctx.env, f.service, ctx.cfg.manifestPath);
+      const src = sourceManifest(ctx.env, f.service, cfg.manifestPath);
       await restoreService(ctx.client, ctx.time, src, ctx.namespace, ctx.env.readyTimeoutSeconds);
     }
   },
-};
-
-export const DEFAULT_ROLES: CaseRoles = {
-  prepare: healthyNamespace,
-  injector: chaosInjector,
-  confirmer: faultConfirmer,
-  identity: { issue: (ctx) => createAgentIdentity(ctx.client, ctx.namespace, ctx.cfg.agentAccess) },
-  diagnoser: {
-    diagnose: async (ctx, faults, seen) =>
-      buildDiagnosis(
-        ctx.client,
-        ctx.env.name,
-        ctx.namespace,
-        faults.map((f) => ({ failure: f.spec, service: f.service })),
-        ctx.cfg.inventory,
-        {
-          level: ctx.cfg.report,
-          ...(ctx.cfg.report === "symptom" ? { symptom: await symptomNow(ctx, faults, seen) } : {}),
-        },
-      ),
-  },
-  scorer: {
-    scorer: (ctx, c) => {
-      const user = userCheckOf(ctx, c.faults, c.baseline.user);
-      const hold = ctx.cfg.hold ?? (judgedByUsers(c.faults) ? EXPERT_HOLD_SECONDS : 0);
-      return new CaseScorer(ctx, {
-        faults: c.faults.map((f) => ({ check: verifierOf(f.spec, f.vars), service: f.service })),
-        health: namespaceHealth(c.baseline.health),
-        ...(user ? { user } : {}),
-        holdMs: hold * 1000,
-        faultsEndAt: faultsEndAt(c.injections),
-      });
-    },
-  },
-  restorer: serviceRestorer,
-};
+});

@@ -18,8 +18,8 @@ import { formatSummary, type RunSummary, rateLine, summarize } from "../runlog/s
 import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { freeOptions, identity, type RunConfig } from "./config.js";
-import { caseContext } from "./context.js";
 import { inapplicable, loadExperimentFile, planCases } from "./experiments.js";
+import { caseSetup } from "./setup.js";
 import { expandTrials, shardCases, shardLabel } from "./trials.js";
 
 export interface Connection {
@@ -210,7 +210,7 @@ export async function runExperiments(
       const pc = t.case;
       const trial = cfg.trials > 1 ? t.trial : undefined;
       const label = `[${pc.index}/${plan.length}${trial ? ` trial ${trial}` : ""}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
-      const ctx = caseContext({
+      const setup = caseSetup({
         client: conn.client,
         time: conn.time,
         env,
@@ -223,7 +223,7 @@ export async function runExperiments(
         signal: hooks.signal,
         maxAttempts,
       });
-      const rec = await runCase(pc, ctx, trial);
+      const rec = await runCase(pc, setup, trial);
       records.append(rec);
       all.push(rec);
       const s = summarize(

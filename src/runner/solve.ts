@@ -2,20 +2,39 @@
 // executor, the scorer, the prober and the agent launcher as roles, each wrapped to count its part
 // of the remediation time as a real cluster would show it (timing.ts), with the embedded clock at
 // the method's speed.
+import type { Executor } from "../ansible/executor.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import { accessText } from "../identity/describe.js";
 import { executionError } from "../methods/errors.js";
-import type { MethodError, MethodResult } from "../methods/types.js";
+import type { Method, MethodContext, MethodError, MethodResult } from "../methods/types.js";
+import type { Model } from "../models/types.js";
 import type { MethodTimes } from "../runlog/records.js";
 import type { Scorer } from "../verify/types.js";
 import { actingAs } from "./acting.js";
-import type { CaseContext } from "./context.js";
+import type { RunConfig } from "./config.js";
+import type { CaseScope, Solver } from "./context.js";
 import { SandboxLauncher } from "./launcher.js";
 import { timedExecutor, timedLauncher, timedModel, timedProber, timedScorer } from "./timing.js";
 
+/** What the method's step is built with: the method, the model and executor it is handed, and the run's settings it reads. */
+export interface SolveParts {
+  method: Method;
+  model: Model;
+  executor: Executor;
+  /** T_max in force (the method's, or --max-attempts). */
+  maxAttempts: number;
+  caseDir: string;
+  cfg: Pick<RunConfig, "sandbox" | "methodSpeed" | "agentAccess" | "playbookTimeout">;
+}
+
+/**
+ * The method acts on the report as the case's identity, each part it is handed timed into times,
+ * with the clock at the method's speed while it acts.
+ */
 export async function solve(
-  ctx: CaseContext,
+  ctx: SolveParts,
+  scope: CaseScope,
   report: DiagnosisReport,
   scorer: Scorer,
   id: AgentIdentity,
@@ -24,7 +43,7 @@ export async function solve(
   const speed = ctx.cfg.methodSpeed;
   const acting = actingAs({
     kubeconfig: id.kubeconfigPath,
-    namespace: ctx.namespace,
+    namespace: scope.namespace,
     sandbox: ctx.cfg.sandbox,
     caseDir: ctx.caseDir,
     timeoutMs: ctx.cfg.playbookTimeout * 1000,
@@ -32,21 +51,26 @@ export async function solve(
   });
   const probe = acting.prober;
   const launcher = new SandboxLauncher(acting.launcher);
-  return ctx.time.realtime(speed, () =>
-    ctx.method.remediate({
-      report,
-      identity: accessText(ctx.cfg.agentAccess, ctx.namespace),
-      model: timedModel(ctx.model, times),
-      executor: timedExecutor(acting.executor(ctx.executor), ctx.time, times),
-      scorer: timedScorer(scorer, ctx.time, speed, times),
-      prober: probe && timedProber(probe, times),
-      launcher: timedLauncher(launcher, ctx.time, times),
-      caseDir: ctx.caseDir,
-      maxAttempts: ctx.maxAttempts,
-      signal: ctx.signal,
-    }),
-  );
+  const executor = acting.executor(ctx.executor);
+  const handed: MethodContext = {
+    report,
+    identity: accessText(ctx.cfg.agentAccess, scope.namespace),
+    model: timedModel(ctx.model, times),
+    scorer: timedScorer(scorer, scope.time, speed, times),
+    prober: probe && timedProber(probe, times),
+    launcher: timedLauncher(launcher, scope.time, times),
+    executor: timedExecutor(executor, scope.time, times),
+    caseDir: ctx.caseDir,
+    maxAttempts: ctx.maxAttempts,
+    signal: scope.signal,
+  };
+  return scope.time.realtime(speed, () => ctx.method.remediate(handed));
 }
+
+/** The solve role of a case: solve with the method, model and executor it was built with. */
+export const methodSolver = (parts: SolveParts): Solver => ({
+  solve: (scope, report, scorer, id, times) => solve(parts, scope, report, scorer, id, times),
+});
 
 /** A failure of the run met while the method acted, if any: the provider's, or a tool's. */
 export function runFailure(result: MethodResult): MethodError | undefined {

@@ -1,5 +1,5 @@
 // The environment a sandboxed tool starts with: built from an allowlist, never inherited, so no
-// API key, token or setting of the user's reaches a playbook or a probe (issue 10, item 3).
+// API key, token or setting of the user's reaches a playbook or a probe.
 import { delimiter } from "node:path";
 
 /** Where system tools live; a tool found elsewhere adds its own folder in front. */

@@ -2,8 +2,8 @@
 // the namespace-health (no collateral damage) check. The runner scores the final state with it,
 // and ThinkRemed's Verification agent gets the same object. What is read is the plan's: each
 // fault's check and the health check come in with it (the registry's and health.ts's in a run, fakes
-// in tests); a check of what users see would stand beside them, and a hold window after settle
-// (every verdict read again) in score().
+// in tests), and for the expert tier what users see beside them. With a hold (--hold, the expert
+// tier's default), every verdict is read again over the hold window after they first pass.
 import type { HealthSnapshot } from "../envs/health.js";
 import { restartCounts, verifyNamespaceHealth } from "./health.js";
 import {

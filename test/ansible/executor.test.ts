@@ -1,4 +1,4 @@
-// Issue 11, item 3 and issue 16, item 2: the executor names how a run ended (timeout,
+// The executor names how a run ended (timeout,
 // interrupted, tool-missing, syntax, task-failed, unreachable) and returns ansible's task results
 // as data. Tiny real executables stand in for ansible-playbook where its behaviour is the point
 // (a run that never ends, one that is not installed); real ansible-playbook everywhere else.
@@ -205,7 +205,7 @@ describe("without a usable kubeconfig", () => {
   }, 60_000);
 });
 
-describe("the denylist is a warning, not a guard (issue 10, item 5)", () => {
+describe("the denylist is a warning, not a guard", () => {
   it("runs a playbook that lists StressChaos objects, recording what check.ts noticed", async () => {
     const r = await play(
       executor(tc.kubeconfig),

@@ -1,4 +1,4 @@
-// Bring your own system and failure, through the built CLI (issue 12): `env init` writes a system
+// Bring your own system and failure, through the built CLI: `env init` writes a system
 // into a folder, `run --env <folder>` deploys it on the embedded cluster (which models it from the
 // folder's topology.yaml, not from the package), injects, lets the oracle remediate and verifies;
 // a mistake in the folder is named by file, line and fix; a user's Chaos Mesh template runs a case;

@@ -1,4 +1,4 @@
-// Issue 22: the expert tier's verdicts follow the outcome, whatever wrote the fix. Correct fixes
+// The expert tier's verdicts follow the outcome, whatever wrote the fix. Correct fixes
 // written with kubernetes.core (k8s_scale, k8s with state present/absent, k8s patched with a
 // strategic merge, k8s_json_patch) repair each configuration fault they answer, judged by what
 // users see and held over the window. Plausible wrong fixes fail as ineffective, never as an

@@ -1,4 +1,4 @@
-// Issue 12, done-when 1, 2 (trials) and 3 (shards), through the CLI on the embedded cluster:
+// Your own method, trials and shards, through the CLI on the embedded cluster:
 // a method from a module and a cmd: agent (a shell script that fixes a pod-fail with kubectl)
 // solve their cases; broken agents (exits 1, hangs past its limit, prints garbage) are recorded
 // with the cause; --trials 3 gives pass@1/pass@3/pass^3; --shard 1/2 + 2/2 = the unsharded run.

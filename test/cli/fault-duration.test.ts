@@ -1,4 +1,4 @@
-// A fault that ends by itself is not a remediation (issue 15). Chaos Mesh recovers a chaos when its
+// A fault that ends by itself is not a remediation. Chaos Mesh recovers a chaos when its
 // `duration` is up (the reference's PodChaos: 1200 s), and a check that only passes after that
 // cannot tell a fix from the fault's own end: on k3s as on the embedded cluster, a noop answer
 // would score as soon as the case's checks (ThinkRemed: up to 300 s of readiness wait per attempt)

@@ -1,4 +1,4 @@
-// Issue 4, done-when 2: every flag of `microremed run` works as documented, checked through the
+// Every flag of `microremed run` works as documented, checked through the
 // built CLI and what it leaves behind (records, progress log) or, for runs against a cluster
 // started with `microremed sim`, what kubectl sees in the cluster afterwards.
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 4, done-when 3: a run interrupted mid-case (SIGINT) cleans up the current case, records
+// A run interrupted mid-case (SIGINT) cleans up the current case, records
 // it as interrupted, exits with 130 and one line, and leaves no chaos object and a healthy
 // namespace. The run goes against `microremed sim`, so kubectl can look at the cluster afterwards.
 import { join } from "node:path";

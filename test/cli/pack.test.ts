@@ -1,4 +1,4 @@
-// Issue 11, done-when 4: what `npm pack` ships is enough to run. The packed tarball, installed
+// What `npm pack` ships is enough to run. The packed tarball, installed
 // into an empty folder (its dependencies from the npm cache or registry), runs a case of its own
 // shipped experiment file on its own embedded cluster, from that folder.
 import { readdirSync } from "node:fs";

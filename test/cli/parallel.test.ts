@@ -1,4 +1,4 @@
-// Issue 6, parallel cases: `--parallel N` runs cases at once in N copies of the system, each in
+// Parallel cases: `--parallel N` runs cases at once in N copies of the system, each in
 // its own namespace (<ns>, <ns>-2, ...); with the same seed the results name the same cases as a
 // serial run, and the oracle scores the same. Against `microremed sim` (a cluster reached through
 // a kubeconfig), so kubectl can look at every namespace afterwards.

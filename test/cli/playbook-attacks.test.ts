@@ -1,4 +1,4 @@
-// Issue 10, done-when 1, for playbooks: the attacks a model's playbook can try, through the path a
+// For playbooks: the attacks a model's playbook can try, through the path a
 // user takes (scripted model → SoloGen → the sandboxed ansible-playbook → the embedded cluster over
 // HTTPS, started by `microremed sim`), all in one playbook whose attack tasks ignore their errors
 // and whose last task is the real fix. Confinement is what RBAC and the kernel enforce:

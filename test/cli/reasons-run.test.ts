@@ -1,4 +1,4 @@
-// Issue 16: every reason a failed case can have, produced through `microremed run` with scripted
+// Every reason a failed case can have, produced through `microremed run` with scripted
 // models (and noop) on the embedded cluster, one case each, read back from cases.jsonl. The
 // reasons come from what the case recorded: the executor's task results, the verdicts, the
 // cluster's 403 (the case's identity has no rights on chaos-mesh.org, src/identity/rules.ts).

@@ -1,4 +1,4 @@
-// Issue 23 through the CLI on Simple-Micro: the oracle repairs every case at every report level
+// Report levels through the CLI on Simple-Micro: the oracle repairs every case at every report level
 // (at the symptom level it finds the faulty service itself) and noop none; the symptom report
 // names neither the service nor the failure; a resume with another --report is refused; a cmd:
 // agent that fixes the right object is localized, one that restarts every Deployment repairs

@@ -1,4 +1,4 @@
-// Issue 6, resume: running the same command again continues after the last finished case; a case
+// Resume: running the same command again continues after the last finished case; a case
 // cut off midway is cleaned up and run again; records are append-only; a resume with another
 // configuration is refused in one line naming what differs. Each run starts its own embedded
 // cluster (--cluster sim), as a user's second invocation would: only the records carry over.

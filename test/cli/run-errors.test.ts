@@ -1,4 +1,4 @@
-// Issue 11, done-when 3: an error of the run is not the model's failure. Through `run`, a provider
+// An error of the run is not the model's failure. Through `run`, a provider
 // that fails every retry, one that answers an empty 200, and a missing ansible-playbook each end
 // their cases as `error` with the cause named; the success rate counts none of them; and a second
 // `run` with the same options re-runs exactly those cases.

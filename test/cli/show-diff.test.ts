@@ -1,4 +1,4 @@
-// Issue 16 through the built CLI on real runs: an oracle run and a noop run of the same two
+// `show` and `diff` through the built CLI on real runs: an oracle run and a noop run of the same two
 // pod-fail cases (same seed), and an oracle run of one case. `diff` sets the first two side by
 // side (every case solved by A only) and refuses the third; `show` prints a case's trace; the HTML
 // report holds the reasons chart and each case's trace with its playbook text, checked in

@@ -1,4 +1,4 @@
-// Issue 12 items 4 and 5 through the built CLI on the embedded cluster: `run --trials 3` of one
+// Trials and shards through the built CLI on the embedded cluster: `run --trials 3` of one
 // pod-fail case with the oracle (every trial repairs) and with noop (none does) gives pass@1,
 // pass@3 and pass^3 in summary.json and summary.txt, and in the md, json and html reports (the
 // chart checked in headless Chromium with the traces opened); `--shard 1/2` and `--shard 2/2` of
@@ -98,7 +98,7 @@ describe("--trials 3", () => {
     );
     expect(md.stdout).toContain("| noop | SoloGen | pod-fail | 3 | 1 | 0.0% (0.0% – 79.3%) |");
     expect(md.stdout).toContain("| pod-fail | oracle / SoloGen | 3 | 1 | 100.0%");
-    // how the agent was confined is part of what a run measured (issue 10): shown per run
+    // how the agent was confined is part of what a run measured: shown per run
     expect(md.stdout).toMatch(
       /pod-fail, oracle \/ SoloGen, 3 cases \(3 trials each\); agent access namespace, sandbox bwrap/,
     );

@@ -1,6 +1,6 @@
 // The README's table of where each expert type applies is the systems' own data: per type and
 // system, the number of targets its env.yaml lists (— for none), for every expert type of the
-// catalog (issue 22).
+// catalog.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

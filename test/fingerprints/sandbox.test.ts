@@ -1,4 +1,4 @@
-// Issue 21: the harness leaves no fingerprint where a model looks. A cmd: agent, acting as the
+// The harness leaves no fingerprint where a model looks. A cmd: agent, acting as the
 // case's identity, looks at its sandbox, its kubeconfig, the namespace's objects and events, the
 // node, and inside every container (processes, mounts, disk use, scratch folders, logs) after the
 // fault is in and its checks have run: nothing names the harness, the run's folder or a case

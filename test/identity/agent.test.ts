@@ -1,4 +1,4 @@
-// Issue 10, done-when 2: the fixes of failures.md work for the agent's identity. The runner's
+// The fixes of failures.md work for the agent's identity. The runner's
 // own code (src/identity) makes the ServiceAccount, Role and token kubeconfig on the embedded
 // cluster; then real kubectl and ansible-playbook, holding only that kubeconfig, apply every kind
 // of fix the remediation table lists — and are refused (403, as RBAC answers:

@@ -1,4 +1,4 @@
-// Issue 24, item 1 and 2, through the CLI on the embedded cluster: `--remediate-method mcp:...`
+// Through the CLI on the embedded cluster: `--remediate-method mcp:...`
 // serves the case's MCP server to an agent in the sandbox. The example agent (the SDK's Client)
 // reads the report, probes, runs a playbook and submits, and the case succeeds, every call in the
 // case's conversation; a writer agent's kubectl writes are allowed or forbidden by RBAC, and it

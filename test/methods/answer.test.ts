@@ -1,4 +1,4 @@
-// Issue 11: one playbook parser for every method. The same answers, given to SoloGen and to
+// One playbook parser for every method. The same answers, given to SoloGen and to
 // ThinkRemed through the same scripted model, are read the same way: the argument `playbook` or
 // the reference's `code`, the text protocol, a fenced YAML block, a bare YAML document; and prose
 // holds no playbook for either.

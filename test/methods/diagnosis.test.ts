@@ -1,5 +1,5 @@
 // statedDiagnosis: the diagnosis an agent states, read from its conversation and scored by the
-// service it names (issue 23). submit_diagnosis may be called again (the last valid call counts);
+// service it names. submit_diagnosis may be called again (the last valid call counts);
 // the MCP server's submit is the agent's last act (the first call counts, the server refuses the
 // rest); a call that names no service states nothing.
 import { describe, expect, it } from "vitest";

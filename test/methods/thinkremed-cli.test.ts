@@ -68,7 +68,7 @@ const usage = { inputTokens: 1000, outputTokens: 100 };
 // each scenario starts an embedded cluster, deploys simple-micro and runs ansible: allow time
 describe("ThinkRemed through the CLI on the embedded cluster", { timeout: 240_000 }, () => {
   it("probes, prints a playbook, and the case succeeds", async () => {
-    // the second probe meets the limits the probe's contract states (issue 21): 2>&1, an output
+    // the second probe meets the limits the probe's contract states: 2>&1, an output
     // longer than its share cut head-and-tail, and the read-only tc and mount inside the pod
     const exec = "kubectl exec deploy/{{service}} -c sidecar-busybox --";
     const { rec, convo, log } = await runCase("probe-then-fix", [

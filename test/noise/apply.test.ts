@@ -1,26 +1,16 @@
-// Making the noise on the embedded cluster: an event is recorded only when it happened (a CPU
-// burst in an image without a shell, a pod of a workload with none, a ConfigMap that is not there
-// are left out), a restarted workload that does not come back in time is left out of the record
-// and the case goes on (no error: noise never decides a case), and the ConfigMap edit is undone
-// with the case's restore.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { failure } from "../../src/chaos/catalog.js";
 import { KubeClient } from "../../src/cluster/client.js";
 import { loadKubeConfig } from "../../src/cluster/connect.js";
 import type { KObj } from "../../src/cluster/objects.js";
-import { resolveModel } from "../../src/models/registry.js";
 import { makeNoise, undoNoise } from "../../src/noise/apply.js";
 import { EDIT_ANNOTATION, type NoiseEvent, planNoise } from "../../src/noise/plan.js";
-import { caseContext, type Fault } from "../../src/runner/context.js";
-import { caseNoise, undoCaseNoise } from "../../src/runner/noise.js";
+import { caseScope, type Fault } from "../../src/runner/context.js";
+import { seededNoise } from "../../src/runner/noise.js";
 import { FakeClock } from "../helpers/clock.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 import { runConfig, simpleMicro } from "../helpers/offline.js";
-import { RecordingExecutor } from "../methods/thinkremed-helpers.js";
 
 const deployment = (name: string, image: string, command?: string[]): KObj => ({
   apiVersion: "apps/v1",
@@ -159,7 +149,7 @@ describe("a warning as the kubelet writes it", () => {
   }, 180_000);
 });
 
-describe("caseNoise", () => {
+describe("seededNoise", () => {
   it("a restarted workload that does not come back is left out, the case goes on, and the restore undoes the edit", async () => {
     await namespace("late");
     const env = { ...simpleMicro(), manifests: MANIFESTS };
@@ -173,25 +163,18 @@ describe("caseNoise", () => {
       return kinds.includes("pod-restart") && kinds.includes("configmap-edit");
     })!;
     const planned = planNoise(seed, "4#1", names("Deployment"), names("ConfigMap"), ["target"]);
-    const ctx = caseContext({
-      client,
-      time: new FakeClock(),
-      env,
-      cfg: runConfig({ seed, noise: true, namespace: "late" }),
-      method: { name: "none", maxAttempts: 1, remediate: () => Promise.reject(new Error("not run")) },
-      model: resolveModel("noop"),
-      executor: new RecordingExecutor([]),
-      maxAttempts: 1,
-      caseDir: mkdtempSync(join(tmpdir(), "noise-case-")),
-      onPhase: () => undefined,
-      signal: new AbortController().signal,
-    });
+    const cfg = runConfig({ seed, noise: true, namespace: "late" });
+    const scope = caseScope(
+      { client, time: new FakeClock(), env, namespace: "late", signal: new AbortController().signal },
+      cfg,
+    );
+    const noise = seededNoise(cfg).plan(scope, faults, "4#1");
     const before = await annotations("late");
     // no node takes a new pod: what the noise restarts stays Pending past the ready timeout
     const node = (await tc.kubectl(["get", "nodes", "-o", "name"])).stdout.trim().split("\n")[0];
     await tc.kubectl(["cordon", node]);
     try {
-      const made = await caseNoise(ctx, faults, 4, 1);
+      const made = await noise.make();
       const happens = (e: NoiseEvent) =>
         e.kind !== "pod-restart" && !(e.kind === "cpu-burst" && e.target === "bare");
       expect(made).toEqual(planned.filter(happens));
@@ -201,7 +184,7 @@ describe("caseNoise", () => {
       await tc.kubectl(["uncordon", node]);
     }
     expect(await annotations("late")).toEqual({ ...before, [EDIT_ANNOTATION]: expect.any(String) });
-    await undoCaseNoise(ctx, faults, 4, 1);
+    await noise.undo();
     expect(await annotations("late")).toEqual(before);
   }, 180_000);
 });

@@ -1,5 +1,5 @@
 // The probe as ThinkRemed's probe_system runs it (createProbe: split, check, real kubectl, filters)
-// against the embedded cluster over HTTP. Every attack of issue 10's "probes" list, and more of
+// against the embedded cluster over HTTP. Every attack on the probe a model could try, and more of
 // each kind, is refused in one line before kubectl runs, and nothing it names is read or written;
 // correct probes still answer. Which namespaces the probe may read is RBAC's (the runner hands
 // the probe a ServiceAccount's kubeconfig); here the probe has the admin one, so this file checks

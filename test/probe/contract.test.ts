@@ -44,7 +44,7 @@ describe("the probe's contract", () => {
     expect(text).toContain("how many lines were cut");
   });
 
-  // the audit of issue 21 found the URL rules, ping's bounds, print-only date/hostname, env
+  // an audit of the contract found the URL rules, ping's bounds, print-only date/hostname, env
   // without arguments, the bin folders, grep's limits and the capture cap enforced but unstated
   it("has a line for every exec rule, each starting with its program", () => {
     for (const [name, rule] of Object.entries(EXEC_RULES)) {

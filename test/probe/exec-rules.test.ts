@@ -1,5 +1,5 @@
 // What `kubectl exec <pod> -- ...` may run, rule by rule: the read-only forms of tc and mount
-// that show a NetworkChaos's netem and an IOChaos's FUSE mount (issue 21), the reads of /proc and
+// that show a NetworkChaos's netem and an IOChaos's FUSE mount, the reads of /proc and
 // /sys/fs/cgroup, and the refusals that say what to write instead.
 import { describe, expect, it } from "vitest";
 import { checkExec, EXEC_ALLOWED, EXEC_RULES } from "../../src/probe/exec-rules.js";

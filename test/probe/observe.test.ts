@@ -1,5 +1,5 @@
 // What a model reads through the probe (createProbe, as ThinkRemed's probe_system runs it) with
-// the real kubectl on the embedded cluster, for the limits its contract states (issue 21 item 3):
+// the real kubectl on the embedded cluster, for the limits its contract states:
 // stderr merged into a pipe with 2>&1, a long `get -o yaml` cut head-and-tail with the count of
 // lines cut, and the read-only tc, mount, /proc and cgroup files that show a fault from inside the
 // pod (tc under the shipped NetworkChaos delay template). The pod is busybox, whose tc and mount

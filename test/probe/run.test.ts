@@ -1,5 +1,5 @@
 // The probe on the user's path: `microremed run` with ThinkRemed and a scripted Coordinator that
-// probes the way an attacker would (issue 10's probe attacks) before it prints the fix. Each
+// probes the way an attacker would (the probe attacks of test/probe/cluster.test.ts) before it prints the fix. Each
 // attack is refused in one line of the observation, no key from the runner's environment and no
 // file content reaches the conversation, no file is written, and the case still succeeds.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";

@@ -107,7 +107,7 @@ export function writeFixtureRuns(): { root: string; logDirs: string[] } {
 }
 
 /**
- * One model's runs at three report levels (issue 23), as `run-all --report L` leaves them under
+ * One model's runs at three report levels, as `run-all --report L` leaves them under
  * one log_dir: a run from before levels (read as full; nothing scored), two at symptom, one at
  * service. Per case: `localized` L (the agent changed the fault's objects) or -, `stated` C (a
  * diagnosis naming the fault's service), W (naming another) or -.

@@ -1,4 +1,4 @@
-// Issue 24, item 4: the leaderboard of the HTML report, opened in headless Chromium and driven
+// The leaderboard of the HTML report, opened in headless Chromium and driven
 // through the DevTools protocol (a click on a column's header sorts by it, a second reverses),
 // over runs with a long OpenAI-compatible model id, --trials 3 (pass@k) and report levels (a
 // run's config.report, a case's own `report`). The page stays one file with no request.

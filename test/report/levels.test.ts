@@ -1,4 +1,4 @@
-// `microremed report` over runs at several report levels (issue 23), through the built program:
+// `microremed report` over runs at several report levels, through the built program:
 // cases told different things are never pooled (a full run's 4/4 and a symptom run's 0/4 of the
 // same tier are two rows, not "50.0% (4/8)"), the level is a column where rows differ by it, and
 // the localization and stated-diagnosis figures are shown per tier and level in md, json and html.

@@ -67,7 +67,7 @@ describe("merging", () => {
       successes: 3,
       successRate: 0.75,
       injectionFailures: 1,
-      interval: { low: 0.3006, high: 0.9544 },
+      interval: { low: 0.301, high: 0.954 },
     });
     expect(cell(MODEL_A, "ThinkRemed", "hard")).toMatchObject({
       evaluated: 3,
@@ -186,7 +186,7 @@ describe("rendering", () => {
       tier: "easy",
       systems: ["simple-micro"],
       successRate: 0.75,
-      interval: { low: 0.3006, high: 0.9544 },
+      interval: { low: 0.301, high: 0.954 },
     });
     expect(json.perFailure).toHaveLength(4);
   });

@@ -5,6 +5,7 @@
 // ...), and the run's errors listed apart with their reason codes.
 import { describe, expect, it } from "vitest";
 import type { CaseStatus, ReasonCode } from "../../src/outcome.js";
+import { computeStats } from "../../src/report/stats.js";
 import type { CaseRecord } from "../../src/runlog/records.js";
 import { formatSummary, latestRecords, rateLine, summarize } from "../../src/runlog/summary.js";
 
@@ -83,6 +84,28 @@ describe("summary lines", () => {
     rec(4, "error", { code: "rate-limit" }),
     rec(5, "injection-failure", { code: "not-injected" }),
   ]);
+
+  it("the report's cell over the same records reads the same figures, to the last digit", () => {
+    const recs = [
+      rec(1, "success", { seconds: 10, attempts: 1 }),
+      rec(2, "success", { seconds: 20, attempts: 2 }),
+      rec(3, "failure", { seconds: 60, code: "ineffective" }),
+      rec(4, "error", { code: "rate-limit" }),
+      rec(5, "injection-failure", { code: "not-injected" }),
+    ];
+    const cell = computeStats(recs);
+    expect(cell).toMatchObject({
+      evaluated: s.evaluated,
+      successes: s.successes,
+      successRate: s.successRate,
+      interval: s.interval,
+      attemptsPerSuccess: s.attemptsPerSuccess,
+      meanRemediationSeconds: s.meanRemediationSeconds,
+      tokens: { perCase: s.tokensPerCase },
+      verdicts: { referencePasses: s.referencePasses, healthPasses: s.healthPasses },
+    });
+    expect(cell.successRate).toBe(0.667);
+  });
 
   it("in summary.json: time per success and overall, tokens per success and per case, errors apart", () => {
     expect(s).toMatchObject({

@@ -9,8 +9,9 @@ import { MicroRemedError } from "../../src/errors.js";
 import type { Method, MethodContext, MethodResult } from "../../src/methods/types.js";
 import { resolveModel } from "../../src/models/registry.js";
 import { runCase } from "../../src/runner/case.js";
-import { type CaseRoles, caseContext } from "../../src/runner/context.js";
+import type { CaseRoles } from "../../src/runner/context.js";
 import type { PlannedCase } from "../../src/runner/experiments.js";
+import { caseSetup } from "../../src/runner/setup.js";
 import type { Score, Verdict } from "../../src/verify/types.js";
 import { FakeClock } from "../helpers/clock.js";
 import { offlineClient, runConfig, simpleMicro } from "../helpers/offline.js";
@@ -61,7 +62,7 @@ function fakeCase(
       calls.push(name);
       return value;
     };
-  const roles: CaseRoles = {
+  const roles: Partial<CaseRoles> = {
     prepare: { prepare: note("prepare", { health: [] }) },
     injector: {
       inject: async (_ctx, faults) => {
@@ -96,7 +97,7 @@ function fakeCase(
     ...o.roles,
   };
   const executor = new RecordingExecutor();
-  const ctx = caseContext({
+  const ctx = caseSetup({
     client: offlineClient(),
     time: new FakeClock(),
     env: simpleMicro(),

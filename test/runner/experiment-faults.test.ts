@@ -1,5 +1,5 @@
-// Experiment files' `params` (tune a fault, never retarget it: issue 10) and user chaos templates
-// (issue 12), checked with errors that name the file, the line and the fix. Field names are Chaos
+// Experiment files' `params` (tune a fault, never retarget it) and user chaos templates,
+// checked with errors that name the file, the line and the fix. Field names are Chaos
 // Mesh 2.x's (https://chaos-mesh.org/docs/simulate-network-chaos-on-kubernetes/ and siblings).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

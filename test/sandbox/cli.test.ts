@@ -1,4 +1,4 @@
-// Issue 10, item 3, through the built CLI: where bubblewrap cannot run, `run` refuses with a
+// Through the built CLI: where bubblewrap cannot run, `run` refuses with a
 // typed error that says what to do, unless --sandbox none, which run.json records; `doctor`
 // says which applies. "Cannot run" is made real by a PATH that holds every tool but bwrap.
 import {

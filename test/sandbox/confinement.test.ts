@@ -1,4 +1,4 @@
-// Issue 10, item 3: a playbook runs in a bubblewrap sandbox — it cannot read the user's files,
+// A playbook runs in a bubblewrap sandbox — it cannot read the user's files,
 // write outside its case's folder, see the runner's environment, reach the network (only the
 // cluster's API, through the proxy that logs each request), or leave a process behind.
 // Through the real executor, real bwrap and real ansible-playbook on the embedded cluster.

@@ -1,4 +1,4 @@
-// Issue 10, item 3: nothing outlives the case, even when the runner itself is killed mid-playbook
+// Nothing outlives the case, even when the runner itself is killed mid-playbook
 // (SIGKILL leaves it no chance to clean up): bwrap's --die-with-parent ends the sandbox's PID
 // namespace, and with it every process of the playbook.
 // https://github.com/containers/bubblewrap/blob/main/bwrap.xml (--die-with-parent: PR_SET_PDEATHSIG)

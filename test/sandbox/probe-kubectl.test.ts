@@ -1,4 +1,4 @@
-// Issue 10, item 3: the probe's kubectl gets the allowlisted environment (nothing of the runner's:
+// The probe's kubectl gets the allowlisted environment (nothing of the runner's:
 // no API key for `-o templatefile=/proc/self/environ` or any other trick to print), and with
 // sandbox bwrap also a read-only system, an empty HOME and /tmp, and no writable path. A tiny
 // real kubectl stand-in shows what the spawned process sees; real kubectl shows it still works.

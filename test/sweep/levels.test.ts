@@ -1,4 +1,4 @@
-// Issue 23's sweep: every tier of Simple-Micro, the expert tier too, at the service and the
+// The report levels' sweep: every tier of Simple-Micro, the expert tier too, at the service and the
 // symptom levels (`run-all ... --report <level>`): the oracle repairs every case, finding the
 // faulty service itself at the symptom level, and localizes it; noop repairs none.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 22's fairness over the expert tier of every system, through the CLI on the embedded
+// Fairness over the expert tier of every system, through the CLI on the embedded
 // cluster: the oracle repairs every case (it reads only what the agent can read: the report,
 // which names the service and the category, and the cluster), noop none, and the plausible wrong
 // fix of restarting the reported service (what repairs most of the reference's seven) repairs

@@ -1,4 +1,5 @@
-// Issue 21 over every failure type of every system (test/fingerprints/sandbox.test.ts is the
+// No fingerprint of the harness where a model looks, over every failure type of every system
+// (test/fingerprints/sandbox.test.ts is the
 // quick one): after each fault is in and its checks have run, an agent that looks everywhere a
 // model looks finds nothing that names the harness, the run or a case.
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // Every case of Simple-Micro's three tiers through the CLI on the embedded cluster: the oracle
-// repairs all of them, noop none (issue 4's done-when, issue 15's 0%).
+// repairs all of them, noop none (noop's 0%: a fault that ends by itself is not a remediation).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 24, item 3, through the built CLI on the embedded cluster: a ThinkRemed run writes
+// Through the built CLI on the embedded cluster: a ThinkRemed run writes
 // trajectory.json beside each case's records, valid ATIF v1.4, and `microremed show --format
 // atif` prints it for a case, and every case's as a JSON array without one. A model with prices
 // (deepseek/deepseek-chat of the shipped registry, its API spoken by a local wire server) gives

@@ -1,4 +1,4 @@
-// Issue 24, item 3: every method's conversation as an ATIF v1.4 trajectory, validated against
+// Every method's conversation as an ATIF v1.4 trajectory, validated against
 // the schema derived from the spec. Each method runs with real small implementations behind its
 // seams (thinkremed-helpers.ts), its model wrapped as the runner wraps it (each turn stamped with
 // its time and usage); the record is made as the runner makes it.

@@ -1,4 +1,4 @@
-// Issue 22, item 2: the expert types that leave their target rolled out and Ready are each judged
+// The expert types that leave their target rolled out and Ready are each judged
 // by their own symptom. On Simple-Micro, one namespace per type: the fault injected as a case
 // injects it; its check in confirm mode sees it (the requests along the edge fail, or the
 // container is throttled in most periods); in final mode with the fault in place it fails, as a

@@ -1,4 +1,4 @@
-// Issue 22's hold, on the embedded cluster over HTTP: a pod whose container restarts between two
+// The expert tier's hold, on the embedded cluster over HTTP: a pod whose container restarts between two
 // readings can look Ready at each of them; the namespace's health counts restarts from the first
 // reading that passed, so the hold catches it (the kubelet counts each start of a container in its
 // status's restartCount: pkg/kubelet/kubelet_pods.go, convertToAPIContainerStatuses).

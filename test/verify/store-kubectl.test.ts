@@ -1,4 +1,4 @@
-// Issue 22, item 2, on Online-Boutique: cache-auth judged by the store's answer to its client
+// On Online-Boutique: cache-auth judged by the store's answer to its client
 // (redis-cli in redis-cart's own container, with the password cartservice's REDIS_ADDR sends),
 // and an edge to a gRPC server, which reads an HTTP request and closes the connection: connected
 // is what the calls check asks of it. One namespace per type, faulted, then fixed with kubectl.

@@ -1,4 +1,5 @@
-// The systems' topologies as data (an env folder's topology.yaml; its schema: src/envs/topology.ts),
+// The systems' topologies as data (an env folder's topology.yaml; its schema is
+// the benchmark's src/envs/schema-topology.ts),
 // given to the embedded cluster by whoever starts it (the CLI loads the env, built-in or a user's
 // folder) and indexed the way the simulation asks: a container is known by its pod's `app` label
 // and its name, whatever the namespace; a sidecar by its container name alone. Each system's
@@ -148,10 +149,11 @@ export interface Catalog {
 /** Stores that every request touches; registries and brokers are background traffic. */
 const REQUEST_STORES = new Set(["mysql", "redis"]);
 
-/** One system's topology document, as validated by the env loader (src/envs/topology.ts). */
+/** One system's topology document, as validated by the env loader (src/envs/schema-topology.ts). */
 export interface TopologyInput {
   system: string;
-  entry?: Entry[];
+  /** An entry without a source has no workload generating its load (source null). */
+  entry?: (Omit<Entry, "source"> & { source?: string | null })[];
   sidecars?: Record<string, { runtime: Runtime; logs?: Partial<Logs> }>;
   services: Record<
     string,
@@ -265,7 +267,7 @@ function buildSystem(doc: TopologyInput): SystemModel {
   }
   return {
     name: doc.system,
-    entries: doc.entry ?? [],
+    entries: (doc.entry ?? []).map((e) => ({ ...e, source: e.source ?? null })),
     services,
     edges,
     order: calleesFirst(services, edges),

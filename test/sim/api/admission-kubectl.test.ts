@@ -1,4 +1,4 @@
-// Issue 15 item 2: what kube-apiserver's admission and encoding do to pods and other objects,
+// What kube-apiserver's admission and encoding do to pods and other objects,
 // and taint-based eviction, through real kubectl on a two-node embedded cluster.
 // - ServiceAccount admission (plugin/pkg/admission/serviceaccount/admission.go): a pod naming a
 //   missing account is refused 403 `pods "NAME" is forbidden: error looking up service account

@@ -1,4 +1,4 @@
-// Issue 21: every API a k3s v1.31 cluster serves is in discovery and answers with kubectl's
+// Every API a k3s v1.31 cluster serves is in discovery and answers with kubectl's
 // Tables, even where no controller acts on the kind.
 // - Discovery: `kubectl api-resources` equals a k3s server's (golden/k3s-v1.31-api-resources.txt,
 //   whose head says where it comes from), besides Chaos Mesh's kinds; verbs and categories as the

@@ -1,4 +1,4 @@
-// Issue 2, done-when 4: bad input answers with a Status error and never crashes the server or
+// Bad input answers with a Status error and never crashes the server or
 // corrupts its store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simData } from "../../../src/cli/sim-data.js";

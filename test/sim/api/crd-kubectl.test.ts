@@ -1,4 +1,4 @@
-// Issue 15 item 2: apiextensions.k8s.io/v1 CustomResourceDefinitions through real kubectl and
+// apiextensions.k8s.io/v1 CustomResourceDefinitions through real kubectl and
 // the HTTP API. Modelled on apiextensions-apiserver: discovery (pkg/apiserver/customresource_discovery_controller.go),
 // structural pruning and defaulting (pkg/apiserver/schema/pruning, schema/defaulting; defaults
 // apply on write and on read), the status subresource (pkg/registry/customresource/strategy.go:

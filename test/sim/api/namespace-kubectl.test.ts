@@ -1,4 +1,4 @@
-// Issue 21: a namespace is Active from its creation. kube-apiserver's namespace strategy
+// A namespace is Active from its creation. kube-apiserver's namespace strategy
 // (pkg/registry/core/namespace/strategy.go, PrepareForCreate) sets status.phase Active on every
 // create, whatever the client sent (kubectl create ns sends `status: {}`), and requires the
 // kubernetes finalizer; PrepareForUpdate keeps the finalizers, which change only via /finalize.

@@ -1,4 +1,4 @@
-// The patch semantics issue 22's injections rely on (chaos/expert/*.yaml), through real
+// The patch semantics the expert tier's injections rely on (chaos/expert/*.yaml), through real
 // `kubectl patch --patch-file` on Simple-Micro, read back with `kubectl get -o json`: what
 // kube-apiserver's strategic merge patch (k8s.io/apimachinery/pkg/util/strategicpatch) makes of
 // each, and the API's validation of the result.

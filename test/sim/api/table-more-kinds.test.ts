@@ -1,4 +1,4 @@
-// The Tables of the kinds a k3s v1.31 cluster serves beyond the workloads (issue 21), cell by cell
+// The Tables of the kinds a k3s v1.31 cluster serves beyond the workloads, cell by cell
 // as pkg/printers/internalversion/printers.go prints them (printReplicationController,
 // printEndpointSlice with formatDiscoveryPorts/Endpoints, printIngress's formatHosts and
 // formatPorts, printCertificateSigningRequest's extractCSRStatus, printFlowSchema,

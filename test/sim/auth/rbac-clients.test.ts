@@ -1,4 +1,4 @@
-// Issue 10 item 1, the rest of the real-client matrix: @kubernetes/client-node and ansible's
+// The rest of the real-client matrix: @kubernetes/client-node and ansible's
 // kubernetes.core (the Python kubernetes client) with a ServiceAccount's kubeconfig get 403
 // exactly where kube-apiserver answers it, and exec over WebSocket is authorised as Kubernetes
 // authorises it: `get` from the GET method plus `create` on pods/exec (KEP-4006, the

@@ -1,4 +1,4 @@
-// Issue 10 item 1 and issue 15 item 5, through the real kubectl: a ServiceAccount bound to
+// Through the real kubectl: a ServiceAccount bound to
 // `edit` in one namespace gets 403 exactly where Kubernetes would, with the Status message
 // kube-apiserver writes. Modelled on:
 //  - k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go (forbiddenMessage)

@@ -1,4 +1,4 @@
-// Issue 15 item 5: TLS and identities as kind and k3s have them. The embedded cluster serves
+// TLS and identities as kind and k3s have them. The embedded cluster serves
 // HTTPS with its own CA; its admin is a client certificate in system:masters; no credentials is
 // system:anonymous, who may read /version and /healthz only (system:public-info-viewer); a bad
 // token is a 401 "Unauthorized"; Secrets of type kubernetes.io/service-account-token are filled by

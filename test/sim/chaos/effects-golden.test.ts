@@ -1,4 +1,4 @@
-// Golden tests of what Chaos Mesh's injections do (issue 3, done-when 3): each file in
+// Golden tests of what Chaos Mesh's injections do: each file in
 // test/sim/chaos/golden/effects/ pins the clock, creates objects, injects, and states the chaos
 // object's status and events, the FaultBook, the pods and the metrics over time, compared whole.
 import { readdirSync } from "node:fs";

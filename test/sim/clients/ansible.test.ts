@@ -1,4 +1,4 @@
-// Issue 2, done-when 2: Debian's ansible-playbook with kubernetes.core against the embedded cluster.
+// Debian's ansible-playbook with kubernetes.core against the embedded cluster.
 // The collection's waiter (plugins/module_utils/k8s/waiter.py, clock()) sleeps wait_sleep seconds
 // of wall time between its checks, 5 unless told: the plays check every second, the least it takes.
 import { execa } from "execa";

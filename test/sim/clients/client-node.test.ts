@@ -1,4 +1,4 @@
-// Issue 2, done-when 3: @kubernetes/client-node 1.x against the embedded cluster.
+// @kubernetes/client-node 1.x against the embedded cluster.
 import { PassThrough } from "node:stream";
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 15 item 2: kubernetes.core's own drain and CRD flows against the embedded cluster, with
+// kubernetes.core's own drain and CRD flows against the embedded cluster, with
 // Debian's ansible-playbook. The drain play follows the collection's integration target
 // tests/integration/targets/k8s_drain/tasks/main.yml (cordon/uncordon idempotency, a drain refused
 // for DaemonSet-managed, unmanaged and emptyDir pods, then forced); the CRD play applies a CRD,

@@ -1,4 +1,4 @@
-// Issue 2, done-when 1: the kubectl on PATH against the embedded cluster, checked on what it prints.
+// The kubectl on PATH against the embedded cluster, checked on what it prints.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "../../helpers/cluster.js";
 

@@ -1,10 +1,10 @@
-// Issue 21: what kubernetes.core 2.4.0's integration targets k8s_waiter, k8s_rollback and k8s_apply
+// What kubernetes.core 2.4.0's integration targets k8s_waiter, k8s_rollback and k8s_apply
 // (tests/integration/targets/ of the ansible-collections/kubernetes.core repository, tag 2.4.0;
 // Debian's package leaves the tests out) check of a cluster, run through ansible-playbook against
 // the embedded cluster. The playbooks are written here after those targets' steps, with their
 // images and assertions; the waits that must fail get shorter wall-clock timeouts than the
 // targets' 30-400 s (the cluster runs 60 times faster, so 3 s span 3 minutes of its time).
-// The steps that failed before issue 21: a pod of a made-up image and a DaemonSet of a tag never
+// The steps that once failed here: a pod of a made-up image and a DaemonSet of a tag never
 // published waited successfully (every unknown image pulled); a Deployment whose new template
 // names a deleted ServiceAccount lost its old pod (the rolling update read kubectl's
 // `strategy: {}` as maxUnavailable 1); a DaemonSet had no deprecated.daemonset.template.generation

@@ -1,4 +1,4 @@
-// Issue 21's reproduction through kubectl: a Deployment made with `kubectl create deployment`
+// Through kubectl: a Deployment made with `kubectl create deployment`
 // (which sends `strategy: {}`), a ServiceAccount set on it and then deleted, then `kubectl set
 // image`. The new ReplicaSet's creates are refused (FailedCreate); with one replica the rolling
 // update may not scale the old ReplicaSet down (rolling.go reconcileOldReplicaSets: maxScaledDown

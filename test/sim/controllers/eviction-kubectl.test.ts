@@ -1,4 +1,4 @@
-// Issue 15 item 2: pod eviction (policy/v1 Eviction) with PodDisruptionBudgets, `kubectl drain`
+// Pod eviction (policy/v1 Eviction) with PodDisruptionBudgets, `kubectl drain`
 // and `kubectl cordon`, on a two-node embedded cluster, through real kubectl and client-node.
 // Modelled on pkg/registry/core/pod/storage/eviction.go (429 TooManyRequests "Cannot evict pod
 // as it would violate the pod's disruption budget." with a DisruptionBudget cause "The disruption

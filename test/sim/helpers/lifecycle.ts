@@ -1,4 +1,4 @@
-// Shared by the tests of issue 22's failure types that live in a pod's lifecycle: an injection of
+// Shared by the tests of the expert tier's failure types that live in a pod's lifecycle: an injection of
 // chaos/expert/<type>.yaml with its placeholders filled by hand (as the runner fills them for a
 // system), applied with real `kubectl patch --patch-file`, and what an engineer then reads: the
 // target's one pod, a container's status, the pod's events as `describe` lists them, the rollout.

@@ -1,4 +1,4 @@
-// Issue 21, item 5: when a new pod's metrics first appear, as on k3s v1.31.
+// When a new pod's metrics first appear, as on k3s v1.31.
 //
 // What the sources say:
 // - metrics-server runs with --metric-resolution=15s (k3s manifests/metrics-server; upstream's

@@ -1,4 +1,4 @@
-// Issue 21, item 1: what an engineer finds inside a container under each of the seven faults,
+// What an engineer finds inside a container under each of the seven faults,
 // read with the real kubectl exec into simple-micro's time-service (python:3.9-slim, a busybox
 // sidecar), the faults injected with the shipped templates and the config patch. A centos:7 pod
 // (iproute 4.11) receives the NetworkChaos templates too, to read netem's parameters with tc.

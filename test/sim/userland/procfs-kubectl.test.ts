@@ -1,4 +1,4 @@
-// Issue 21, item 1: a container looks like Linux from inside, read the way an engineer reads it,
+// A container looks like Linux from inside, read the way an engineer reads it,
 // with the real kubectl exec into simple-micro (python:3.9-slim with a busybox:1.35 sidecar), no
 // fault injected. What each file must look like follows these sources:
 // - /proc/<pid>/status and stat: Linux Documentation/filesystems/proc.rst (tables 1-2 and 1-4),

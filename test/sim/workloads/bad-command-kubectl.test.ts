@@ -1,4 +1,4 @@
-// Issue 22's bad-command, through real kubectl on Simple-Micro and Online-Boutique:
+// The expert tier's bad-command, through real kubectl on Simple-Micro and Online-Boutique:
 // chaos/expert/bad-command.yaml sets the main container's `command` to a program its image lacks
 // (args: null), with Recreate. runc cannot exec it: containerd fails the task, the kubelet records
 // "Error: failed to create containerd task: ... exec: \"/app/server\": stat /app/server: no such

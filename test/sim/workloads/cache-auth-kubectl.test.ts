@@ -1,4 +1,4 @@
-// Issue 22's cache-auth, through real kubectl on Online-Boutique: chaos/expert/cache-auth.yaml
+// The expert tier's cache-auth, through real kubectl on Online-Boutique: chaos/expert/cache-auth.yaml
 // gives redis-cart's container `args: ["--requirepass", "<pw>"]`. redis:alpine's
 // docker-entrypoint.sh runs `redis-server "$@"` when the first argument starts with `-`, and
 // redis-server reads config options from its arguments, so the server requires the password and

@@ -1,4 +1,4 @@
-// Issue 22's cpu-throttle, through real kubectl: chaos/expert/cpu-throttle.yaml cuts the target's
+// The expert tier's cpu-throttle, through real kubectl: chaos/expert/cpu-throttle.yaml cuts the target's
 // CPU limit (and request) to the env's value; the rollout completes (the container starts, slower
 // by startupCpu / limit, and becomes Ready), nothing crashes, and requests through the entry
 // route slow down, since the kubelet's cpu.max gives the container limit x 100 ms of CPU per

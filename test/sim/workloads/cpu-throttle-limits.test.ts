@@ -1,4 +1,4 @@
-// Issue 22's cpu-throttle: the CPU limit per service that the expert tier's targets can use
+// The expert tier's cpu-throttle: the CPU limit per service that the expert tier's targets can use
 // (envs/*/env.yaml faultTargets cpu-throttle params), checked against the traffic model with the
 // limits applied as chaos/expert/cpu-throttle.yaml applies them (limit = request), pinned clock.
 //

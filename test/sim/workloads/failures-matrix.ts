@@ -1,4 +1,4 @@
-// Issue 3, done-when 1 and 5: each system deployed with the real kubectl, each of the seven
+// Each system deployed with the real kubectl, each of the seven
 // failures injected with the shipped template (kubectl apply -f -) or the config patch (kubectl
 // patch --patch-file), and the symptoms of failures.md checked in what kubectl prints: top
 // --containers, get pod / ep, describe, logs, exec ping and dd. The reference's verification is

@@ -1,4 +1,4 @@
-// Issue 22's init-hang, through real kubectl: chaos/expert/init-hang.yaml adds a busybox:1.35 init
+// The expert tier's init-hang, through real kubectl: chaos/expert/init-hang.yaml adds a busybox:1.35 init
 // container running `until nslookup <name>; do echo waiting for <name>; sleep 2; done` for a
 // Service that does not exist, with Recreate, so the serving pod goes and the new one stays at
 // Init:0/1 (the app container never starts: PodInitializing), its log BusyBox's own replies.

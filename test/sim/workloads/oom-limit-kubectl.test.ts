@@ -1,4 +1,4 @@
-// Issue 22's oom-limit, through real kubectl on Simple-Micro and Online-Boutique, and on
+// The expert tier's oom-limit, through real kubectl on Simple-Micro and Online-Boutique, and on
 // Train-Ticket with a pinned clock: chaos/expert/oom-limit.yaml switches the Deployment to
 // Recreate and sets the memory limit and request below the application's working set. The
 // container runs until the kernel's memory cgroup finds it over memory.max and kills it: the

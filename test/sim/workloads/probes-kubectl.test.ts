@@ -1,4 +1,4 @@
-// Issue 22's readiness-bad and liveness-bad, through real kubectl on Simple-Micro and
+// The expert tier's readiness-bad and liveness-bad, through real kubectl on Simple-Micro and
 // Online-Boutique: chaos/expert/{readiness,liveness}-bad.yaml applied with `kubectl patch
 // --patch-file` (placeholders filled by hand), what an engineer reads (get pods, describe's
 // events, endpoints, logs --previous, rollout status), then `rollout undo` back to healthy.

@@ -1,4 +1,4 @@
-// Issue 3, done-when 2: failures.md's remediation table on the embedded cluster. For each failure,
+// failures.md's remediation table on the embedded cluster. For each failure,
 // every action of the "fixes" column makes the reference check pass and every action of the "does
 // NOT fix" column leaves it failing. Actions are applied as playbooks apply them: kubectl
 // commands, and ansible-playbook (kubernetes.core, or a shell task running kubectl) for at least

@@ -1,4 +1,4 @@
-// Issue 22's sidecar-port, through real kubectl on Simple-Micro and Online-Boutique:
+// The expert tier's sidecar-port, through real kubectl on Simple-Micro and Online-Boutique:
 // chaos/expert/sidecar-port.yaml adds a BusyBox sidecar running `nc -lk -p <port> -e cat`, which
 // starts at once and binds the application's port; the application opens its port only when its
 // start-up ends, finds it taken (EADDRINUSE: one socket per port in the pod's network namespace)

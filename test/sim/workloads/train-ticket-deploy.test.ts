@@ -1,4 +1,4 @@
-// Issue 3, done-when 4: Train-Ticket with its backing services (MySQL x2, Nacos x3, RabbitMQ)
+// Train-Ticket with its backing services (MySQL x2, Nacos x3, RabbitMQ)
 // reaches all Ready at speed 60 with the real kubectl. The target is under 10 s of wall time
 // (`node dist/bench/main.js deploy` measures it without kubectl's own cost); the bound asserted
 // here is generous so that a loaded machine does not make it flaky.

@@ -1,4 +1,4 @@
-// Issue 22's unschedulable, through real kubectl on Simple-Micro and Online-Boutique:
+// The expert tier's unschedulable, through real kubectl on Simple-Micro and Online-Boutique:
 // chaos/expert/unschedulable.yaml switches the Deployment to Recreate and adds a nodeSelector
 // `kubernetes.io/hostname: <a node that does not exist>`. The old pod goes first (Recreate), the
 // new one stays Pending with PodScheduled False/Unschedulable, and kube-scheduler 1.31 reports

@@ -1,4 +1,4 @@
-// The time one pod of a service spends on a request itself (issue 22's cpu-throttle): its CPU
+// The time one pod of a service spends on a request itself (the expert tier's cpu-throttle): its CPU
 // per request under the CFS bandwidth controller the kubelet configures from the CPU limit, plus
 // a stalled disk. The kubelet writes cpu.max as `<limit x 100000 / 1000> 100000` (the default
 // cfs_period_us of 100 ms, pkg/kubelet/cm/helpers_linux.go MilliCPUToQuota), so a container may

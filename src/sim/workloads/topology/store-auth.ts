@@ -1,4 +1,4 @@
-// Passwords between a Redis store and its clients (issue 22's cache-auth). The server requires
+// Passwords between a Redis store and its clients (the expert tier's cache-auth). The server requires
 // one when its command line says `--requirepass <pw>` (redis:alpine's docker-entrypoint.sh runs
 // `redis-server "$@"` for arguments that start with `-`, and redis-server reads config options
 // from its arguments); it then answers every command of a connection that has not sent AUTH with
