@@ -29,7 +29,7 @@ export type VerifierId = (typeof VERIFIER_IDS)[number];
 /** The reference's seven, or the expert tier's twenty (docs/expert-tier.md). */
 export type Tier = "reference" | "expert";
 
-export interface FailureSpec {
+export interface FailureType {
   id: string;
   category: string;
   title: string;
@@ -77,12 +77,12 @@ const SCHEMA = {
   },
 };
 
-let cached: Map<string, FailureSpec> | undefined;
+let cached: Map<string, FailureType> | undefined;
 
-export function catalog(): Map<string, FailureSpec> {
+export function catalog(): Map<string, FailureType> {
   if (cached) return cached;
   const file = join(packageRoot(), "chaos", "catalog.yaml");
-  const raw = validateWith<{ failures: Record<string, Omit<FailureSpec, "id">> }>(
+  const raw = validateWith<{ failures: Record<string, Omit<FailureType, "id">> }>(
     SCHEMA,
     parse(readFileSync(file, "utf8")),
     file,
@@ -97,16 +97,16 @@ export function catalog(): Map<string, FailureSpec> {
  * Add a failure of the user's (a template named in an experiment file) for this process; returns
  * its id, suffixed when another failure already holds the name.
  */
-export function registerFailure(spec: FailureSpec): string {
+export function registerFailure(spec: FailureType): string {
   const all = catalog();
-  const same = (f: FailureSpec) => f.template === spec.template && f.verifier === spec.verifier;
+  const same = (f: FailureType) => f.template === spec.template && f.verifier === spec.verifier;
   let id = spec.id;
-  for (let n = 2; all.has(id) && !same(all.get(id) as FailureSpec); n++) id = `${spec.id}-${n}`;
+  for (let n = 2; all.has(id) && !same(all.get(id) as FailureType); n++) id = `${spec.id}-${n}`;
   all.set(id, { ...spec, id });
   return id;
 }
 
-export function failure(id: string): FailureSpec {
+export function failure(id: string): FailureType {
   const f = catalog().get(id);
   if (!f)
     throw new MicroRemedError(

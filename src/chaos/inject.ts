@@ -10,7 +10,7 @@ import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
 import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
-import type { FailureSpec } from "./catalog.js";
+import type { FailureType } from "./catalog.js";
 import type { Injection, Touched } from "./injection.js";
 import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosLabels, chaosName, ensureChaosNamespace } from "./namespace.js";
 import { retargetingField } from "./params.js";
@@ -44,7 +44,7 @@ function deepMerge(base: unknown, over: unknown): unknown {
  * case's target there; params that would retarget the fault are refused.
  */
 export function renderTemplate(
-  f: FailureSpec,
+  f: FailureType,
   vars: Record<string, string>,
   params?: Record<string, unknown>,
 ): KObj {
@@ -88,7 +88,7 @@ export function renderTemplate(
 const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** The placeholders a template names (`[name]`), read from its text. */
-export function placeholdersOf(f: FailureSpec): string[] {
+export function placeholdersOf(f: FailureType): string[] {
   const text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
   const body = text
     .split("\n")
@@ -117,7 +117,7 @@ export function imageRepo(image: string): string {
 /** The expert types' injections: a patch or a deletion of the target, or an object in the namespace. */
 async function injectChange(
   client: KubeClient,
-  f: FailureSpec,
+  f: FailureType,
   namespace: string,
   service: string,
   vars: Record<string, string>,
@@ -145,7 +145,7 @@ async function injectChange(
 }
 
 /** The template's text with its placeholders filled, parsed (an object, or a JSON patch's list). */
-function renderText(f: FailureSpec, vars: Record<string, string>): unknown {
+function renderText(f: FailureType, vars: Record<string, string>): unknown {
   let text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
   for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`[${k}]`, v);
   return parse(text);
@@ -171,7 +171,7 @@ async function fill(
 
 export async function inject(
   client: KubeClient,
-  f: FailureSpec,
+  f: FailureType,
   namespace: string,
   service: string,
   params?: Record<string, unknown>,

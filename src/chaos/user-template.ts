@@ -5,7 +5,7 @@
 import { basename, extname, resolve } from "node:path";
 import { checkYaml, lineOf, readYaml } from "../envs/yaml-schema.js";
 import { MicroRemedError } from "../errors.js";
-import { type FailureSpec, registerFailure, type VerifierId } from "./catalog.js";
+import { type FailureType, registerFailure, type VerifierId } from "./catalog.js";
 
 /** The symptom checks a user failure may name, and the verifier each one runs. */
 export const CHECKS: Record<string, { verifier: VerifierId; category: string; title: string }> = {
@@ -123,7 +123,7 @@ export function loadUserTemplate(file: string, check: string, baseDir: string, w
         `remove spec.${f}: the harness selects the case's target service in its namespace (the experiment's \`target:\`)`,
       );
   checkYaml(y, TEMPLATE_SCHEMA, "E_EXPERIMENT_FILE");
-  const spec: FailureSpec = {
+  const spec: FailureType = {
     id: `template:${basename(path, extname(path))}`,
     category: c.category,
     title: c.title,

@@ -2,7 +2,7 @@
 // what `kubectl get pods,deploy` would show of the namespace and the targets' containers and
 // resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
-import type { FailureSpec } from "../chaos/catalog.js";
+import type { FailureType } from "../chaos/catalog.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { Deployment, Pod } from "../cluster/objects.js";
 import type { ReportLevel } from "./levels.js";
@@ -89,7 +89,7 @@ export interface DiagnosisInput {
  */
 export function reportAt(
   common: { env: string; namespace: string; inventory: string },
-  faults: { failure: FailureSpec; service: string }[],
+  faults: { failure: FailureType; service: string }[],
   input: DiagnosisInput = {},
 ): { report: Omit<DiagnosisReport, "runtimeContext">; detail: string[] } {
   const first = faults[0];
@@ -129,7 +129,7 @@ export async function buildDiagnosis(
   client: KubeClient,
   env: string,
   namespace: string,
-  faults: { failure: FailureSpec; service: string }[],
+  faults: { failure: FailureType; service: string }[],
   inventoryPath: string,
   input: DiagnosisInput = {},
 ): Promise<DiagnosisReport> {

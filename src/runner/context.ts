@@ -2,7 +2,7 @@
 // the system and its namespace, how long checks look, Ctrl-C), the harness's roles, each built
 // with the few settings it reads (roles.ts), and what the record says the case ran with. runCase
 // (case.ts) hands each role the scope and what the case has learned so far, nothing more.
-import type { FailureSpec, Tier } from "../chaos/catalog.js";
+import type { FailureType, Tier } from "../chaos/catalog.js";
 import type { Injection } from "../chaos/inject.js";
 import type { ReportLevel } from "../diagnosis/levels.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
@@ -20,7 +20,7 @@ import type { UserReading } from "../verify/user.js";
 
 /** A fault of the case, with its failure's definition. */
 export interface Fault {
-  spec: FailureSpec;
+  spec: FailureType;
   service: string;
   params?: Record<string, unknown>;
   /** The template's placeholder values for this target (expert types). */

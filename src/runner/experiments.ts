@@ -3,7 +3,7 @@
 // given are drawn from the env's fault-target lists with the run's seed.
 import { readFileSync } from "node:fs";
 import { dirname, extname } from "node:path";
-import { catalog, type FailureSpec, failure } from "../chaos/catalog.js";
+import { catalog, type FailureType, failure } from "../chaos/catalog.js";
 import { LIVE_PLACEHOLDERS, placeholdersOf } from "../chaos/inject.js";
 import { PARAMS_SCHEMAS, retargetingField } from "../chaos/params.js";
 import { CHECKS, loadUserTemplate } from "../chaos/user-template.js";
@@ -169,7 +169,7 @@ function toFault(y: YamlFile, f: RawFault, at: string, i: number): FaultSpec {
 }
 
 /** params tune a fault and never retarget it: the schema of the failure's kind. */
-function checkParams(y: YamlFile, spec: FailureSpec, params: Record<string, unknown>, at: string) {
+function checkParams(y: YamlFile, spec: FailureType, params: Record<string, unknown>, at: string) {
   const field = retargetingField(params);
   if (field)
     throw new MicroRemedError(

@@ -1,7 +1,7 @@
 // Verifiers by id (the catalog's `verifier` field). Most read only the target; `calls` reads the
 // edge its fault's values name (the caller's variable, the callee, the route), so a fault's check
 // is made with them: verifierOf.
-import type { FailureSpec, VerifierId } from "../chaos/catalog.js";
+import type { FailureType, VerifierId } from "../chaos/catalog.js";
 import { callsVerifier, edgeOf } from "./calls.js";
 import { configVerifier } from "./config.js";
 import { endpointsVerifier } from "./endpoints.js";
@@ -30,7 +30,7 @@ export const VERIFIERS: Record<Exclude<VerifierId, "calls">, Verifier> = {
 
 /** The check of one fault: its type's verifier, made with the fault's values where it reads them. */
 export function verifierOf(
-  spec: Pick<FailureSpec, "verifier">,
+  spec: Pick<FailureType, "verifier">,
   vars: Record<string, unknown> = {},
 ): Verifier {
   return spec.verifier === "calls" ? callsVerifier(edgeOf(vars)) : VERIFIERS[spec.verifier];
