@@ -12,7 +12,7 @@ import { checkYaml, lineOf, parseYaml, type YamlFile } from "../envs/yaml-schema
 import { MicroRemedError } from "../errors.js";
 import { Rng } from "../util/rng.js";
 
-export interface FaultSpec {
+export interface WrittenFault {
   failure: string;
   target?: string;
   params?: Record<string, unknown>;
@@ -21,7 +21,7 @@ export interface FaultSpec {
 export interface ExperimentFile {
   name?: string;
   seed?: number;
-  cases: { faults: FaultSpec[] }[];
+  cases: { faults: WrittenFault[] }[];
 }
 
 /** A fault as planned: the failure's id and its target (context.ts's Fault adds the failure's definition). */
@@ -109,7 +109,7 @@ export function parseExperimentText(text: string, file: string): ExperimentFile 
   return { cases };
 }
 
-type RawFault = FaultSpec & { template?: string; check?: string };
+type RawFault = WrittenFault & { template?: string; check?: string };
 type RawCase = string | (RawFault & { faults?: RawFault[] });
 
 export function parseExperimentYaml(text: string, file: string): ExperimentFile {
@@ -153,7 +153,7 @@ export function parseExperimentYaml(text: string, file: string): ExperimentFile 
 }
 
 /** One fault of a YAML case: its failure (registering a user template) and checked params. */
-function toFault(y: YamlFile, f: RawFault, at: string, i: number): FaultSpec {
+function toFault(y: YamlFile, f: RawFault, at: string, i: number): WrittenFault {
   const where = `${y.file}:${lineOf(y, at)}`;
   const id = f.template
     ? loadUserTemplate(f.template, String(f.check), dirname(y.file), where)
