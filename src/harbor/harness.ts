@@ -61,8 +61,8 @@ export async function openHarness(c: HarborCase, kubeconfig: string, dir: string
     diagnoser: levelDiagnoser(cfg),
     scorer: caseScorer(cfg),
   };
-  const faults = c.faults.map((f) => ({
-    spec: failureSpec(f.failure),
+  const faults = c.faults.map((f): Fault => ({
+    failure: failureSpec(f.failure),
     service: f.service,
     params: f.params,
     vars: f.vars,

@@ -46,7 +46,7 @@ async function timed<T>(phases: Phases, key: keyof Phases, fn: () => Promise<T>)
 export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: number): Promise<CaseRecord> {
   const faults = planned.faults.map(
     (f): Fault => ({
-      spec: failureSpec(f.failure),
+      failure: failureSpec(f.failure),
       service: f.service,
       params: f.params,
       vars: f.vars,
@@ -58,7 +58,7 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
     facts: {
       index: planned.index,
       trial,
-      faults: faults.map((f) => ({ failure: f.spec.id, service: f.service })),
+      faults: faults.map((f) => ({ failure: f.failure.id, service: f.service })),
       ...setup.labels,
       tier: tierOf(faults),
       startedAt: new Date().toISOString(),

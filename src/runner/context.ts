@@ -20,7 +20,7 @@ import type { UserReading } from "../verify/user.js";
 
 /** A fault of the case, with its failure's definition. */
 export interface Fault {
-  spec: FailureType;
+  failure: FailureType;
   service: string;
   params?: Record<string, unknown>;
   /** The template's placeholder values for this target (expert types). */
@@ -29,7 +29,7 @@ export interface Fault {
 
 /** A case's tier: expert when a fault of it is (its users' requests judge it, and its fixes must hold). */
 export const tierOf = (faults: Fault[]): Tier =>
-  faults.some((f) => f.spec.tier === "expert") ? "expert" : "reference";
+  faults.some((f) => f.failure.tier === "expert") ? "expert" : "reference";
 
 /** The namespace as it was before the fault: what the checks compare with. */
 export interface Baseline {

@@ -64,7 +64,7 @@ export const levelDiagnoser = (cfg: Pick<RunConfig, "report" | "inventory">): Di
       ctx.client,
       ctx.env.name,
       ctx.namespace,
-      faults.map((f) => ({ failure: f.spec, service: f.service })),
+      faults.map((f) => ({ failure: f.failure, service: f.service })),
       cfg.inventory,
       {
         level: cfg.report,
@@ -79,7 +79,7 @@ export const caseScorer = (cfg: Pick<RunConfig, "hold">): ScorerMaker => ({
     const user = userCheckOf(ctx, known.faults, known.baseline.user);
     const hold = cfg.hold ?? (judgedByUsers(known.faults) ? EXPERT_HOLD_SECONDS : 0);
     return new CaseScorer(ctx, {
-      faults: known.faults.map((f) => ({ check: verifierOf(f.spec, f.vars), service: f.service })),
+      faults: known.faults.map((f) => ({ check: verifierOf(f.failure, f.vars), service: f.service })),
       health: namespaceHealth(known.baseline.health),
       ...(user ? { user } : {}),
       holdMs: hold * 1000,

@@ -109,7 +109,9 @@ export const chaosInjector: Injector = {
     const out: Injection[] = [];
     for (const f of faults)
       out.push(
-        await timed(ctx.time, () => inject(ctx.client, f.spec, ctx.namespace, f.service, f.params, f.vars)),
+        await timed(ctx.time, () =>
+          inject(ctx.client, f.failure, ctx.namespace, f.service, f.params, f.vars),
+        ),
       );
     return out;
   },
@@ -140,7 +142,7 @@ async function restartAndInject(
   if (inj)
     Object.assign(
       inj,
-      await timed(ctx.time, () => inject(ctx.client, f.spec, ctx.namespace, f.service, inj.params)),
+      await timed(ctx.time, () => inject(ctx.client, f.failure, ctx.namespace, f.service, inj.params)),
     );
 }
 
@@ -179,12 +181,12 @@ export const faultConfirmer = (
     const users = userCheckOf(ctx, faults, baseline.user);
     const windowSeconds = ctx.windowMs / 1000;
     if (users) {
-      const seconds = Math.max(windowSeconds, ...faults.map((f) => f.spec.confirmSeconds ?? 0));
+      const seconds = Math.max(windowSeconds, ...faults.map((f) => f.failure.confirmSeconds ?? 0));
       return confirmation(await users.verify(ctx, "confirm", true, seconds * 1000), seconds);
     }
     const seen: InjectionVerdict[] = [];
     for (const f of faults) {
-      const look = () => verifierOf(f.spec, f.vars).verify(checkOf(ctx, f.service, "confirm"));
+      const look = () => verifierOf(f.failure, f.vars).verify(checkOf(ctx, f.service, "confirm"));
       let v = await look();
       let restarted = false;
       if (v.pass && cfg.enableStrictRestart) {
