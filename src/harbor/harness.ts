@@ -61,11 +61,13 @@ export async function openHarness(c: HarborCase, kubeconfig: string, dir: string
     diagnoser: levelDiagnoser(cfg),
     scorer: caseScorer(cfg),
   };
-  const faults = c.faults.map((f): Fault => ({
-    failure: failureSpec(f.failure),
-    service: f.service,
-    params: f.params,
-    vars: f.vars,
-  }));
+  const faults = c.faults.map(
+    (f): Fault => ({
+      failure: failureSpec(f.failure),
+      target: f.service,
+      params: f.params,
+      vars: f.vars,
+    }),
+  );
   return { ctx, roles, faults, inventory: cfg.inventory };
 }

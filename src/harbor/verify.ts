@@ -40,7 +40,7 @@ export async function verifyTask(o: VerifyOptions): Promise<{ reward: Reward; sc
   const score = await scorer.score();
   const diagnosis = stated(
     o.workdir,
-    faults.map((f) => f.service),
+    faults.map((f) => f.target),
   );
   const reward: Reward = {
     reward: score.pass ? 1 : 0,

@@ -47,7 +47,7 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
   const faults = planned.faults.map(
     (f): Fault => ({
       failure: failureSpec(f.failure),
-      service: f.service,
+      target: f.service,
       params: f.params,
       vars: f.vars,
     }),
@@ -58,7 +58,7 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
     facts: {
       index: planned.index,
       trial,
-      faults: faults.map((f) => ({ failure: f.failure.id, service: f.service })),
+      faults: faults.map((f) => ({ failure: f.failure.id, service: f.target })),
       ...setup.labels,
       tier: tierOf(faults),
       startedAt: new Date().toISOString(),

@@ -21,7 +21,7 @@ import type { UserReading } from "../verify/user.js";
 /** A fault of the case, with its failure's definition. */
 export interface Fault {
   failure: FailureType;
-  service: string;
+  target: string;
   params?: Record<string, unknown>;
   /** The template's placeholder values for this target (expert types). */
   vars?: Record<string, unknown>;

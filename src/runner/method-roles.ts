@@ -46,7 +46,7 @@ async function symptomNow(ctx: CaseScope, faults: Fault[], seen: Seen): Promise<
     ? await measureUser(
         ctx,
         check,
-        faults.map((f) => f.service),
+        faults.map((f) => f.target),
       )
     : undefined;
   return {
@@ -64,7 +64,7 @@ export const levelDiagnoser = (cfg: Pick<RunConfig, "report" | "inventory">): Di
       ctx.client,
       ctx.env.name,
       ctx.namespace,
-      faults.map((f) => ({ failure: f.failure, service: f.service })),
+      faults.map((f) => ({ failure: f.failure, service: f.target })),
       cfg.inventory,
       {
         level: cfg.report,
@@ -79,7 +79,7 @@ export const caseScorer = (cfg: Pick<RunConfig, "hold">): ScorerMaker => ({
     const user = userCheckOf(ctx, known.faults, known.baseline.user);
     const hold = cfg.hold ?? (judgedByUsers(known.faults) ? EXPERT_HOLD_SECONDS : 0);
     return new CaseScorer(ctx, {
-      faults: known.faults.map((f) => ({ check: verifierOf(f.failure, f.vars), service: f.service })),
+      faults: known.faults.map((f) => ({ check: verifierOf(f.failure, f.vars), service: f.target })),
       health: namespaceHealth(known.baseline.health),
       ...(user ? { user } : {}),
       holdMs: hold * 1000,
@@ -93,7 +93,7 @@ export const statementReader: StatementReader = {
   read: (conversation, faults) =>
     statedDiagnosis(
       conversation,
-      faults.map((f) => f.service),
+      faults.map((f) => f.target),
     ),
 };
 

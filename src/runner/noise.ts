@@ -17,7 +17,7 @@ export const seededNoise = (cfg: Pick<RunConfig, "seed">): NoisePlanner => ({
       scope.env.manifests
         .filter((m) => m.kind === kind)
         .flatMap((m) => (m.metadata?.name ? [m.metadata.name] : []));
-    const avoid = faults.map((f) => f.service);
+    const avoid = faults.map((f) => f.target);
     const planned = planNoise(cfg.seed, key, names("Deployment"), names("ConfigMap"), avoid);
     return {
       async make() {

@@ -38,7 +38,7 @@ export function userCheckOf(ctx: CaseScope, faults: Fault[], baseline?: UserRead
   return userFacing(
     check,
     baseline,
-    faults.map((f) => f.service),
+    faults.map((f) => f.target),
   );
 }
 
@@ -66,7 +66,7 @@ export const healthyNamespace = (cfg: Pick<RunConfig, "report">): Preparer => ({
     const user = await measureUser(
       ctx,
       check,
-      faults.map((f) => f.service),
+      faults.map((f) => f.target),
     );
     if (typeof user === "string")
       throw new MicroRemedError(
@@ -109,9 +109,7 @@ export const chaosInjector: Injector = {
     const out: Injection[] = [];
     for (const f of faults)
       out.push(
-        await timed(ctx.time, () =>
-          inject(ctx.client, f.failure, ctx.namespace, f.service, f.params, f.vars),
-        ),
+        await timed(ctx.time, () => inject(ctx.client, f.failure, ctx.namespace, f.target, f.params, f.vars)),
       );
     return out;
   },
@@ -125,16 +123,16 @@ async function restartAndInject(
   onPhase: (phase: string) => void,
 ) {
   onPhase(
-    `strict restart (the fault did not show within ${ctx.windowMs / 1000} s): restarting ${f.service} and injecting again`,
+    `strict restart (the fault did not show within ${ctx.windowMs / 1000} s): restarting ${f.target} and injecting again`,
   );
-  const inj = injections.find((i) => i.service === f.service);
+  const inj = injections.find((i) => i.service === f.target);
   if (inj) await removeChaos(ctx.client, ctx.time, inj);
   const restartedAt = { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() };
   await ctx.client.patch(
     "apps/v1",
     "Deployment",
     ctx.namespace,
-    f.service,
+    f.target,
     { spec: { template: { metadata: { annotations: restartedAt } } } },
     "strategic",
   );
@@ -142,7 +140,7 @@ async function restartAndInject(
   if (inj)
     Object.assign(
       inj,
-      await timed(ctx.time, () => inject(ctx.client, f.failure, ctx.namespace, f.service, inj.params)),
+      await timed(ctx.time, () => inject(ctx.client, f.failure, ctx.namespace, f.target, inj.params)),
     );
 }
 
@@ -186,7 +184,7 @@ export const faultConfirmer = (
     }
     const seen: InjectionVerdict[] = [];
     for (const f of faults) {
-      const look = () => verifierOf(f.failure, f.vars).verify(checkOf(ctx, f.service, "confirm"));
+      const look = () => verifierOf(f.failure, f.vars).verify(checkOf(ctx, f.target, "confirm"));
       let v = await look();
       let restarted = false;
       if (v.pass && cfg.enableStrictRestart) {
@@ -221,7 +219,7 @@ export const serviceRestorer = (cfg: Pick<RunConfig, "manifestPath">): Restorer 
       await restoreTouched(ctx, inj);
     }
     for (const f of faults) {
-      const src = sourceManifest(ctx.env, f.service, cfg.manifestPath);
+      const src = sourceManifest(ctx.env, f.target, cfg.manifestPath);
       await restoreService(ctx.client, ctx.time, src, ctx.namespace, ctx.env.readyTimeoutSeconds);
     }
   },

@@ -153,7 +153,7 @@ describe("seededNoise", () => {
   it("a restarted workload that does not come back is left out, the case goes on, and the restore undoes the edit", async () => {
     await namespace("late");
     const env = { ...simpleMicro(), manifests: MANIFESTS };
-    const faults: Fault[] = [{ failure: failure("pod-fail"), service: "target" }];
+    const faults: Fault[] = [{ failure: failure("pod-fail"), target: "target" }];
     // a seed whose plan restarts a pod and edits the ConfigMap
     const names = (kind: string) => MANIFESTS.filter((m) => m.kind === kind).map((m) => m.metadata.name!);
     const seed = [...Array(500).keys()].find((s) => {

@@ -67,7 +67,7 @@ function fakeCase(
     injector: {
       inject: async (_ctx, faults) => {
         calls.push("inject");
-        return faults.map((f) => ({ failure: f.failure.id, namespace: "simple-micro", service: f.service }));
+        return faults.map((f) => ({ failure: f.failure.id, namespace: "simple-micro", service: f.target }));
       },
     },
     confirmer: {
