@@ -25,7 +25,7 @@ import { runFailure } from "./solve.js";
 import { emptyTimes } from "./timing.js";
 
 /** A case as it runs: its setup, its faults, what it learned, and what cleanup must undo. */
-interface Running extends CaseSetup {
+interface CaseRun extends CaseSetup {
   faults: Fault[];
   facts: CaseFacts;
   injections: Injection[];
@@ -52,7 +52,7 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
       vars: f.vars,
     }),
   );
-  const c: Running = {
+  const run: CaseRun = {
     ...setup,
     faults,
     facts: {
@@ -69,28 +69,28 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
     injections: [],
   };
   try {
-    await measure(c);
+    await runPipeline(run);
   } catch (e) {
-    stopped(c, errorLine(e), reasonOf(e));
+    stopped(run, errorLine(e), reasonOf(e));
   }
-  await cleanUp(c);
-  const rec = caseRecord(c.facts);
-  writeTrajectory(c.caseDir, rec);
+  await cleanUp(run);
+  const rec = caseRecord(run.facts);
+  writeTrajectory(run.caseDir, rec);
   return rec;
 }
 
 /** From a healthy namespace to the case's score; each fact goes into the record's facts as it is learned. */
-async function measure(c: Running): Promise<void> {
-  const { scope, roles, faults, facts, onPhase } = c;
+async function runPipeline(run: CaseRun): Promise<void> {
+  const { scope, roles, faults, facts, onPhase } = run;
   const step = <T>(key: keyof Phases, fn: () => Promise<T>) => timed(facts.phases, key, fn);
   onPhase("prepare");
   const baseline = await roles.prepare.prepare(scope, faults);
 
   onPhase("inject");
-  c.injections = await step("inject", () => roles.injector.inject(scope, faults));
+  run.injections = await step("inject", () => roles.injector.inject(scope, faults));
   onPhase("confirm");
   facts.injection = await step("confirm", () =>
-    roles.confirmer.confirm(scope, faults, c.injections, baseline),
+    roles.confirmer.confirm(scope, faults, run.injections, baseline),
   );
   if (!facts.injection.faultShown) {
     facts.status = "injection-failure";
@@ -99,22 +99,22 @@ async function measure(c: Running): Promise<void> {
   // when the fault was seen: the symptom level's alert fires from then
   const sinceMs = await scope.time.clusterNow();
   const noise = roles.noise?.plan(scope, faults, `${facts.index}#${facts.trial ?? 1}`);
-  c.noise = noise;
+  run.noise = noise;
   if (noise) facts.noise = await step("noise", () => noise.make());
 
   onPhase("method");
   const identity = await step("identity", () => roles.identity.issue(scope));
-  c.identity = identity;
+  run.identity = identity;
   const report = await roles.diagnoser.diagnose(scope, faults, { baseline, sinceMs });
-  const scorer = roles.scorer.scorer(scope, { faults, baseline, injections: c.injections });
+  const scorer = roles.scorer.scorer(scope, { faults, baseline, injections: run.injections });
   const times = emptyTimes();
   const solved = await step("method", () => roles.solver.solve(scope, report, scorer, identity, times));
   facts.solved = solved;
   facts.diagnosis = roles.statement.read(solved.conversation, faults);
-  facts.localization = roles.localizer.localize(c.caseDir, c.injections);
-  writeConversation(c.caseDir, report, solved);
+  facts.localization = roles.localizer.localize(run.caseDir, run.injections);
+  writeConversation(run.caseDir, report, solved);
   const failed = runFailure(solved);
-  if (failed) return stopped(c, `method: ${failed.message}`, failed.reason);
+  if (failed) return stopped(run, `method: ${failed.message}`, failed.reason);
 
   onPhase("settle and verify");
   const start = await scope.time.clusterNow();
@@ -127,9 +127,9 @@ async function measure(c: Running): Promise<void> {
  * The case stopped before its score: interrupted when Ctrl-C was pressed (what failed then is
  * Ctrl-C's doing), else an error of the run, with its line and reason.
  */
-function stopped(c: Running, line: string, reason: CaseFacts["errorCause"]): void {
-  const { facts } = c;
-  if (c.scope.signal.aborted) {
+function stopped(run: CaseRun, line: string, reason: CaseFacts["errorCause"]): void {
+  const { facts } = run;
+  if (run.scope.signal.aborted) {
     facts.status = "interrupted";
     facts.errorCause = "interrupted";
     return;
@@ -140,15 +140,15 @@ function stopped(c: Running, line: string, reason: CaseFacts["errorCause"]): voi
 }
 
 /** Always, after Ctrl-C too (cleanup does not listen to the run's signal): restore, then drop the identity. */
-async function cleanUp(c: Running): Promise<void> {
-  const { scope, roles, faults, facts } = c;
-  c.onPhase("restore");
-  const identity = c.identity;
+async function cleanUp(run: CaseRun): Promise<void> {
+  const { scope, roles, faults, facts } = run;
+  run.onPhase("restore");
+  const identity = run.identity;
   await timed(facts.phases, "restore", async () => {
     try {
       // the noise's ConfigMap edit first (it never throws), so that it does not carry into later cases
-      await c.noise?.undo();
-      await roles.restorer.restore(scope, faults, c.injections);
+      await run.noise?.undo();
+      await roles.restorer.restore(scope, faults, run.injections);
     } finally {
       if (identity) await timed(facts.phases, "identity", () => identity.remove());
     }
