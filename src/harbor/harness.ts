@@ -21,7 +21,7 @@ export async function setClock(client: KubeClient, speed: number): Promise<void>
 export interface Harness {
   ctx: CaseScope;
   /** The runner's own roles for the steps the harness takes, built with the task's settings. */
-  roles: Pick<CaseRoles, "prepare" | "injector" | "confirmer" | "diagnoser" | "scorer">;
+  roles: Pick<CaseRoles, "preparer" | "injector" | "confirmer" | "diagnoser" | "scorer">;
   faults: Fault[];
   /** The inventory the agent's playbooks run with (the run's --inventory default). */
   inventory: string;
@@ -55,7 +55,7 @@ export async function openHarness(c: HarborCase, kubeconfig: string, dir: string
     cfg,
   );
   const roles = {
-    prepare: healthyNamespace(cfg),
+    preparer: healthyNamespace(cfg),
     injector: chaosInjector,
     confirmer: faultConfirmer(cfg, () => {}),
     diagnoser: levelDiagnoser(cfg),

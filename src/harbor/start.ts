@@ -29,7 +29,7 @@ export interface StartOptions {
 export async function startTask(c: HarborCase, o: StartOptions): Promise<CaseState> {
   const { ctx, roles, faults, inventory: inventorySource } = await openHarness(c, o.kubeconfig, o.state);
   await deployEnv(ctx.client, ctx.time, ctx.env, ctx.namespace);
-  const baseline = await roles.prepare.prepare(ctx, faults);
+  const baseline = await roles.preparer.prepare(ctx, faults);
   const injections = await roles.injector.inject(ctx, faults);
   const shown = await roles.confirmer.confirm(ctx, faults, injections, baseline);
   if (!shown.faultShown)

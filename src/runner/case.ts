@@ -84,7 +84,7 @@ async function runPipeline(run: CaseRun): Promise<void> {
   const { scope, roles, faults, facts, onPhase } = run;
   const step = <T>(key: keyof Phases, fn: () => Promise<T>) => timed(facts.phases, key, fn);
   onPhase("prepare");
-  const baseline = await roles.prepare.prepare(scope, faults);
+  const baseline = await roles.preparer.prepare(scope, faults);
 
   onPhase("inject");
   run.injections = await step("inject", () => roles.injector.inject(scope, faults));

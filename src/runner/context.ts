@@ -131,7 +131,7 @@ export interface Restorer {
 
 /** The harness's roles around the method, in the order a case meets them. */
 export interface CaseRoles {
-  prepare: Preparer;
+  preparer: Preparer;
   injector: Injector;
   confirmer: Confirmer;
   /** None without --noise. */

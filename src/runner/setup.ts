@@ -42,7 +42,7 @@ export interface CaseParts {
 export function defaultRoles(p: Omit<CaseParts, "client" | "time" | "env" | "signal" | "roles">): CaseRoles {
   const { cfg } = p;
   return {
-    prepare: healthyNamespace(cfg),
+    preparer: healthyNamespace(cfg),
     injector: chaosInjector,
     confirmer: faultConfirmer(cfg, p.onPhase),
     ...(cfg.noise ? { noise: seededNoise(cfg) } : {}),

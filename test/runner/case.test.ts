@@ -63,7 +63,7 @@ function fakeCase(
       return value;
     };
   const roles: Partial<CaseRoles> = {
-    prepare: { prepare: note("prepare", { health: [] }) },
+    preparer: { prepare: note("prepare", { health: [] }) },
     injector: {
       inject: async (_ctx, faults) => {
         calls.push("inject");
