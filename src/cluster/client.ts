@@ -4,7 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { MicroRemedError } from "../errors.js";
-import { keepAliveAgent } from "../util/agent.js";
+import { keepAliveAgent } from "../util/https-agent.js";
 import type { KObj, Service } from "./objects.js";
 
 /** An API answer other than 2xx: the Status the server sent. */
@@ -58,7 +58,7 @@ export class KubeClient {
 
   /**
    * The kubeconfig's credentials and TLS settings for one request, over the client's one
-   * keep-alive agent (util/agent.ts: 13% of a one-case run's CPU on the embedded cluster went to a
+   * keep-alive agent (util/https-agent.ts: 13% of a one-case run's CPU on the embedded cluster went to a
    * connection per request). Credentials are asked for each request, so exec plugins and
    * rotating token files keep working.
    */

@@ -11,7 +11,7 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { KubeConfig } from "@kubernetes/client-node";
-import { keepAliveAgent } from "../util/agent.js";
+import { keepAliveAgent } from "../util/https-agent.js";
 import { BodyTap, createdName } from "./created-name.js";
 import { sameUser } from "./peer.js";
 import { WaitTracker } from "./waiting.js";
