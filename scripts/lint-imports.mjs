@@ -53,7 +53,7 @@ export const LAYERINGS = [
       ["chaos"], // the failure catalog, injecting and removing faults
       ["verify", "localization", "noise"], // the checks and the scorer; what the agent changed against the fault; background noise
       ["diagnosis"], // the diagnosis report (its symptom level is written from the user-facing check)
-      ["models"], // LLM providers and the built-in models
+      ["llm"], // LLM providers and the built-in models
       ["mcp"], // the MCP server over one case: its tools act through the roles a method is handed
       ["methods"], // SoloGen, ThinkRemed, modules, external agents
       ["runlog"], // a run's records, summary, reasons, pass@k

@@ -11,6 +11,15 @@ import { RUN_OPTIONS } from "./runner/options.js";
 export type { ExecuteOptions, ExecutionResult, Executor } from "./ansible/executor.js";
 export type { DiagnosisReport } from "./diagnosis/report.js";
 export type {
+  ChatMessage,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ToolCall,
+  ToolSchema,
+  Usage,
+} from "./llm/types.js";
+export type {
   AgentLauncher,
   AgentRun,
   Attempt,
@@ -21,15 +30,6 @@ export type {
   MethodResult,
   Prober,
 } from "./methods/types.js";
-export type {
-  ChatMessage,
-  Model,
-  ModelRequest,
-  ModelResponse,
-  ToolCall,
-  ToolSchema,
-  Usage,
-} from "./models/types.js";
 export { buildReport, type Report, reportFrom } from "./report/index.js";
 export type { Stats } from "./report/stats.js";
 export type { Figures } from "./runlog/figures.js";

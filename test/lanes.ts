@@ -43,7 +43,7 @@ export const LONG_LANE = [
   "test/sandbox/cli.test.ts",
   // ThinkRemed's scenarios and --base-url, one `run` each
   "test/methods/thinkremed-cli.test.ts",
-  "test/models/base-url-cli.test.ts",
+  "test/llm/base-url-cli.test.ts",
   // each expert type that leaves its target Ready, judged by its own symptom (one namespace each)
   "test/verify/calls-kubectl.test.ts",
   // kubernetes.core's drain, CRD and Job flows through ansible-playbook

@@ -1,7 +1,7 @@
 // `microremed doctor`: are the tools there, does the cluster answer, does it serve Chaos Mesh and
 // the metrics API, which API keys are set. Each line says what to do when something is missing.
 import type { Command } from "commander";
-import { providerKeyStatus } from "../models/keys.js";
+import { providerKeyStatus } from "../llm/keys.js";
 import { sandboxSupport } from "../sandbox/support.js";
 import { parsePositive } from "../util/parse.js";
 import { type ClusterFlags, openCluster } from "./cluster.js";

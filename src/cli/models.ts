@@ -1,8 +1,8 @@
 // `microremed models`: the models this version can run, and what each needs.
 import type { Command } from "commander";
-import { providerKeyStatus } from "../models/keys.js";
-import { registryListing } from "../models/listing.js";
-import { BUILTIN_MODELS } from "../models/registry.js";
+import { providerKeyStatus } from "../llm/keys.js";
+import { registryListing } from "../llm/listing.js";
+import { BUILTIN_MODELS } from "../llm/registry.js";
 
 export function registerModels(program: Command) {
   program

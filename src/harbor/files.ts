@@ -7,7 +7,7 @@ import { failure } from "../chaos/catalog.js";
 import { reportAt } from "../diagnosis/build.js";
 import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { readReport, renderReport } from "../diagnosis/report.js";
-import { oraclePlaybook } from "../models/builtin/oracle.js";
+import { oraclePlaybook } from "../llm/builtin/oracle.js";
 import type { HarborCase } from "./case.js";
 import { type TomlTable, toToml } from "./toml.js";
 

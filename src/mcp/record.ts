@@ -1,7 +1,7 @@
 // Every MCP call of a case, in the order it came: the tool, its arguments, what it returned and
 // when, kept by the runner (never by the agent) and written into the case's conversation as a
 // probe's calls are: an assistant message with the tool call, then the tool's answer.
-import type { ChatMessage } from "../models/types.js";
+import type { ChatMessage } from "../llm/types.js";
 import type { Refusal } from "./tools.js";
 
 export interface McpCall {

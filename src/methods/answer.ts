@@ -3,8 +3,8 @@
 // as the reference's text protocol (Action: print_playbook / Action Input: {...}), a fenced YAML
 // block, or a bare YAML document of plays. Anything else is a wrong answer, explained.
 import { parse } from "yaml";
-import { textToolCall } from "../models/providers/text-protocol.js";
-import type { ChatMessage } from "../models/types.js";
+import { textToolCall } from "../llm/providers/text-protocol.js";
+import type { ChatMessage } from "../llm/types.js";
 
 export type PlaybookAnswer = { playbook: string; callId?: string } | { problem: string; callId?: string };
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { MicroRemedError } from "../errors.js";
-import type { ToolSchema } from "../models/types.js";
+import type { ToolSchema } from "../llm/types.js";
 import { packageRoot } from "../util/paths.js";
 import { validateWith } from "../util/schema.js";
 

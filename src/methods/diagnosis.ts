@@ -3,7 +3,7 @@
 // An mcp: agent states it with the MCP server's submit, whose first call counts (the server refuses
 // the others). Read from the conversation after the method ran (the last submit_diagnosis counts),
 // and scored by fact: whether the service named is a fault's service. Never by an LLM judge.
-import type { ChatMessage } from "../models/types.js";
+import type { ChatMessage } from "../llm/types.js";
 import { argumentsObject } from "./answer.js";
 
 export const SUBMIT_DIAGNOSIS = "submit_diagnosis";

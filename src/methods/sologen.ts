@@ -3,7 +3,7 @@
 
 import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
-import { addUsage, type ChatMessage, emptyUsage } from "../models/types.js";
+import { addUsage, type ChatMessage, emptyUsage } from "../llm/types.js";
 import { readPlaybook } from "./answer.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "./definition.js";
 import { executionError, methodError } from "./errors.js";

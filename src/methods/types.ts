@@ -2,7 +2,7 @@
 // model, the executor, the scorer, the prober). Methods never reach the cluster themselves.
 import type { ExecutionResult, Executor } from "../ansible/executor.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
-import type { ChatMessage, Model, Usage } from "../models/types.js";
+import type { ChatMessage, Model, Usage } from "../llm/types.js";
 import type { ErrorReason, ReasonCode } from "../outcome.js";
 import type { ProbeLimits } from "../probe/index.js";
 import type { Scorer, Verdict } from "../verify/types.js";

@@ -2,7 +2,7 @@
 // summary (summary.ts) and every cell of the report (src/report/stats.ts) read them, so a report
 // over one run agrees with the summary that run printed. Injection failures, interrupted cases
 // and errors of the run say nothing about the method: they are counted apart, never in a rate.
-import { addUsage, emptyUsage, type Usage } from "../models/types.js";
+import { addUsage, emptyUsage, type Usage } from "../llm/types.js";
 import { isEvaluated } from "../outcome.js";
 import type { CaseRecord } from "./records.js";
 import { type Interval, wilson } from "./wilson.js";

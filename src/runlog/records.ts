@@ -3,10 +3,10 @@
 // (upgradeRecord).
 import type { Tier } from "../chaos/catalog.js";
 import type { ReportLevel } from "../diagnosis/levels.js";
+import { addUsage, emptyUsage, type Usage } from "../llm/types.js";
 import type { Localization } from "../localization/score.js";
 import type { StatedDiagnosis } from "../methods/diagnosis.js";
 import type { MethodResult } from "../methods/types.js";
-import { addUsage, emptyUsage, type Usage } from "../models/types.js";
 import type { NoiseEvent } from "../noise/plan.js";
 import type { CaseStatus, ErrorReason, Reason } from "../outcome.js";
 import type { InjectionVerdict, Score, Verdict } from "../verify/types.js";

@@ -5,8 +5,8 @@ import type { Executor } from "../ansible/executor.js";
 import type { KubeClient } from "../cluster/client.js";
 import type { Clock } from "../cluster/time.js";
 import type { EnvSpec } from "../envs/env.js";
+import type { Model } from "../llm/types.js";
 import type { Method } from "../methods/types.js";
-import type { Model } from "../models/types.js";
 import type { RunConfig } from "./config.js";
 import { type CaseRoles, type CaseSetup, caseScope } from "./context.js";
 import {

@@ -14,8 +14,8 @@
 // checks are the harness's measurements, recorded apart (scoreMs, finalMs), not counted in it.
 import type { Executor } from "../ansible/executor.js";
 import type { Clock } from "../cluster/time.js";
+import type { Model } from "../llm/types.js";
 import type { AgentLauncher, Prober } from "../methods/types.js";
-import type { Model } from "../models/types.js";
 import type { MethodTimes } from "../runlog/records.js";
 import type { Scorer } from "../verify/types.js";
 

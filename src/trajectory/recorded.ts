@@ -2,7 +2,7 @@
 // conversation (with each model turn's time and usage where the runner stamped them) and the
 // attempts. Read leniently, as src/report reads it: runs of older versions lack fields.
 import { readFileSync } from "node:fs";
-import type { ChatMessage } from "../models/types.js";
+import type { ChatMessage } from "../llm/types.js";
 
 /** An attempt as conversation.json keeps it; every field but the index may be missing in old runs. */
 export interface RecordedAttempt {

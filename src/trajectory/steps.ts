@@ -4,7 +4,7 @@
 // message that answers no call of an earlier agent step becomes a system step's observation.
 // Steps the conversation did not stamp with a time take the previous step's (the case's start
 // for the first).
-import type { ChatMessage, ToolCall, Usage } from "../models/types.js";
+import type { ChatMessage, ToolCall, Usage } from "../llm/types.js";
 import type { AtifMetrics, AtifStep, AtifToolCall, Json } from "./atif.js";
 
 /** A step before numbering: step_id is given once every step is in place. */

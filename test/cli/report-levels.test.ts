@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPORT_SCOPE } from "../../src/diagnosis/levels.js";
-import type { ChatMessage } from "../../src/models/types.js";
+import type { ChatMessage } from "../../src/llm/types.js";
 import { type ConversationJson, checkBuilt, cli, readCases, readJson, tmp, write } from "./cli-helpers.js";
 import { exp, run, summaryOf, symptomOracle } from "./levels.js";
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { delta, openaiFrames, startWireServer, type WireServer } from "../models/wire-server.js";
+import { delta, openaiFrames, startWireServer, type WireServer } from "../llm/wire-server.js";
 import { CLI, checkBuilt, ROOT, readCases, readJson, scriptedPlaybooks, tmp, write } from "./cli-helpers.js";
 
 const FIX =

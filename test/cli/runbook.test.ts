@@ -1,4 +1,4 @@
-// The runbook baseline (models/runbook, src/models/builtin/runbook.ts) through the CLI on
+// The runbook baseline (models/runbook, src/llm/builtin/runbook.ts) through the CLI on
 // Simple-Micro at the symptom level, where the report names no service: the blind steps repair
 // what one of them undoes (a Deployment scaled to 0, a NetworkPolicy that denies) and nothing
 // else (a CPU stress leaves every rollout Ready at revision 1, so no step applies).

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/models/types.js";
+import type { ChatMessage } from "../../src/llm/types.js";
 import type { AtifTrajectory } from "../../src/trajectory/index.js";
 import { checkBuilt, cli, ROOT, readCases, readJson, tmp, write } from "../cli/cli-helpers.js";
 import { atifProblems } from "../trajectory/atif-check.js";

@@ -3,8 +3,8 @@
 // the MCP server's submit is the agent's last act (the first call counts, the server refuses the
 // rest); a call that names no service states nothing.
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../../src/llm/types.js";
 import { SUBMIT_DIAGNOSIS, statedDiagnosis } from "../../src/methods/diagnosis.js";
-import type { ChatMessage } from "../../src/models/types.js";
 
 let ids = 0;
 /** An assistant turn making the given calls, each arguments object written as JSON. */

@@ -1,7 +1,7 @@
 // SoloGen's one prompt: the report, the namespace, and what the case's identity may do.
 import { describe, expect, it } from "vitest";
+import type { ModelRequest } from "../../src/llm/types.js";
 import { SoloGen } from "../../src/methods/sologen.js";
-import type { ModelRequest } from "../../src/models/types.js";
 import { PLAYBOOK, print, recording, setup } from "./thinkremed-helpers.js";
 
 describe("SoloGen", () => {

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import type { ExecutionResult, Executor } from "../../src/ansible/executor.js";
 import { accessText } from "../../src/identity/describe.js";
+import { resolveModel } from "../../src/llm/registry.js";
+import type { Model, ModelRequest } from "../../src/llm/types.js";
 import type { MethodContext } from "../../src/methods/types.js";
-import { resolveModel } from "../../src/models/registry.js";
-import type { Model, ModelRequest } from "../../src/models/types.js";
 import type { Verdict } from "../../src/verify/types.js";
 
 export type Turn = {

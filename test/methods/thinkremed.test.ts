@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ChatMessage, ModelRequest } from "../../src/llm/types.js";
 import { resolveMethod } from "../../src/methods/registry.js";
 import { ThinkRemed } from "../../src/methods/thinkremed/index.js";
-import type { ChatMessage, ModelRequest } from "../../src/models/types.js";
 import { PLAYBOOK, print, probe, recording, setup } from "./thinkremed-helpers.js";
 
 const fail = (reason: string) => ({ pass: false, reason, measurements: {} });

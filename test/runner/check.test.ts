@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkPlaybook } from "../../src/ansible/check.js";
-import { NOOP_PLAYBOOK } from "../../src/models/builtin/noop.js";
-import { oraclePlaybook } from "../../src/models/builtin/oracle.js";
+import { NOOP_PLAYBOOK } from "../../src/llm/builtin/noop.js";
+import { oraclePlaybook } from "../../src/llm/builtin/oracle.js";
 
 const play = (task: string) => `- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ${task}\n`;
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AtifTrajectory } from "../../src/trajectory/index.js";
 import { checkBuilt, cli, readCases, readJson, tmp, write } from "../cli/cli-helpers.js";
-import { delta, openaiFrames, startWireServer } from "../models/wire-server.js";
+import { delta, openaiFrames, startWireServer } from "../llm/wire-server.js";
 import { atifProblems } from "./atif-check.js";
 
 beforeAll(checkBuilt);

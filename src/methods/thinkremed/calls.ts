@@ -2,8 +2,8 @@
 // (Action: / Action Input:) for models without tools. Arguments the model got wrong become a
 // `problem` the model is told about, never an exception.
 
-import { textToolCall } from "../../models/providers/text-protocol.js";
-import type { ChatMessage, ToolCall } from "../../models/types.js";
+import { textToolCall } from "../../llm/providers/text-protocol.js";
+import type { ChatMessage, ToolCall } from "../../llm/types.js";
 import { argumentsObject } from "../answer.js";
 
 /** A call to answer: native ones carry an id; text-protocol ones are answered as a user turn. */

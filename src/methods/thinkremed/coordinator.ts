@@ -2,7 +2,7 @@
 // and its observation comes back as the tool result) until it calls print_playbook. Bounded:
 // after maxProbeRounds the probe answers that the budget is spent; after maxCoordinatorTurns, or a
 // second plain-text answer after one reminder, the attempt ends without a playbook.
-import { addUsage, type ChatMessage, type ToolSchema, type Usage } from "../../models/types.js";
+import { addUsage, type ChatMessage, type ToolSchema, type Usage } from "../../llm/types.js";
 import { playbookArgument, playbookFromText } from "../answer.js";
 import { diagnosisArgument, SUBMIT_DIAGNOSIS } from "../diagnosis.js";
 import { methodError } from "../errors.js";

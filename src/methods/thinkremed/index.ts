@@ -5,7 +5,7 @@
 
 import { REPORT_SCOPE } from "../../diagnosis/levels.js";
 import { renderReport } from "../../diagnosis/report.js";
-import { type ChatMessage, emptyUsage, type Usage } from "../../models/types.js";
+import { type ChatMessage, emptyUsage, type Usage } from "../../llm/types.js";
 import { type ProbeLimits, probeContract, probeLimits } from "../../probe/index.js";
 import { fill, loadMethodDefinition, type MethodDefinition } from "../definition.js";
 import { executionError } from "../errors.js";

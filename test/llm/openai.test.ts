@@ -1,8 +1,8 @@
 // The OpenAI provider through the real `openai` SDK against a local chat-completions server.
 import { afterEach, describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
-import { resolveModel } from "../../src/models/registry.js";
-import type { ChatMessage, ToolSchema } from "../../src/models/types.js";
+import { resolveModel } from "../../src/llm/registry.js";
+import type { ChatMessage, ToolSchema } from "../../src/llm/types.js";
 import { delta, openaiFrames, recordingClock, startWireServer, type WireServer } from "./wire-server.js";
 
 const TOOLS: ToolSchema[] = [

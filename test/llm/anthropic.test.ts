@@ -2,8 +2,8 @@
 // that streams `event:` / `data:` frames.
 import { afterEach, describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
-import { resolveModel } from "../../src/models/registry.js";
-import type { ChatMessage, ToolSchema } from "../../src/models/types.js";
+import { resolveModel } from "../../src/llm/registry.js";
+import type { ChatMessage, ToolSchema } from "../../src/llm/types.js";
 import { anthropicFrames, recordingClock, startWireServer, type WireServer } from "./wire-server.js";
 
 const TOOLS: ToolSchema[] = [

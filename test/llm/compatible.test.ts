@@ -2,9 +2,9 @@
 // native tools, DeepSeek's usage fields, keyless local servers, and servers that report no usage.
 import { afterEach, describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
+import { resolveModel } from "../../src/llm/registry.js";
+import type { ChatMessage, ToolSchema } from "../../src/llm/types.js";
 import { readPlaybook } from "../../src/methods/answer.js";
-import { resolveModel } from "../../src/models/registry.js";
-import type { ChatMessage, ToolSchema } from "../../src/models/types.js";
 import { delta, openaiFrames, recordingClock, startWireServer, type WireServer } from "./wire-server.js";
 
 const TOOLS: ToolSchema[] = [

@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
-import { loadRegistry, matchModel } from "../../src/models/catalog.js";
-import { KEY_VARIABLES } from "../../src/models/keys.js";
-import { registryListing } from "../../src/models/listing.js";
-import { AnthropicModel } from "../../src/models/providers/anthropic.js";
-import { CompatibleChatModel } from "../../src/models/providers/compatible.js";
-import { OpenAIChatModel } from "../../src/models/providers/openai.js";
-import { resolveModel } from "../../src/models/registry.js";
+import { loadRegistry, matchModel } from "../../src/llm/catalog.js";
+import { KEY_VARIABLES } from "../../src/llm/keys.js";
+import { registryListing } from "../../src/llm/listing.js";
+import { AnthropicModel } from "../../src/llm/providers/anthropic.js";
+import { CompatibleChatModel } from "../../src/llm/providers/compatible.js";
+import { OpenAIChatModel } from "../../src/llm/providers/openai.js";
+import { resolveModel } from "../../src/llm/registry.js";
 
 const reg = loadRegistry();
 const ALL_KEYS = {

@@ -4,12 +4,12 @@
 // registry routes an id to a provider that exists and builds the model its API calls for.
 // `microremed models` lists them through the CLI.
 import { describe, expect, it } from "vitest";
-import { entryLabel, loadRegistry, type ModelEntry, matchModel } from "../../src/models/catalog.js";
-import { KEY_VARIABLES } from "../../src/models/keys.js";
-import { AnthropicModel } from "../../src/models/providers/anthropic.js";
-import { CompatibleChatModel } from "../../src/models/providers/compatible.js";
-import { OpenAIChatModel } from "../../src/models/providers/openai.js";
-import { resolveModel } from "../../src/models/registry.js";
+import { entryLabel, loadRegistry, type ModelEntry, matchModel } from "../../src/llm/catalog.js";
+import { KEY_VARIABLES } from "../../src/llm/keys.js";
+import { AnthropicModel } from "../../src/llm/providers/anthropic.js";
+import { CompatibleChatModel } from "../../src/llm/providers/compatible.js";
+import { OpenAIChatModel } from "../../src/llm/providers/openai.js";
+import { resolveModel } from "../../src/llm/registry.js";
 import { checkBuilt, cli } from "../cli/cli-helpers.js";
 
 const reg = loadRegistry();

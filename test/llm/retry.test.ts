@@ -2,14 +2,14 @@
 // budget, and what is not retried. The clock is fake, so nothing waits.
 import { describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
-import { retryAfterMs } from "../../src/models/providers/http-errors.js";
+import { retryAfterMs } from "../../src/llm/providers/http-errors.js";
 import {
   backoffMs,
   type RetryClock,
   type RetryPolicy,
   type RetryVerdict,
   withRetries,
-} from "../../src/models/retry.js";
+} from "../../src/llm/retry.js";
 
 const POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 4000, maxTotalMs: 60_000 };
 

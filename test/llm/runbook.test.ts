@@ -1,8 +1,8 @@
-// The runbook baseline's playbook (src/models/builtin/runbook.ts): whatever the report says, the
+// The runbook baseline's playbook (src/llm/builtin/runbook.ts): whatever the report says, the
 // same blind steps over its namespace; it reads no service name and no failure, so it runs at
 // every report level. test/cli/runbook.test.ts runs it through the CLI (long lane).
 import { describe, expect, it } from "vitest";
-import { resolveModel } from "../../src/models/registry.js";
+import { resolveModel } from "../../src/llm/registry.js";
 
 describe("the runbook baseline", () => {
   it("reads the namespace of a report and no service name", async () => {
