@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simData } from "../src/cli/sim-data.js";
-import { KubeClient } from "../src/cluster/client.js";
-import { loadKubeConfig } from "../src/cluster/connect.js";
-import type { Deployment } from "../src/cluster/objects.js";
-import { ClusterTime } from "../src/cluster/time.js";
 import { applyAll, ensureNamespace, waitHealthy } from "../src/envs/deploy.js";
 import { type EnvSpec, loadEnv } from "../src/envs/env.js";
+import { KubeClient } from "../src/kube/client.js";
+import { loadKubeConfig } from "../src/kube/connect.js";
+import type { Deployment } from "../src/kube/objects.js";
+import { ClusterTime } from "../src/kube/time.js";
 import { EmbeddedCluster, type EmbeddedClusterOptions, R } from "../src/sim/index.js";
 import { line, mb } from "./stats.js";
 

@@ -48,7 +48,7 @@ export const LAYERINGS = [
       ["outcome.ts"], // how a case ends: statuses and reason codes with their class
       ["errors.ts"], // the typed errors users meet
       ["util"], // parsers, paths, schema checks, durations
-      ["cluster", "sandbox", "sim"], // the one Kubernetes client; bubblewrap and the API proxy; the embedded cluster
+      ["kube", "sandbox", "sim"], // the one Kubernetes client; bubblewrap and the API proxy; the embedded cluster
       ["envs", "identity", "probe", "ansible"], // systems; the agent's identity; the probe; the executor
       ["chaos"], // the failure catalog, injecting and removing faults
       ["verify", "localization", "noise"], // the checks and the scorer; what the agent changed against the fault; background noise

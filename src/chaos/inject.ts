@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parse } from "yaml";
-import type { KubeClient } from "../cluster/client.js";
-import type { Chaos, Deployment, KObj } from "../cluster/objects.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Chaos, Deployment, KObj } from "../kube/objects.js";
 import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureType } from "./catalog.js";

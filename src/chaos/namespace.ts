@@ -6,8 +6,9 @@
 // object, in that namespace (controllers/utils/recorder makeEvent): nothing of the fault shows
 // in the target namespace, where the agent's identity reads. Names carry the target namespace,
 // so that parallel copies of a system (<ns>, <ns>-2) never share an object.
-import type { KubeClient } from "../cluster/client.js";
+
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
+import type { KubeClient } from "../kube/client.js";
 
 /** The Chaos Mesh kinds the catalog uses. */
 export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos", "HTTPChaos"];

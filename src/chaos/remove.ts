@@ -1,12 +1,13 @@
 // Removing the harness's chaos: delete the object and wait until it is gone, clearing a finalizer
 // that hangs (IOChaos). The objects live in Chaos Mesh's namespace (namespace.ts); those an
 // earlier version left in the target namespace itself are found and removed too.
-import type { KubeClient } from "../cluster/client.js";
-import type { Chaos } from "../cluster/objects.js";
-import type { Clock } from "../cluster/time.js";
-import { waitFor } from "../cluster/wait.js";
+
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Chaos } from "../kube/objects.js";
+import type { Clock } from "../kube/time.js";
+import { waitFor } from "../kube/wait.js";
 import type { Injection } from "./injection.js";
 import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosSelector } from "./namespace.js";
 

@@ -25,9 +25,9 @@ export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
   // loaded here, not at start-up: the Kubernetes client takes a while to load, and `--help` or a
   // bad flag should answer at once
   const [{ KubeClient }, { loadKubeConfig }, { ClusterTime }, { startEmbeddedCluster }] = await Promise.all([
-    import("../cluster/client.js"),
-    import("../cluster/connect.js"),
-    import("../cluster/time.js"),
+    import("../kube/client.js"),
+    import("../kube/connect.js"),
+    import("../kube/time.js"),
     import("./embedded.js"),
   ]);
   if (f.cluster === "kube") {

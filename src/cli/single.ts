@@ -6,10 +6,10 @@
 // without MicroRemed's label are refused before anything changes.
 import type { Command } from "commander";
 import { failure } from "../chaos/catalog.js";
-import type { KubeClient } from "../cluster/client.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
+import type { KubeClient } from "../kube/client.js";
 import { targetVars } from "../runner/experiments.js";
 import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
 import { DEFAULT_TIMEOUTS } from "../verify/types.js";

@@ -3,8 +3,8 @@
 // resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
 import type { FailureType } from "../chaos/catalog.js";
-import type { KubeClient } from "../cluster/client.js";
-import type { Deployment, Pod } from "../cluster/objects.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Deployment, Pod } from "../kube/objects.js";
 import type { ReportLevel } from "./levels.js";
 import type { DiagnosisReport } from "./report.js";
 import { alertText, podCounts, type SymptomMeasurement } from "./symptom.js";

@@ -9,9 +9,10 @@
 // how many workloads are not fully Ready, counted, never named (the runtime context shows
 // the pods, as it does to anyone). Request paths are given without their host, which would name
 // the entry service.
-import type { Pod } from "../cluster/objects.js";
+
 import type { HealthSnapshot } from "../envs/health.js";
 import type { UserCheck } from "../envs/schema-env.js";
+import type { Pod } from "../kube/objects.js";
 import { isReady } from "../verify/pods.js";
 import { judgeUser, type UserReading } from "../verify/user.js";
 

@@ -1,8 +1,9 @@
 // What an env's files must agree on, beyond each file's schema: the targets and the topology name
 // workloads the manifests deploy, and the call graph names services the topology has. Each error
 // names the file and line of the offending entry and what to write instead.
-import type { KObj } from "../cluster/objects.js";
+
 import { MicroRemedError } from "../errors.js";
+import type { KObj } from "../kube/objects.js";
 import type { EnvSpec } from "./spec.js";
 import { lineOf, type YamlFile } from "./yaml-schema.js";
 

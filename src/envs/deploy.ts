@@ -1,11 +1,11 @@
 // Deploying a system into a namespace and restoring a service from its original manifest, on
 // any cluster. The runner only touches namespaces it created (they carry its label).
 import type { V1PodTemplateSpec } from "@kubernetes/client-node";
-import type { KubeClient } from "../cluster/client.js";
-import type { Deployment, KObj } from "../cluster/objects.js";
-import type { Clock } from "../cluster/time.js";
-import { waitFor } from "../cluster/wait.js";
 import { MicroRemedError } from "../errors.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Deployment, KObj } from "../kube/objects.js";
+import type { Clock } from "../kube/time.js";
+import { waitFor } from "../kube/wait.js";
 import type { EnvSpec } from "./env.js";
 import { allSettled, type HealthSnapshot, snapshot } from "./health.js";
 

@@ -4,8 +4,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
-import type { KObj } from "../cluster/objects.js";
 import { MicroRemedError } from "../errors.js";
+import type { KObj } from "../kube/objects.js";
 import { packageRoot } from "../util/paths.js";
 import { checkConsistent } from "./consistency.js";
 import { ENV_SCHEMA, type EnvFile } from "./schema-env.js";

@@ -1,7 +1,7 @@
 // The health of a namespace: its workloads, their desired replicas and whether all are Ready.
 // A baseline taken before the fault lets the verifier tell collateral damage from recovery.
-import type { KubeClient } from "../cluster/client.js";
-import type { Deployment, StatefulSet, Workload } from "../cluster/objects.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Deployment, StatefulSet, Workload } from "../kube/objects.js";
 
 export interface WorkloadHealth {
   kind: "Deployment" | "StatefulSet";

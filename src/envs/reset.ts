@@ -13,11 +13,12 @@
 //   - once every workload is Ready again and no pod is terminating, every event the snapshot did
 //     not have is deleted (the previous case's, and those of the reset itself).
 // Names of pods and times are new: the API server sets creationTimestamp and uid on create.
-import type { KubeClient } from "../cluster/client.js";
-import type { KObj } from "../cluster/objects.js";
-import type { Clock } from "../cluster/time.js";
-import { waitFor } from "../cluster/wait.js";
+
 import { MicroRemedError } from "../errors.js";
+import type { KubeClient } from "../kube/client.js";
+import type { KObj } from "../kube/objects.js";
+import type { Clock } from "../kube/time.js";
+import { waitFor } from "../kube/wait.js";
 import { waitHealthy } from "./deploy.js";
 import {
   content,

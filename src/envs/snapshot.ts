@@ -5,8 +5,8 @@
 // namespace back to it. Each object also has a signature (its uid, generation and what it says)
 // that tells whether it changed since: the content is kept for re-creating it, the signatures are
 // taken again after every reset (a re-created object has a new uid).
-import type { KubeClient } from "../cluster/client.js";
-import type { KObj } from "../cluster/objects.js";
+import type { KubeClient } from "../kube/client.js";
+import type { KObj } from "../kube/objects.js";
 
 /** A kind the snapshot keeps, and how a change of one of its objects is put back. */
 export interface TrackedKind {

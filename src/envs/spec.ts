@@ -1,6 +1,6 @@
 // A system as the runner and the checks use it, once its folder has been read and checked
 // (env.ts loads it; consistency.ts checks that its files agree).
-import type { KObj } from "../cluster/objects.js";
+import type { KObj } from "../kube/objects.js";
 import type { UserCheck } from "./schema-env.js";
 import type { TopologyDoc } from "./schema-topology.js";
 

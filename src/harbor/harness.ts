@@ -3,10 +3,10 @@
 // roles (src/runner/roles.ts, method-roles.ts) act in, and those roles built with the task's
 // settings. The agent never holds any of it.
 import { failure as failureSpec } from "../chaos/catalog.js";
-import { KubeClient } from "../cluster/client.js";
-import { loadKubeConfig } from "../cluster/connect.js";
-import { ClusterTime } from "../cluster/time.js";
 import { loadEnv } from "../envs/env.js";
+import { KubeClient } from "../kube/client.js";
+import { loadKubeConfig } from "../kube/connect.js";
+import { ClusterTime } from "../kube/time.js";
 import { resolveConfig, withDefaults } from "../runner/config.js";
 import { type CaseRoles, type CaseScope, caseScope, type Fault } from "../runner/context.js";
 import { caseScorer, levelDiagnoser } from "../runner/method-roles.js";

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { KubeApiError, type KubeClient } from "../cluster/client.js";
 import { MicroRemedError } from "../errors.js";
+import { KubeApiError, type KubeClient } from "../kube/client.js";
 import { agentClusterRules, agentRules } from "./rules.js";
 
 export type AgentAccess = "namespace" | "cluster-admin";

@@ -3,9 +3,10 @@
 // tools act as that; given one that may not, the tools act as the given one, but only when the API
 // server says it cannot act outside the namespace (SelfSubjectAccessReview, what `kubectl auth
 // can-i` asks) or --agent-access cluster-admin says it may.
-import { KubeApiError, KubeClient } from "../cluster/client.js";
-import { loadKubeConfig } from "../cluster/connect.js";
+
 import { MicroRemedError } from "../errors.js";
+import { KubeApiError, KubeClient } from "../kube/client.js";
+import { loadKubeConfig } from "../kube/connect.js";
 import { type AgentAccess, createAgentIdentity, removeAgentIdentity } from "./agent.js";
 
 export interface ActingIdentity {

@@ -8,10 +8,10 @@
 // The runner then waits for the restarted workloads (src/runner/noise.ts), and undoes the
 // ConfigMap edit when the case is restored (undoNoise).
 
-import type { KubeClient } from "../cluster/client.js";
-import { execIn } from "../cluster/exec.js";
-import type { KObj, Pod } from "../cluster/objects.js";
-import type { Clock } from "../cluster/time.js";
+import type { KubeClient } from "../kube/client.js";
+import { execIn } from "../kube/exec.js";
+import type { KObj, Pod } from "../kube/objects.js";
+import type { Clock } from "../kube/time.js";
 import { Rng } from "../util/rng.js";
 import { EDIT_ANNOTATION, type NoiseEvent } from "./plan.js";
 import { type WarningReason, warningFor } from "./warnings.js";

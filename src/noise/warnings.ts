@@ -4,7 +4,7 @@
 // or an exec command's own timeout), and the DNS search line warning names the line the kubelet
 // applied (pkg/kubelet/network/dns/dns.go). A pod with no readiness probe gets no probe warning:
 // the warning is then not made.
-import type { Pod } from "../cluster/objects.js";
+import type { Pod } from "../kube/objects.js";
 
 /** The reasons a warning noise event may have (plan.ts picks one). */
 export const WARNING_REASONS = ["Unhealthy", "DNSConfigForming"] as const;

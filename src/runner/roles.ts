@@ -3,11 +3,11 @@
 // each built with the settings of the run it reads. The roles around the method are
 // method-roles.ts's; setup.ts puts them together for a case.
 import { type Injection, inject, removeAllChaos, removeChaos } from "../chaos/inject.js";
-import type { Clock } from "../cluster/time.js";
 import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
 import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
 import { MicroRemedError } from "../errors.js";
+import type { Clock } from "../kube/time.js";
 import { verifierOf } from "../verify/registry.js";
 import { mergeReadings } from "../verify/scorer.js";
 import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";

@@ -4,11 +4,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { AnsibleExecutor } from "../ansible/executor.js";
-import type { KubeClient } from "../cluster/client.js";
-import type { ClusterTime } from "../cluster/time.js";
 import { deployEnv, ensureNamespace } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
+import type { KubeClient } from "../kube/client.js";
+import type { ClusterTime } from "../kube/time.js";
 import { resolveModel } from "../llm/registry.js";
 import { resolveMethod } from "../methods/registry.js";
 import { isErrorOfRun } from "../outcome.js";

@@ -2,9 +2,9 @@
 // (roles.ts, method-roles.ts, noise.ts, solve.ts), each built with the settings it reads, and the
 // labels its record carries. A test hands its own roles in `roles`; the defaults fill in the rest.
 import type { Executor } from "../ansible/executor.js";
-import type { KubeClient } from "../cluster/client.js";
-import type { Clock } from "../cluster/time.js";
 import type { EnvSpec } from "../envs/env.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Clock } from "../kube/time.js";
 import type { Model } from "../llm/types.js";
 import type { Method } from "../methods/types.js";
 import type { RunConfig } from "./config.js";

@@ -13,7 +13,7 @@
 // report and a repaired system. The Verification agent's and the runner's settle and
 // checks are the harness's measurements, recorded apart (scoreMs, finalMs), not counted in it.
 import type { Executor } from "../ansible/executor.js";
-import type { Clock } from "../cluster/time.js";
+import type { Clock } from "../kube/time.js";
 import type { Model } from "../llm/types.js";
 import type { AgentLauncher, Prober } from "../methods/types.js";
 import type { MethodTimes } from "../runlog/records.js";

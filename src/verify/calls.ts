@@ -10,7 +10,7 @@
 // or, from a server of another protocol (gRPC, redis, mysql) reading an HTTP request, a
 // connection it accepted and closed. confirm: the same requests fail (refused, timed out, no such
 // host, aborted). final: the target is rolled out too (guarded.ts).
-import type { Pod, Service } from "../cluster/objects.js";
+import type { Pod, Service } from "../kube/objects.js";
 import { callersOf, defaultPortOf, dialedAddress, dialOf, protocolOf, routeRequest } from "./address.js";
 import { guardedVerifier } from "./guarded.js";
 import { isReady, targetPods } from "./pods.js";

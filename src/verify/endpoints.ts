@@ -1,7 +1,7 @@
 // The expert tier's "endpoints" symptom: the Service named after the target exists, selects the
 // target's pods, has a ready endpoint for every port, and sends each port to a port the pods'
 // containers declare (by number or by name), as kube-proxy would route it.
-import type { Deployment, Endpoints, Service } from "../cluster/objects.js";
+import type { Deployment, Endpoints, Service } from "../kube/objects.js";
 import { targetPods } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 import { watchedVerifier } from "./watched.js";

@@ -1,8 +1,9 @@
 // The namespace-health check MicroRemed adds to the reference: after the remediation, every
 // workload that was healthy before the fault is still there, not scaled down, and all Ready.
-import type { Pod } from "../cluster/objects.js";
-import { waitFor } from "../cluster/wait.js";
+
 import { allSettled, collateralDamage, type HealthSnapshot, snapshot } from "../envs/health.js";
+import type { Pod } from "../kube/objects.js";
+import { waitFor } from "../kube/wait.js";
 import type { Verdict, VerifyContext } from "./types.js";
 
 export async function verifyNamespaceHealth(

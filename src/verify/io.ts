@@ -2,8 +2,8 @@
 // reaches at least 10 MB/s. The file has a temporary name and is removed at once.
 
 import { randomBytes } from "node:crypto";
-import { execIn } from "../cluster/exec.js";
-import type { Pod } from "../cluster/objects.js";
+import { execIn } from "../kube/exec.js";
+import type { Pod } from "../kube/objects.js";
 import { notReadyVerdict, pollMeasure, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 

@@ -2,8 +2,8 @@
 // `ping -c 3 -W 2 <address>` shows 0% loss and an average RTT of at most 1000 ms. The address is a
 // pod of the namespace (env pingTarget): in-cluster, no Internet needed.
 
-import { execIn } from "../cluster/exec.js";
-import type { Pod } from "../cluster/objects.js";
+import { execIn } from "../kube/exec.js";
+import type { Pod } from "../kube/objects.js";
 import {
   mainContainer,
   notReadyVerdict,

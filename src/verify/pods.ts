@@ -1,6 +1,6 @@
 // The target service's pods as the checks see them, and the wait for them to be Running+Ready.
-import type { Pod } from "../cluster/objects.js";
-import { waitFor } from "../cluster/wait.js";
+import type { Pod } from "../kube/objects.js";
+import { waitFor } from "../kube/wait.js";
 import type { Verdict, VerifyContext } from "./types.js";
 
 export const SIDECAR = "sidecar-busybox";

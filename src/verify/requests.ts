@@ -4,9 +4,10 @@
 // connection the server closed without one, as a gRPC, redis or mysql server does with an HTTP
 // request and an HTTPChaos abort does; no connection at all), and a container's environment as
 // its application reads it.
-import { type ExecResult, execIn } from "../cluster/exec.js";
-import type { Pod } from "../cluster/objects.js";
+
 import type { EnvSpec } from "../envs/env.js";
+import { type ExecResult, execIn } from "../kube/exec.js";
+import type { Pod } from "../kube/objects.js";
 import { mainContainer, SIDECAR } from "./pods.js";
 import type { CheckScope } from "./types.js";
 

@@ -2,7 +2,7 @@
 // present, at least one replica, its latest spec rolled out (updated, ready and available match
 // the replicas), and every pod Running and Ready with no container waiting (ErrImagePull,
 // CrashLoopBackOff, Init:0/1, Pending). A pod that flaps between readings is the hold's to catch.
-import type { Deployment, Pod } from "../cluster/objects.js";
+import type { Deployment, Pod } from "../kube/objects.js";
 import { describePods, isReady, targetPods } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 import { watchedVerifier } from "./watched.js";

@@ -6,8 +6,8 @@
 // Authentication required.` (the store requires a password the client does not send) or
 // `WRONGPASS` (the client sends another) is the fault. So a fix that drops the store's password
 // passes, and so does one that gives the client the store's password.
-import { execIn } from "../cluster/exec.js";
-import type { Pod, Service } from "../cluster/objects.js";
+import { execIn } from "../kube/exec.js";
+import type { Pod, Service } from "../kube/objects.js";
 import { callersOf, passwordIn } from "./address.js";
 import { guardedVerifier } from "./guarded.js";
 import { isReady, targetPods } from "./pods.js";

@@ -5,8 +5,8 @@
 // what the service needs throttles most periods between the two readings (the fault shows); a
 // service within its limit is throttled in few. What `kubectl top` shows cannot tell them apart:
 // a throttled container's usage stays at or under its limit.
-import { execIn } from "../cluster/exec.js";
-import type { Pod } from "../cluster/objects.js";
+import { execIn } from "../kube/exec.js";
+import type { Pod } from "../kube/objects.js";
 import { guardedVerifier } from "./guarded.js";
 import { isReady, targetPods } from "./pods.js";
 import { appContainer } from "./requests.js";

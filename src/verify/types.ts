@@ -1,8 +1,8 @@
 // The verifier seam: cluster and case in, {pass, reason, measurements} out.
 import type { VerifierId } from "../chaos/catalog.js";
-import type { KubeClient } from "../cluster/client.js";
-import type { Clock } from "../cluster/time.js";
 import type { EnvSpec } from "../envs/env.js";
+import type { KubeClient } from "../kube/client.js";
+import type { Clock } from "../kube/time.js";
 
 export interface Verdict {
   pass: boolean;

@@ -1,7 +1,7 @@
 // The reference's usage checks: after the target pods are Running+Ready, every non-sidecar
 // container's CPU (or memory) usage from the metrics API is below 50% of its limit.
 
-import type { Pod } from "../cluster/objects.js";
+import type { Pod } from "../kube/objects.js";
 import { bytes, milliCpu } from "../util/quantity.js";
 import { isReady, notReadyVerdict, pollMeasure, SIDECAR, targetPods, waitTargetsReady } from "./pods.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";

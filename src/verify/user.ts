@@ -5,9 +5,10 @@
 // the median time is within the margin of the healthy baseline, measured the same way before the
 // fault. A request's time is the exec's, in cluster time: the exec's own overhead is in the
 // baseline too.
-import { execIn } from "../cluster/exec.js";
-import type { Pod } from "../cluster/objects.js";
+
 import type { UserCheck } from "../envs/schema-env.js";
+import { execIn } from "../kube/exec.js";
+import type { Pod } from "../kube/objects.js";
 import { isReady } from "./pods.js";
 import type { CheckScope, Verdict } from "./types.js";
 

@@ -4,7 +4,7 @@
 // reading and the objects whose changes they watch.
 
 import type { VerifierId } from "../chaos/catalog.js";
-import { type WatchTarget, waitFor } from "../cluster/wait.js";
+import { type WatchTarget, waitFor } from "../kube/wait.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 
 export function watchedVerifier(

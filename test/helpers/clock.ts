@@ -1,6 +1,6 @@
 // A cluster clock that moves only when told: sleeps and the checks' own waits advance it at once,
 // so a test says exactly how much cluster time passes and nothing waits on the wall clock.
-import type { Clock } from "../../src/cluster/time.js";
+import type { Clock } from "../../src/kube/time.js";
 
 export class FakeClock implements Clock {
   /** Cluster ms slept, in order (the settle, a hold, ...). */

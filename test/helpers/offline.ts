@@ -2,8 +2,8 @@
 // there (nothing may call it), the built-in simple-micro system, and a run's configuration with
 // every default, as the CLI would make it.
 import { KubeConfig } from "@kubernetes/client-node";
-import { KubeClient } from "../../src/cluster/client.js";
 import { loadEnv } from "../../src/envs/env.js";
+import { KubeClient } from "../../src/kube/client.js";
 import { type RunConfig, type RunKey, resolveConfig, withDefaults } from "../../src/runner/config.js";
 
 export function offlineClient(): KubeClient {

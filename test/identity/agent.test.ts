@@ -8,9 +8,9 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KubeClient } from "../../src/cluster/client.js";
-import { loadKubeConfig } from "../../src/cluster/connect.js";
 import { type AgentIdentity, createAgentIdentity } from "../../src/identity/agent.js";
+import { KubeClient } from "../../src/kube/client.js";
+import { loadKubeConfig } from "../../src/kube/connect.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 import { deploySystem } from "../sim/helpers/failures.js";
 

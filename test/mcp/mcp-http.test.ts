@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KubeClient } from "../../src/cluster/client.js";
-import { loadKubeConfig } from "../../src/cluster/connect.js";
 import { type AgentIdentity, createAgentIdentity } from "../../src/identity/agent.js";
+import { KubeClient } from "../../src/kube/client.js";
+import { loadKubeConfig } from "../../src/kube/connect.js";
 import {
   type ConversationJson,
   checkBuilt,

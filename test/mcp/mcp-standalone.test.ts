@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadKubeConfig } from "../../src/cluster/connect.js";
 import { agentKubeconfig } from "../../src/identity/agent.js";
+import { loadKubeConfig } from "../../src/kube/connect.js";
 import {
   CLI,
   checkBuilt,

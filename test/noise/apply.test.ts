@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { failure } from "../../src/chaos/catalog.js";
-import { KubeClient } from "../../src/cluster/client.js";
-import { loadKubeConfig } from "../../src/cluster/connect.js";
-import type { KObj } from "../../src/cluster/objects.js";
+import { KubeClient } from "../../src/kube/client.js";
+import { loadKubeConfig } from "../../src/kube/connect.js";
+import type { KObj } from "../../src/kube/objects.js";
 import { makeNoise, undoNoise } from "../../src/noise/apply.js";
 import { EDIT_ANNOTATION, type NoiseEvent, planNoise } from "../../src/noise/plan.js";
 import { caseScope, type Fault } from "../../src/runner/context.js";

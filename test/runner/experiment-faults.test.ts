@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { failure } from "../../src/chaos/catalog.js";
 import { renderTemplate } from "../../src/chaos/inject.js";
-import type { Chaos } from "../../src/cluster/objects.js";
 import { MicroRemedError } from "../../src/errors.js";
+import type { Chaos } from "../../src/kube/objects.js";
 import { loadExperimentFile, parseExperimentYaml } from "../../src/runner/experiments.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mr-faults-"));

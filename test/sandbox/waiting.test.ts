@@ -1,5 +1,5 @@
 // The API proxy's account of when the tools wait on the cluster (it drives the embedded clock:
-// fast only while the agent waits on a watch, src/cluster/time.ts). Fake timers: deterministic.
+// fast only while the agent waits on a watch, src/kube/time.ts). Fake timers: deterministic.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isWatch } from "../../src/sandbox/api-proxy.js";
 import { WaitTracker } from "../../src/sandbox/waiting.js";

@@ -5,9 +5,9 @@
 // it) read in confirm or final mode through the sim's kubeconfig.
 import { KubeConfig } from "@kubernetes/client-node";
 import { failure } from "../../src/chaos/catalog.js";
-import { KubeClient } from "../../src/cluster/client.js";
-import { ClusterTime } from "../../src/cluster/time.js";
 import { type EnvSpec, loadEnv } from "../../src/envs/env.js";
+import { KubeClient } from "../../src/kube/client.js";
+import { ClusterTime } from "../../src/kube/time.js";
 import { targetVars } from "../../src/runner/experiments.js";
 import { verifierOf } from "../../src/verify/registry.js";
 import { checkOf, DEFAULT_TIMEOUTS, type Verdict, type VerifyTimeouts } from "../../src/verify/types.js";

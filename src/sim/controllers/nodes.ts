@@ -14,7 +14,7 @@ export interface NodeSpec {
   pods: number;
 }
 
-/** kube-system/<name>, data.speed: the clock's speed, which the runner sets (src/cluster/time.ts). */
+/** kube-system/<name>, data.speed: the clock's speed, which the runner sets (src/kube/time.ts). */
 export const CLOCK_CONFIGMAP = { namespace: "kube-system", name: "cluster-clock" };
 
 const digest = (seed: string) => createHash("sha256").update(seed).digest("hex");

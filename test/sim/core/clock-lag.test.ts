@@ -4,7 +4,7 @@
 // the cluster slows down instead. So the same schedule gives the same history loaded and idle.
 // (The clocks start a minute behind the wall clock, the lead a fast clock needs: clock-wall.test.ts.)
 // The runner reaches the clock only through the API: /version reports the speed and the Node
-// ConfigMap kube-system/cluster-clock sets it (src/cluster/time.ts), checked with kubectl; an
+// ConfigMap kube-system/cluster-clock sets it (src/kube/time.ts), checked with kubectl; an
 // identity confined to a namespace sees neither (it is the harness's, not the system's).
 // Kubernetes' own components keep time with k8s.io/utils/clock (a fake clock in their tests, as
 // ManualClock here); a simulated one must in addition never let time pass work it did not do.

@@ -4,8 +4,8 @@
 // reasoning about what changed since the deploy works on the embedded cluster as on k3s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { KubeClient, LAST_APPLIED } from "../../src/cluster/client.js";
-import { loadKubeConfig } from "../../src/cluster/connect.js";
+import { KubeClient, LAST_APPLIED } from "../../src/kube/client.js";
+import { loadKubeConfig } from "../../src/kube/connect.js";
 import { startTestCluster, type TestCluster } from "../helpers/cluster.js";
 
 let t: TestCluster;
