@@ -50,7 +50,7 @@ export const LAYERINGS = [
       ["util"], // parsers, paths, schema checks, durations
       ["kube", "sandbox", "sim"], // the one Kubernetes client; bubblewrap and the API proxy; the embedded cluster
       ["envs", "identity", "probe", "ansible"], // systems; the agent's identity; the probe; the executor
-      ["chaos"], // the failure catalog, injecting and removing faults
+      ["faults"], // the failure catalog, injecting and removing faults
       ["verify", "localization", "noise"], // the checks and the scorer; what the agent changed against the fault; background noise
       ["diagnosis"], // the diagnosis report (its symptom level is written from the user-facing check)
       ["llm"], // LLM providers and the built-in models

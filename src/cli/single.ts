@@ -5,10 +5,10 @@
 // inject, verify and restore need one it deployed. kube-system, chaos-mesh and every namespace
 // without MicroRemed's label are refused before anything changes.
 import type { Command } from "commander";
-import { failure } from "../chaos/catalog.js";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
 import { MicroRemedError } from "../errors.js";
+import { failure } from "../faults/catalog.js";
 import type { KubeClient } from "../kube/client.js";
 import { targetVars } from "../runner/experiments.js";
 import { parseNonNegativeInt, parsePositive } from "../util/parse.js";
@@ -31,7 +31,7 @@ type Opts = ClusterFlags & { env: string; namespace?: string };
 /** The modules that talk to a cluster, loaded when a command runs (they take a while to load). */
 const ops = async () => {
   const [chaos, deploy, health, verify] = await Promise.all([
-    import("../chaos/inject.js"),
+    import("../faults/inject.js"),
     import("../envs/deploy.js"),
     import("../envs/health.js"),
     import("../verify/registry.js"),

@@ -2,7 +2,7 @@
 // what `kubectl get pods,deploy` would show of the namespace and the targets' containers and
 // resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
-import type { FailureType } from "../chaos/catalog.js";
+import type { FailureType } from "../faults/catalog.js";
 import type { KubeClient } from "../kube/client.js";
 import type { Deployment, Pod } from "../kube/objects.js";
 import type { ReportLevel } from "./levels.js";

@@ -3,10 +3,10 @@
 // solution/solve.sh. Paths inside the image are fixed here; the scripts read each from a variable
 // first so that a test can run them in a temporary folder, without a container.
 
-import { failure } from "../chaos/catalog.js";
 import { reportAt } from "../diagnosis/build.js";
 import { REPORT_SCOPE } from "../diagnosis/levels.js";
 import { readReport, renderReport } from "../diagnosis/report.js";
+import { failure } from "../faults/catalog.js";
 import { oraclePlaybook } from "../llm/builtin/oracle.js";
 import type { HarborCase } from "./case.js";
 import { type TomlTable, toToml } from "./toml.js";

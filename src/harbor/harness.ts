@@ -2,8 +2,9 @@
 // (root's, in the task's state folder), its clock set for the phase, the case's scope the runner's
 // roles (src/runner/roles.ts, method-roles.ts) act in, and those roles built with the task's
 // settings. The agent never holds any of it.
-import { failure as failureSpec } from "../chaos/catalog.js";
+
 import { loadEnv } from "../envs/env.js";
+import { failure as failureSpec } from "../faults/catalog.js";
 import { KubeClient } from "../kube/client.js";
 import { loadKubeConfig } from "../kube/connect.js";
 import { ClusterTime } from "../kube/time.js";

@@ -2,10 +2,10 @@
 // (experiments/<tier>.txt), targets drawn with the seed as a run draws them, so the same
 // --env, --tiers and --seed name the same cases as `microremed run-all`.
 
-import { failure } from "../chaos/catalog.js";
 import type { ReportLevel } from "../diagnosis/levels.js";
 import { isEnvPath, loadEnv } from "../envs/env.js";
 import { usageError } from "../errors.js";
+import { failure } from "../faults/catalog.js";
 import { resolveData } from "../runner/config.js";
 import { loadExperimentFile, planCases } from "../runner/experiments.js";
 import { EXPERT_HOLD_SECONDS } from "../runner/method-roles.js";

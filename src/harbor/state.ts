@@ -3,8 +3,8 @@
 // fault showed. Kept in the harness's own folder (root's, 0700), never where the agent looks.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Injection } from "../chaos/inject.js";
 import { MicroRemedError } from "../errors.js";
+import type { Injection } from "../faults/inject.js";
 import type { Baseline } from "../runner/context.js";
 import type { HarborCase } from "./case.js";
 

@@ -14,7 +14,7 @@
 // The agent localized when it changed an object of every fault and no workload of another
 // service: a restart of every Deployment that happens to repair is not finding the fault,
 // whatever it touched on the way.
-import type { Injection } from "../chaos/inject.js";
+import type { Injection } from "../faults/inject.js";
 import { type Change, changeLabel } from "./audit.js";
 
 export interface Localization {

@@ -1,8 +1,9 @@
 // A case's record, one line of cases.jsonl: its type, built in one place from what the case's
 // pipeline learned (caseRecord), and read back in today's shape from any version's line
 // (upgradeRecord).
-import type { Tier } from "../chaos/catalog.js";
+
 import type { ReportLevel } from "../diagnosis/levels.js";
+import type { Tier } from "../faults/catalog.js";
 import { addUsage, emptyUsage, type Usage } from "../llm/types.js";
 import type { Localization } from "../localization/score.js";
 import type { StatedDiagnosis } from "../methods/diagnosis.js";

@@ -11,10 +11,10 @@
 // (provider, tool or cluster: left out of the success rate).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { failure as failureSpec } from "../chaos/catalog.js";
-import type { Injection } from "../chaos/inject.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import { errorLine, isMicroRemedError, reasonOf } from "../errors.js";
+import { failure as failureSpec } from "../faults/catalog.js";
+import type { Injection } from "../faults/inject.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";

@@ -2,11 +2,12 @@
 // the system and its namespace, how long checks look, Ctrl-C), the harness's roles, each built
 // with the few settings it reads (roles.ts), and what the record says the case ran with. runCase
 // (case.ts) hands each role the scope and what the case has learned so far, nothing more.
-import type { FailureType, Tier } from "../chaos/catalog.js";
-import type { Injection } from "../chaos/inject.js";
+
 import type { ReportLevel } from "../diagnosis/levels.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import type { HealthSnapshot } from "../envs/health.js";
+import type { FailureType, Tier } from "../faults/catalog.js";
+import type { Injection } from "../faults/inject.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import type { ChatMessage } from "../llm/types.js";
 import type { Localization } from "../localization/score.js";

@@ -3,13 +3,13 @@
 // given are drawn from the env's fault-target lists with the run's seed.
 import { readFileSync } from "node:fs";
 import { dirname, extname } from "node:path";
-import { catalog, type FailureType, failure } from "../chaos/catalog.js";
-import { LIVE_PLACEHOLDERS, placeholdersOf } from "../chaos/inject.js";
-import { PARAMS_SCHEMAS, retargetingField } from "../chaos/params.js";
-import { CHECKS, loadUserTemplate } from "../chaos/user-template.js";
 import type { EnvSpec } from "../envs/env.js";
 import { checkYaml, lineOf, parseYaml, type YamlFile } from "../envs/yaml-schema.js";
 import { MicroRemedError } from "../errors.js";
+import { catalog, type FailureType, failure } from "../faults/catalog.js";
+import { LIVE_PLACEHOLDERS, placeholdersOf } from "../faults/inject.js";
+import { PARAMS_SCHEMAS, retargetingField } from "../faults/params.js";
+import { CHECKS, loadUserTemplate } from "../faults/user-template.js";
 import { Rng } from "../util/rng.js";
 
 export interface WrittenFault {

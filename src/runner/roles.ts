@@ -1,12 +1,13 @@
 // The harness's roles that act on the namespace (context.ts declares each): a healthy namespace
-// first, inject and confirm on src/chaos and src/verify, and restore on src/chaos and src/envs;
+// first, inject and confirm on src/faults and src/verify, and restore on src/faults and src/envs;
 // each built with the settings of the run it reads. The roles around the method are
 // method-roles.ts's; setup.ts puts them together for a case.
-import { type Injection, inject, removeAllChaos, removeChaos } from "../chaos/inject.js";
+
 import { applyAll, restoreService, waitHealthy } from "../envs/deploy.js";
 import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
 import { MicroRemedError } from "../errors.js";
+import { type Injection, inject, removeAllChaos, removeChaos } from "../faults/inject.js";
 import type { Clock } from "../kube/time.js";
 import { verifierOf } from "../verify/registry.js";
 import { mergeReadings } from "../verify/scorer.js";

@@ -2,7 +2,7 @@
 // throttle, store): the fault is read where it shows (an edge's requests, the cgroup's
 // throttling, the store's answer), and in final mode the target must also be back to serving as
 // deployed (rollout.ts), so that a "fix" that breaks the target differently does not pass.
-import type { VerifierId } from "../chaos/catalog.js";
+import type { VerifierId } from "../faults/catalog.js";
 import { pollMeasure } from "./pods.js";
 import { rolloutVerifier } from "./rollout.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";

@@ -1,7 +1,7 @@
 // Verifiers by id (the catalog's `verifier` field). Most read only the target; `calls` reads the
 // edge its fault's values name (the caller's variable, the callee, the route), so a fault's check
 // is made with them: verifierOf.
-import type { FailureType, VerifierId } from "../chaos/catalog.js";
+import type { FailureType, VerifierId } from "../faults/catalog.js";
 import { callsVerifier, edgeOf } from "./calls.js";
 import { configVerifier } from "./config.js";
 import { endpointsVerifier } from "./endpoints.js";

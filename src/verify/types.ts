@@ -1,6 +1,7 @@
 // The verifier seam: cluster and case in, {pass, reason, measurements} out.
-import type { VerifierId } from "../chaos/catalog.js";
+
 import type { EnvSpec } from "../envs/env.js";
+import type { VerifierId } from "../faults/catalog.js";
 import type { KubeClient } from "../kube/client.js";
 import type { Clock } from "../kube/time.js";
 

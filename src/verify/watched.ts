@@ -3,7 +3,7 @@
 // a reading that passes. The expert tier's rollout and endpoints checks are this with their own
 // reading and the objects whose changes they watch.
 
-import type { VerifierId } from "../chaos/catalog.js";
+import type { VerifierId } from "../faults/catalog.js";
 import { type WatchTarget, waitFor } from "../kube/wait.js";
 import type { Verdict, Verifier, VerifyContext } from "./types.js";
 

@@ -3,13 +3,13 @@
 // every system (with its user-facing check where it has one, its health check where not), nor
 // copies the words of a check that failed (which name the pods and hosts it tried).
 import { describe, expect, it } from "vitest";
-import { catalog } from "../../src/chaos/catalog.js";
 import { reportAt } from "../../src/diagnosis/build.js";
 import { readReport, renderReport } from "../../src/diagnosis/report.js";
 import { answerWord, podCounts, type SymptomMeasurement } from "../../src/diagnosis/symptom.js";
 import { type EnvSpec, listEnvs, loadEnv } from "../../src/envs/env.js";
 import type { HealthSnapshot } from "../../src/envs/health.js";
 import type { UserCheck } from "../../src/envs/schema-env.js";
+import { catalog } from "../../src/faults/catalog.js";
 import { answerOf, type UserReading } from "../../src/verify/user.js";
 
 const common = { env: "simple-micro", namespace: "shop", inventory: "[local]\nlocalhost\n" };

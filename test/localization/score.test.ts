@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Injection } from "../../src/chaos/inject.js";
+import type { Injection } from "../../src/faults/inject.js";
 import { changeLabel, changeOf, changesIn } from "../../src/localization/audit.js";
 import { scoreLocalization } from "../../src/localization/score.js";
 import { localizationRows } from "../../src/runlog/localization.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { failure } from "../../src/chaos/catalog.js";
+import { failure } from "../../src/faults/catalog.js";
 import { KubeClient } from "../../src/kube/client.js";
 import { loadKubeConfig } from "../../src/kube/connect.js";
 import type { KObj } from "../../src/kube/objects.js";

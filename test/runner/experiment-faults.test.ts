@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { failure } from "../../src/chaos/catalog.js";
-import { renderTemplate } from "../../src/chaos/inject.js";
 import { MicroRemedError } from "../../src/errors.js";
+import { failure } from "../../src/faults/catalog.js";
+import { renderTemplate } from "../../src/faults/inject.js";
 import type { Chaos } from "../../src/kube/objects.js";
 import { loadExperimentFile, parseExperimentYaml } from "../../src/runner/experiments.js";
 

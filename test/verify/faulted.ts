@@ -4,8 +4,8 @@
 // them), the fix made with real kubectl, and the fault's check (verifierOf, as the runner makes
 // it) read in confirm or final mode through the sim's kubeconfig.
 import { KubeConfig } from "@kubernetes/client-node";
-import { failure } from "../../src/chaos/catalog.js";
 import { type EnvSpec, loadEnv } from "../../src/envs/env.js";
+import { failure } from "../../src/faults/catalog.js";
 import { KubeClient } from "../../src/kube/client.js";
 import { ClusterTime } from "../../src/kube/time.js";
 import { targetVars } from "../../src/runner/experiments.js";

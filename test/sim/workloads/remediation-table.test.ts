@@ -9,8 +9,8 @@
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failure as failureSpec } from "../../../src/chaos/catalog.js";
 import { loadEnv } from "../../../src/envs/env.js";
+import { failure as failureSpec } from "../../../src/faults/catalog.js";
 import { KubeClient } from "../../../src/kube/client.js";
 import { loadKubeConfig } from "../../../src/kube/connect.js";
 import { ClusterTime } from "../../../src/kube/time.js";
