@@ -29,11 +29,11 @@ export interface Harness {
 }
 
 /**
- * The case's context at the harness's speed. The roles used here (prepare, inject, confirm,
+ * The case's scope at the harness's speed. The roles used here (prepare, inject, confirm,
  * diagnose, score) read the cluster, the clock, the system and the run's settings; the method's
  * parts (method, model, executor) belong to the agent, which Harbor runs, so none is given.
  */
-export async function openHarness(c: HarborCase, kubeconfig: string, dir: string): Promise<Harness> {
+export async function openHarness(c: HarborCase, kubeconfig: string): Promise<Harness> {
   const { kc } = loadKubeConfig({ kubeconfig });
   const client = new KubeClient(kc);
   await setClock(client, c.speed);

@@ -27,7 +27,7 @@ export interface StartOptions {
 }
 
 export async function startTask(c: HarborCase, o: StartOptions): Promise<CaseState> {
-  const { ctx, roles, faults, inventory: inventorySource } = await openHarness(c, o.kubeconfig, o.state);
+  const { ctx, roles, faults, inventory: inventorySource } = await openHarness(c, o.kubeconfig);
   await deployEnv(ctx.client, ctx.time, ctx.env, ctx.namespace);
   const baseline = await roles.preparer.prepare(ctx, faults);
   const injections = await roles.injector.inject(ctx, faults);

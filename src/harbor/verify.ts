@@ -35,7 +35,7 @@ function stated(workdir: string, services: string[]): { service: string; correct
 
 export async function verifyTask(o: VerifyOptions): Promise<{ reward: Reward; score: Score }> {
   const s = readState(o.state);
-  const { ctx, roles, faults } = await openHarness(s.case, o.kubeconfig, o.state);
+  const { ctx, roles, faults } = await openHarness(s.case, o.kubeconfig);
   const scorer = roles.scorer.scorer(ctx, { faults, baseline: s.baseline, injections: s.injections });
   const score = await scorer.score();
   const diagnosis = stated(
