@@ -150,6 +150,8 @@ export class MainProcesses {
     if (!argv) return false;
     const exec = containerExecOf(this.ctxOf());
     if (exec.commands.get(argv[0])) return true;
+    // the image's own program (a Go service's /src/server): a binary the topology describes
+    if (imageHas(String(ref.container.image ?? ""), argv[0])) return false;
     // a script the container holds (a ConfigMap mounted with a run script)
     if (!argv[0].startsWith("/")) return false;
     const fs = exec.files.forContainer(ref.pod, ref.container, ref.restartCount);
