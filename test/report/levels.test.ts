@@ -47,7 +47,7 @@ function mdRows(text: string, heading: string): string[][] {
 /** The localization row of the hard tier at the symptom level, after its key columns. */
 const HARD_SYMPTOM = [
   "3",
-  "66.7% (2/3) [20.8% – 93.8%]", // as the success table rounds its interval
+  "66.7% (2/3) [20.8% – 93.9%]", // as the success table rounds its interval
   "33.3% (1/3) [6.1% – 79.2%]",
   "0.0% (0/3) [0.0% – 56.1%]",
   "33.3% (1/3) [6.1% – 79.2%]",
@@ -72,7 +72,7 @@ describe("report levels apart", () => {
       ["model", "method", "tier", "level", "success", "95% interval"],
       ["gpt-4o", "SoloGen", "easy", "full", "100.0% (4/4)", "51.0% – 100.0%"],
       ["gpt-4o", "SoloGen", "easy", "symptom", "0.0% (0/4)", "0.0% – 49.0%"],
-      ["gpt-4o", "SoloGen", "hard", "symptom", "66.7% (2/3)", "20.8% – 93.8%"],
+      ["gpt-4o", "SoloGen", "hard", "symptom", "66.7% (2/3)", "20.8% – 93.9%"],
       ["gpt-4o", "ThinkRemed", "easy", "service", "100.0% (2/2)", "34.2% – 100.0%"],
     ]);
     // every table keyed by tier has the column; the run from before levels reads as full

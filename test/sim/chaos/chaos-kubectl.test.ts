@@ -31,6 +31,22 @@ spec:
       containers:
         - name: time-service
           image: python:3.9-slim
+          # python:3.9-slim's CMD is a bare python3, which exits at once without a TTY: the
+          # service is the script its command runs, as Simple-Micro's is
+          command:
+            - python
+            - -u
+            - -c
+            - |
+              from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+              class Handler(BaseHTTPRequestHandler):
+                  def do_GET(self):
+                      if self.path == "/health":
+                          self.send_response(200)
+                      else:
+                          self.send_response(404)
+                      self.end_headers()
+              ThreadingHTTPServer(("", 5001), Handler).serve_forever()
           ports: [{ containerPort: 5001 }]
           readinessProbe: { httpGet: { path: /health, port: 5001 }, initialDelaySeconds: 5, periodSeconds: 5 }
           resources:
@@ -140,7 +156,7 @@ describe("Chaos Mesh templates through kubectl", () => {
   // (controllers/chaosimpl/podchaos/podfailure/impl.go); pause is FROM scratch with only /pause, so
   // the sidecar's `sh -c` cannot start (runc: StartError, exit 128) and crash-loops, and the app
   // runs /pause and fails its readiness probe: 0/2 Ready, as failures.md's table says.
-  it("pod-fail leaves the pod at 0/2 Ready: the sidecar's shell cannot start in pause, until deleted", async () => {
+  it("pod-fail leaves the pod at 0/2 Ready: neither the sidecar's shell nor the app's python can start in pause, until deleted", async () => {
     const ap = await t.kubectl(["apply", "-f", "-"], template("pod-fail"));
     expect(ap.stdout).toContain("podchaos.chaos-mesh.org/pod-fail created");
     const images = () =>
@@ -177,8 +193,9 @@ describe("Chaos Mesh templates through kubectl", () => {
     const last = JSON.parse(sidecar.stdout);
     expect(last).toMatchObject({ exitCode: 128, reason: "StartError" });
     expect(last.message).toContain('exec: "sh": executable file not found in $PATH');
+    // the app's command is kept too (podfailure/impl.go swaps only the image): pause has no python
     const desc = await t.kubectl(["describe", "pod", "-l", "app=time-service", "-n", NS]);
-    expect(desc.stdout).toMatch(/Readiness probe failed/);
+    expect(desc.stdout).toContain('exec: "python": executable file not found in $PATH');
 
     const del = await t.kubectl(["delete", "podchaos", "pod-fail", "-n", NS]);
     expect(del.exitCode, del.stderr).toBe(0);
