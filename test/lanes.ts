@@ -57,4 +57,13 @@ export const LONG_LANE = [
   "test/sim/workloads/addresses-kubectl.test.ts",
   // every failure type of Simple-Micro as a Harbor task: oracle 1, noop 0 (npm test: one case)
   "test/harbor/export-every-type.test.ts",
+  // `run --trials` and `--shard` through the CLI, and `show`/`diff` over recorded runs
+  "test/cli/trials-shards.test.ts",
+  "test/cli/show-diff.test.ts",
+  // pods evicted, a container's faults from inside it, and pods the scheduler cannot place, through kubectl
+  "test/sim/controllers/eviction-kubectl.test.ts",
+  "test/sim/userland/faults-kubectl.test.ts",
+  "test/sim/workloads/unschedulable-kubectl.test.ts",
+  // a case run after another starts from the same namespace (three cases through the CLI)
+  "test/cli/cases-start-equal.test.ts",
 ];
