@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { descendants } from "../../src/cli/mcp-lifetime.js";
-import { CLI, checkBuilt, ROOT, type SimCluster, startSim, tmp, write } from "../cli/cli-helpers.js";
+import { CLI, checkBuilt, ROOT, type SimCluster, startSim, tmp } from "../cli/cli-helpers.js";
+import { shopReport } from "./shop-report.js";
 
 let sim: SimCluster;
 let dir: string;
@@ -42,18 +43,7 @@ const oncall = async () =>
 
 describe("microremed mcp over stdio, its client killed mid-call", () => {
   it("stops the playbook it was running, records the call as abandoned, and exits", async () => {
-    const report = write(
-      dir,
-      "report.json",
-      JSON.stringify({
-        env: "simple-micro",
-        namespace: "shop",
-        service: "cart",
-        category: "pod failure",
-        runtimeContext: "pods: cart",
-        inventory: "localhost ansible_connection=local",
-      }),
-    );
+    const report = shopReport(dir);
     const served = join(dir, "served");
     const call = {
       name: "run_playbook",

@@ -15,8 +15,8 @@ import {
   startSim,
   tmp,
   waitForStderr,
-  write,
 } from "../cli/cli-helpers.js";
+import { shopReport } from "./shop-report.js";
 
 const CONFORMANCE = join(ROOT, "node_modules/.bin/conformance");
 let sim: SimCluster;
@@ -29,18 +29,7 @@ beforeAll(async () => {
   dir = tmp("mr-mcp-rebinding-");
   sim = await startSim(dir, 60);
   await sim.kubectl(["create", "namespace", "shop"]);
-  const report = write(
-    dir,
-    "report.json",
-    JSON.stringify({
-      env: "simple-micro",
-      namespace: "shop",
-      service: "cart",
-      category: "pod failure",
-      runtimeContext: "pods: cart",
-      inventory: "localhost ansible_connection=local",
-    }),
-  );
+  const report = shopReport(dir);
   server = startCli(["mcp", "--http", "0", "--report", report, "--kubeconfig", sim.kubeconfig, "--dir", dir]);
   const line = await waitForStderr(server, /serving http:\/\/127\.0\.0\.1:\d+\/mcp /, 60_000);
   url = line.match(/serving (\S+)/)?.[1] ?? "";

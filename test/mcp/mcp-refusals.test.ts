@@ -11,7 +11,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFUSED } from "../../src/probe/kubectl-flags.js";
-import { CLI, checkBuilt, ROOT, type SimCluster, startSim, tmp, write } from "../cli/cli-helpers.js";
+import { CLI, checkBuilt, ROOT, type SimCluster, startSim, tmp } from "../cli/cli-helpers.js";
+import { shopReport } from "./shop-report.js";
 
 let sim: SimCluster;
 let dir: string;
@@ -60,18 +61,7 @@ const FORMS: [string, RegExp][] = [
 
 describe("the kubectl tool of microremed mcp", () => {
   it("refuses every read its description lists as refused, with the reason, as an error", async () => {
-    const report = write(
-      dir,
-      "report.json",
-      JSON.stringify({
-        env: "simple-micro",
-        namespace: "shop",
-        service: "cart",
-        category: "pod failure",
-        runtimeContext: "pods: cart",
-        inventory: "localhost ansible_connection=local",
-      }),
-    );
+    const report = shopReport(dir);
     const served = join(dir, "served");
     const client = new Client({ name: "refusals-test", version: "1.0.0" });
     await client.connect(
