@@ -28,25 +28,8 @@ const DEBIAN = [
   "usr",
   "var",
 ];
-const ALPINE = [
-  "bin",
-  "dev",
-  "etc",
-  "home",
-  "lib",
-  "media",
-  "mnt",
-  "opt",
-  "proc",
-  "root",
-  "run",
-  "sbin",
-  "srv",
-  "sys",
-  "tmp",
-  "usr",
-  "var",
-];
+/** Alpine's top directories: Debian's but boot and lib64. */
+const ALPINE = DEBIAN.filter((d) => d !== "boot" && d !== "lib64");
 const BUSYBOX = ["bin", "dev", "etc", "home", "lib", "lib64", "proc", "root", "sys", "tmp", "usr", "var"];
 /** Below the top: what every distribution has and the simulation's files sit in. */
 const COMMON = [
