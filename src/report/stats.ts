@@ -1,9 +1,8 @@
 // The numbers of one cell of the report (a model × method × tier, a system, a failure type), in
 // the report's shape: the figures are src/runlog/figures.ts's, the same a run's summary prints,
 // so a report over one run agrees with that summary to the last digit.
-import { figuresOf, ratio, round } from "../runlog/figures.js";
+import { type Figures, figuresOf, ratio, round } from "../runlog/figures.js";
 import type { CaseRecord } from "../runlog/records.js";
-import type { Interval } from "../runlog/wilson.js";
 
 export interface VerdictStats {
   /** Evaluated cases whose reference check (the fault's own verifier) passed. */
@@ -16,20 +15,21 @@ export interface VerdictStats {
   referencePassHealthFail: number;
 }
 
-export interface Stats {
-  cases: number;
-  /** success + failure: the denominator of the rate. */
-  evaluated: number;
-  successes: number;
-  successRate: number | null;
-  /** 95% Wilson interval of the success rate. */
-  interval: Interval | null;
-  injectionFailures: number;
-  interrupted: number;
-  errors: number;
-  attemptsPerSuccess: number | null;
-  /** Cluster seconds from injection to verdict, over evaluated cases. */
-  meanRemediationSeconds: number | null;
+/** A cell's figures: the run's own (figures.ts), with tokens, cost and verdicts in the report's shape. */
+export interface Stats
+  extends Pick<
+    Figures,
+    | "cases"
+    | "evaluated"
+    | "successes"
+    | "successRate"
+    | "interval"
+    | "injectionFailures"
+    | "interrupted"
+    | "errors"
+    | "attemptsPerSuccess"
+    | "meanRemediationSeconds"
+  > {
   tokens: { input: number; output: number; perCase: number | null };
   /** null when no case reported a price (the model is not in the registry's price list). */
   cost: { usd: number; perCase: number | null } | null;
