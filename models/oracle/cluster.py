@@ -13,7 +13,13 @@ RESTARTED = "kubectl.kubernetes.io/restartedAt"
 
 
 def kubectl(*args, stdin=None, check=True):
-    r = subprocess.run(["kubectl", "-n", NS, *args], input=stdin, capture_output=True, text=True)
+    # A write that loses the race with a controller's status update (kubectl replace reads the
+    # object's resourceVersion, then writes with it) answers 409 Conflict; it is sent again, as
+    # `kubectl replace` re-reads the version each time.
+    for _ in range(5):
+        r = subprocess.run(["kubectl", "-n", NS, *args], input=stdin, capture_output=True, text=True)
+        if r.returncode == 0 or "the object has been modified" not in r.stderr:
+            break
     if check and r.returncode != 0:
         sys.exit(f"kubectl {' '.join(args)}: {r.stderr.strip()}")
     return r
