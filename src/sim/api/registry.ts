@@ -20,6 +20,22 @@ import { ApiError, alreadyExists, badRequest, conflict, notFound } from "./statu
 import { prepareForCreate, prepareForUpdate } from "./strategy.js";
 import { validate, validateUpdate } from "./validate.js";
 
+/**
+ * Kinds with a spec whose registry strategy sets no metadata.generation (v1.31): a Pod (until
+ * PodObservedGenerationTracking, 1.33), a Service, a Namespace, a PersistentVolume(Claim), a
+ * ResourceQuota, a LimitRange, a Node (pkg/registry/core/<kind>/strategy.go PrepareForCreate).
+ */
+const UNGENERATED = new Set([
+  "Pod",
+  "Service",
+  "Namespace",
+  "PersistentVolume",
+  "PersistentVolumeClaim",
+  "ResourceQuota",
+  "LimitRange",
+  "Node",
+]);
+
 export interface ListOptions {
   labelSelector?: string | null;
   fieldSelector?: string | null;
@@ -193,7 +209,7 @@ export class Registry {
     const m = obj.metadata;
     m.uid = randomUid(rng);
     m.creationTimestamp = this.now();
-    if (obj.spec !== undefined || rt.custom) m.generation = 1;
+    if ((obj.spec !== undefined && !UNGENERATED.has(rt.kind)) || rt.custom) m.generation = 1;
     else delete m.generation;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
