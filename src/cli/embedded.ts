@@ -1,7 +1,7 @@
 // Starting the embedded cluster in-process: with sim-data.ts, the only place outside src/sim that
 // imports it, and only through its public face (src/sim/index.ts).
 import { get } from "node:https";
-import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
+import { OWNERS_NAMESPACE } from "../envs/owned.js";
 import { MicroRemedError } from "../errors.js";
 import { EmbeddedCluster } from "../sim/index.js";
 import { simData } from "./sim-data.js";
@@ -30,7 +30,7 @@ export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<
     seed: opts.seed ?? 42,
     egress: opts.egress,
     // the systems MicroRemed deploys look as if restored from a cluster that ran for days
-    livedIn: `${MANAGED_LABEL}=${MANAGED_VALUE}`,
+    livedIn: OWNERS_NAMESPACE,
   });
   try {
     await cluster.listen(opts.port ?? 0);

@@ -3,10 +3,10 @@
 // --cluster kube --kubeconfig F, e.g. one started by `microremed sim`. Like `run`, they keep to
 // namespaces MicroRemed manages: deploy creates (and labels) a new one or reuses one it labelled;
 // inject, verify and restore need one it deployed. kube-system, chaos-mesh and every namespace
-// without MicroRemed's label are refused before anything changes.
+// MicroRemed has no record of (src/envs/owned.ts) are refused before anything changes.
 import type { Command } from "commander";
-import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import { loadEnv, sourceManifest } from "../envs/env.js";
+import { ADOPT, isOwned, LIST_OWNED, OWNERS_NAMESPACE } from "../envs/owned.js";
 import { MicroRemedError } from "../errors.js";
 import { failure } from "../faults/catalog.js";
 import type { KubeClient } from "../kube/client.js";
@@ -44,18 +44,17 @@ const SYSTEM = /^(kube-.*|default|chaos-mesh|chaos-testing|local-path-storage|ce
 
 const forbidden = (message: string, fix: string) =>
   new MicroRemedError("E_FORBIDDEN_NAMESPACE", message, fix);
-const LIST_MANAGED = `kubectl get ns -l ${MANAGED_LABEL}=${MANAGED_VALUE}`;
 
 /** Refuse a system namespace by its name, before any cluster is opened. */
 function checkName(command: string, ns: string) {
   if (SYSTEM.test(ns))
     throw forbidden(
       `microremed ${command} does not touch namespace "${ns}": it belongs to the cluster or to Chaos Mesh`,
-      `pass --namespace with a namespace MicroRemed deployed (${LIST_MANAGED}), or leave it out for the env's own`,
+      `pass --namespace with a namespace MicroRemed deployed (${LIST_OWNED}), or leave it out for the env's own`,
     );
 }
 
-/** A namespace MicroRemed deployed: it exists and carries its label. */
+/** A namespace MicroRemed deployed: it exists and is recorded as MicroRemed's. */
 async function requireManaged(client: KubeClient, command: string, ns: string, env: string) {
   const live = await client.tryGet("v1", "Namespace", undefined, ns);
   if (!live)
@@ -63,16 +62,16 @@ async function requireManaged(client: KubeClient, command: string, ns: string, e
       `namespace "${ns}" does not exist, so MicroRemed has nothing there to ${command}`,
       `deploy it first: microremed deploy ${env} --namespace ${ns}`,
     );
-  if (live.metadata.labels?.[MANAGED_LABEL] !== MANAGED_VALUE)
+  if (!(await isOwned(client, ns)))
     throw forbidden(
-      `namespace "${ns}" was not deployed by MicroRemed (no ${MANAGED_LABEL}=${MANAGED_VALUE} label); microremed ${command} leaves it alone`,
-      `pass --namespace with one MicroRemed deployed (${LIST_MANAGED}), or label it if it is yours: kubectl label ns ${ns} ${MANAGED_LABEL}=${MANAGED_VALUE}`,
+      `namespace "${ns}" was not deployed by MicroRemed (no record of it in namespace ${OWNERS_NAMESPACE}); microremed ${command} leaves it alone`,
+      `pass --namespace with one MicroRemed deployed (${LIST_OWNED}), or record it if it is yours: ${ADOPT(ns, env)}`,
     );
 }
 
 /**
  * Open the cluster for a command on a namespace MicroRemed manages. deploy may create a new one
- * (deployEnv's ensureNamespace creates and labels it, and refuses an unmanaged one).
+ * (deployEnv's ensureNamespace creates and records it, and refuses one not recorded).
  */
 async function withCluster<T>(
   command: string,

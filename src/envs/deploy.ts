@@ -1,5 +1,6 @@
 // Deploying a system into a namespace and restoring a service from its original manifest, on
-// any cluster. The runner only touches namespaces it created (they carry its label).
+// any cluster. The runner only touches namespaces it created (recorded in owned.ts, out of an
+// agent's sight).
 import type { V1PodTemplateSpec } from "@kubernetes/client-node";
 import { MicroRemedError } from "../errors.js";
 import type { KubeClient } from "../kube/client.js";
@@ -8,7 +9,9 @@ import type { Clock } from "../kube/time.js";
 import { waitFor } from "../kube/wait.js";
 import type { EnvSpec } from "./env.js";
 import { allSettled, type HealthSnapshot, snapshot } from "./health.js";
+import { ADOPT, isOwned, recordOwned } from "./owned.js";
 
+/** The label of what the harness creates where no agent reads (Chaos Mesh's namespace). */
 export const MANAGED_LABEL = "app.kubernetes.io/managed-by";
 export const MANAGED_VALUE = "microremed";
 const PROTECTED = new Set([
@@ -33,11 +36,11 @@ export async function ensureNamespace(
     );
   const live = await client.tryGet("v1", "Namespace", undefined, namespace);
   if (live) {
-    if (live.metadata.labels?.[MANAGED_LABEL] !== MANAGED_VALUE)
+    if (!(await isOwned(client, namespace)))
       throw new MicroRemedError(
         "E_FORBIDDEN_NAMESPACE",
         `namespace "${namespace}" exists and was not deployed by MicroRemed`,
-        `pick another --namespace, or label it if it is yours: kubectl label ns ${namespace} ${MANAGED_LABEL}=${MANAGED_VALUE}`,
+        `pick another --namespace, or record it as MicroRemed's if it is yours: ${ADOPT(namespace, env)}`,
       );
     if (live.metadata.deletionTimestamp)
       throw new MicroRemedError(
@@ -47,11 +50,9 @@ export async function ensureNamespace(
       );
     return "existing";
   }
-  await client.create({
-    apiVersion: "v1",
-    kind: "Namespace",
-    metadata: { name: namespace, labels: { [MANAGED_LABEL]: MANAGED_VALUE, "microremed.io/env": env } },
-  });
+  // recorded before the namespace exists, so a namespace of ours is never unrecorded
+  await recordOwned(client, namespace, env);
+  await client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
   return "created";
 }
 

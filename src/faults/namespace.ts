@@ -9,6 +9,7 @@
 
 import { MANAGED_LABEL, MANAGED_VALUE } from "../envs/deploy.js";
 import type { KubeClient } from "../kube/client.js";
+import { ensureNamespaceExists } from "../kube/ensure-namespace.js";
 
 /** The Chaos Mesh kinds the catalog uses. */
 export const CHAOS_KINDS = ["StressChaos", "NetworkChaos", "PodChaos", "IOChaos", "HTTPChaos"];
@@ -38,11 +39,5 @@ export const chaosSelector = (targetNamespace: string) =>
  * CRDs applied by hand) gets it, as `helm install --create-namespace` would make it.
  */
 export async function ensureChaosNamespace(client: KubeClient): Promise<void> {
-  if (await client.tryGet("v1", "Namespace", undefined, CHAOS_NAMESPACE)) return;
-  await client
-    .create({ apiVersion: "v1", kind: "Namespace", metadata: { name: CHAOS_NAMESPACE } })
-    .catch(async (e) => {
-      // a parallel case created it between the look and the create
-      if (!(await client.tryGet("v1", "Namespace", undefined, CHAOS_NAMESPACE))) throw e;
-    });
+  await ensureNamespaceExists(client, CHAOS_NAMESPACE);
 }

@@ -1,7 +1,9 @@
 // The single-step commands keep to namespaces MicroRemed manages, like `run`: deploy, inject,
-// verify and restore refuse kube-system, chaos-mesh and any namespace without MicroRemed's label
+// verify and restore refuse kube-system, chaos-mesh and any namespace MicroRemed has no record of
 // with a typed one-line error and its fix, and change nothing there; restore removes only the
-// chaos the harness created (labelled app.kubernetes.io/managed-by=microremed), never another's.
+// chaos the harness created (labelled app.kubernetes.io/managed-by=microremed in Chaos Mesh's
+// namespace), never another's. The record of a namespace is kept out of an agent's sight (a
+// ConfigMap in microremed-system): the namespace itself carries no label of the harness.
 // Drives the built CLI against `microremed sim`, and looks at the cluster with kubectl.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -79,7 +81,9 @@ describe("single-step commands outside MicroRemed's namespaces", { timeout: 120_
     expect(lastLine(r.stderr)).toMatch(
       /E_FORBIDDEN_NAMESPACE: namespace "team-a" .*not deployed by MicroRemed/,
     );
-    expect(lastLine(r.stderr)).toContain("kubectl label ns team-a app.kubernetes.io/managed-by=microremed");
+    expect(lastLine(r.stderr)).toContain(
+      "kubectl create configmap team-a -n microremed-system --from-literal=env=simple-micro",
+    );
     expect(await state("team-a")).toBe(before);
   });
 
@@ -93,12 +97,22 @@ describe("single-step commands outside MicroRemed's namespaces", { timeout: 120_
 });
 
 describe("in a namespace MicroRemed deployed", { timeout: 300_000 }, () => {
-  it("deploy creates and labels it; restore removes the harness's chaos and leaves another's", async () => {
+  it("deploy creates and records it, with no label of ours on it; restore removes the harness's chaos and leaves another's", async () => {
     const ns = "mr-own";
     const d = await cli(["deploy", "simple-micro", ...conn, "--namespace", ns], { timeout: 240_000 });
     expect(d.exitCode, d.stderr).toBe(0);
-    const label = await sim.kubectl(["get", "ns", ns, "-o", "jsonpath={.metadata.labels}"]);
-    expect(JSON.parse(label.stdout)).toMatchObject({ "app.kubernetes.io/managed-by": "microremed" });
+    const own = await sim.kubectl(["get", "ns", ns, "-o", "json"]);
+    expect(own.stdout).not.toMatch(/microremed/i);
+    const record = await sim.kubectl([
+      "get",
+      "configmap",
+      ns,
+      "-n",
+      "microremed-system",
+      "-o",
+      "jsonpath={.data.env}",
+    ]);
+    expect(record.stdout).toBe("simple-micro");
 
     const i = await cli(["inject", "cpu-stress", "time-service", ...conn, "--namespace", ns]);
     expect(i.exitCode, i.stderr).toBe(0);

@@ -13,6 +13,7 @@ cat >/dev/null
 {
 echo "== whoami"; kubectl auth whoami 2>&1
 echo "== config"; kubectl config view 2>&1
+echo "== namespace"; kubectl get namespace "$(kubectl config view --minify -o jsonpath='{..namespace}')" -o yaml 2>&1
 echo "== objects"; kubectl get all,events,serviceaccounts,roles,rolebindings,configmaps,networkpolicies,endpoints,endpointslices,persistentvolumeclaims -o yaml 2>&1
 echo "== nodes"; kubectl describe nodes 2>&1
 echo "== describe"; kubectl describe pods 2>&1

@@ -43,8 +43,8 @@ export interface EmbeddedClusterOptions {
    */
   lead?: number;
   /**
-   * Namespaces with this label (`key=value`) look as if restored from a cluster that ran for
-   * days, once deployed (kubelet/lived-in.ts; docs/clock.md).
+   * Namespaces named by a ConfigMap of this namespace look as if restored from a cluster that
+   * ran for days, once deployed (kubelet/lived-in.ts; docs/clock.md).
    */
   livedIn?: string;
   seed?: number | string;
@@ -117,7 +117,7 @@ export class EmbeddedCluster {
     };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
-    installControllers(this.ctx, this.auth, opts.livedIn ? { namespaceLabel: opts.livedIn } : undefined);
+    installControllers(this.ctx, this.auth, opts.livedIn ? { registry: opts.livedIn } : undefined);
     for (const ns of SYSTEM_NAMESPACES)
       registry.create(R("Namespace"), undefined, {
         apiVersion: "v1",

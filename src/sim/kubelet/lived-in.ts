@@ -1,6 +1,6 @@
 // A lived-in namespace: the deployed state of a cluster that has run for days, as if restored
 // from one. Once every Deployment and StatefulSet of a namespace the cluster was told about
-// (a label) first reports all its replicas available, its objects are dated back as a long-running
+// (a ConfigMap named after it in a registry namespace) first reports all its replicas available, its objects are dated back as a long-running
 // cluster would show them, seeded and the same for every case of a seed:
 // - the namespace and its objects were created days ago; each Deployment's pods hours ago, some
 //   Deployments' more recently than others;
@@ -23,8 +23,8 @@ import type { Deployment, KObject } from "../core/objects.js";
 import type { Kubelet } from "./kubelet.js";
 
 export interface LivedInOptions {
-  /** The namespaces to make lived-in: those with this label, `key=value`. */
-  namespaceLabel: string;
+  /** The namespaces to make lived-in: those named by a ConfigMap of this namespace. */
+  registry: string;
 }
 
 const QUEUE = "lived-in";
@@ -85,12 +85,11 @@ const ready = (o: KObject & { spec?: { replicas?: number }; status?: Record<stri
   (o.status?.updatedReplicas ?? o.spec?.replicas ?? 1) >= (o.spec?.replicas ?? 1);
 
 export function installLivedIn(ctx: SimContext, kubelet: Kubelet, opts: LivedInOptions): void {
-  const [key, value] = opts.namespaceLabel.split("=");
   const done = new Set<string>();
   const wanted = (ns: string | undefined) => {
     if (!ns) return false;
     const o = ctx.store.get(R("Namespace"), undefined, ns);
-    return !!o && o.metadata.labels?.[key] === value && !done.has(o.metadata.uid!);
+    return !!o && !!ctx.store.get(R("ConfigMap"), opts.registry, ns) && !done.has(o.metadata.uid!);
   };
   ctx.runtime.register(QUEUE, (ns) => {
     if (!wanted(ns)) return;
@@ -102,6 +101,8 @@ export function installLivedIn(ctx: SimContext, kubelet: Kubelet, opts: LivedInO
   ctx.store.subscribe((e) => {
     const kind = e.rt.kind;
     if (kind === "Namespace") ctx.runtime.enqueue(QUEUE, e.object.metadata.name!);
+    else if (kind === "ConfigMap" && e.object.metadata.namespace === opts.registry)
+      ctx.runtime.enqueue(QUEUE, e.object.metadata.name!);
     else if ((kind === "Deployment" || kind === "StatefulSet") && wanted(e.object.metadata.namespace))
       ctx.runtime.enqueue(QUEUE, e.object.metadata.namespace!);
   });
