@@ -53,4 +53,9 @@ export interface Behavior {
   exitCode?(ref: ContainerRef, now: number): number | undefined;
   /** Lines the application writes at a lifecycle moment. */
   logLines(ref: ContainerRef, moment: "start" | "ready" | "tick" | "stop", now: number): string[];
+  /**
+   * What the running application wrote between `from` and `to`, each line with its instant, as
+   * it writes while it runs (a lived-in pod's past). Undefined or empty: nothing is known.
+   */
+  pastLines?(ref: ContainerRef, from: number, to: number): { at: number; text: string }[];
 }

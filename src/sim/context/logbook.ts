@@ -48,6 +48,33 @@ export class LogBook implements LogSource {
     if (inst.lines.length > MAX_LINES) inst.lines.splice(0, inst.lines.length - MAX_LINES);
   }
 
+  /**
+   * A pod restored as started `ms` earlier (a lived-in namespace): what its containers wrote moves
+   * back with it, the times written inside the lines too (ISO-8601 and Unix ms, the only stamps
+   * the applications' templates write), so a start-up line keeps to the container's start.
+   */
+  dateBack(podUid: string, ms: number): void {
+    for (const m of [this.current, this.previous])
+      for (const [k, inst] of m)
+        if (k.startsWith(`${podUid}/`))
+          for (const l of inst.lines) {
+            l.at -= ms;
+            l.text = shiftStamps(l.text, ms, this.clock.toWall(l.at + ms));
+          }
+  }
+
+  /** A line written at `at`, an instant before now (a lived-in pod's past output). */
+  appendAt(podUid: string, container: string, text: string, at: number): void {
+    const k = this.key(podUid, container);
+    let inst = this.current.get(k);
+    if (!inst) {
+      inst = { lines: [], followers: new Set() };
+      this.current.set(k, inst);
+    }
+    for (const t of text.split("\n")) inst.lines.push({ at, text: t });
+    if (inst.lines.length > MAX_LINES) inst.lines.splice(0, inst.lines.length - MAX_LINES);
+  }
+
   /** Forget a pod that left the cluster. */
   forget(podUid: string): void {
     for (const m of [this.current, this.previous])
@@ -90,4 +117,24 @@ export class LogBook implements LogSource {
           },
     };
   }
+}
+
+const ISO = /\b(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?Z/g;
+const EPOCH_MS = /\b1\d{12}\b/g;
+const DAY = 86_400_000;
+
+/**
+ * The ISO-8601 stamps and Unix-ms instants of a line written at wall time `wrote`, `ms` earlier,
+ * each in its own precision (a 13-digit number is an instant only within a day of the writing).
+ */
+export function shiftStamps(text: string, ms: number, wrote: number): string {
+  return text
+    .replace(ISO, (all, whole: string, frac: string | undefined) => {
+      const t = Date.parse(`${whole}${frac ? frac.slice(0, 4) : ""}Z`);
+      if (Number.isNaN(t)) return all;
+      const moved = new Date(t - ms).toISOString(); // yyyy-mm-ddThh:mm:ss.sssZ
+      if (!frac) return `${moved.slice(0, 19)}Z`;
+      return `${moved.slice(0, 19)}${`${moved.slice(19, 23)}${"0".repeat(9)}`.slice(0, frac.length)}Z`;
+    })
+    .replace(EPOCH_MS, (n) => (Math.abs(Number(n) - wrote) < DAY ? String(Number(n) - ms) : n));
 }

@@ -29,6 +29,7 @@ import {
   POD_FACTS,
   podFacts,
   podVars,
+  refOf,
 } from "./facts.js";
 import { PodNetwork } from "./network.js";
 import { nextProbeAt, runProbes } from "./probes.js";
@@ -48,6 +49,8 @@ import type { KubeletState } from "./state.js";
 import { buildStatus } from "./status.js";
 
 const MAX_STEPS = 200;
+/** How much of a lived-in pod's running is written into its log. */
+const LIVED_LOG_MS = 30 * 60_000;
 
 export class Kubelet implements KubeletState {
   readonly cfg: PodStagesDoc;
@@ -109,6 +112,17 @@ export class Kubelet implements KubeletState {
       if (c.inst.finishedAt !== undefined) c.inst.finishedAt -= ms;
       c.inst.terminated = back(c.inst.terminated);
     }
+    // what the containers wrote moves back with them, and the time since is not silent: the
+    // last stretch of it is written as the application writes while it runs
+    this.ctx.logs.dateBack(rec.uid, ms);
+    const pod = this.ctx.store.get(R("Pod"), ...splitKey(key)) as Pod | undefined;
+    const now = this.ctx.clock.now();
+    const from = now - Math.min(ms / 2, LIVED_LOG_MS);
+    if (pod)
+      for (const c of rec.ctrs)
+        if (!c.init && c.inst?.startedAt !== undefined && !c.inst.terminated)
+          for (const l of this.ctx.behavior.pastLines?.(refOf(pod, c, now), from, now) ?? [])
+            this.ctx.logs.appendAt(rec.uid, c.name, l.text, l.at);
   }
 
   /** A pod left the store: release what it held. */

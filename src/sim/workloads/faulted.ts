@@ -106,6 +106,10 @@ export class FaultedBehavior implements Behavior {
     // pause writes nothing; the stressors and netem run outside the application's stdout
     return isPauseImage(ref.container.image) ? [] : this.base.logLines(ref, moment, now);
   }
+
+  pastLines(ref: ContainerRef, from: number, to: number): { at: number; text: string }[] {
+    return isPauseImage(ref.container.image) ? [] : (this.base.pastLines?.(ref, from, to) ?? []);
+  }
 }
 
 /** The probe the kubelet runs over the network (readiness, else liveness), if any. */

@@ -88,6 +88,31 @@ describe("a namespace restored from a cluster that ran for days", { timeout: 120
     for (const row of table.trim().split("\n")) expect(row).toMatch(/\s\d+[hd]\S*$/);
   });
 
+  it("has logs that tell the same story: the start-up lines at the container's start, requests up to now", async () => {
+    const now = await clusterNow(sims[0]);
+    for (const p of a.pods) {
+      const c = p.status?.containerStatuses?.find((x) => x.name !== "sidecar-busybox");
+      const started = Date.parse(String(c?.state?.running?.startedAt));
+      const out = (
+        await sims[0].kubectl(["logs", "-n", NS, p.name!, "-c", String(c?.name), "--timestamps"])
+      ).stdout
+        .trim()
+        .split("\n");
+      const stamps = out.map((l) => Date.parse(l.slice(0, l.indexOf(" "))));
+      const first = stamps[0];
+      const last = stamps[stamps.length - 1];
+      // kubectl's stamps and the application's own agree line by line (both moved back together)
+      const own = /(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)/.exec(out[0].slice(out[0].indexOf(" ")));
+      if (own) expect(Math.abs(Date.parse(own[1]) - first)).toBeLessThan(5_000);
+      // the log begins with the start (whole seconds in status), and runs on until minutes ago
+      expect(out[0]).toMatch(/starting|listening|ready|Running|Serving/i);
+      expect(Math.abs(first - started)).toBeLessThan(60_000);
+      expect(last - first).toBeGreaterThan(HOUR / 2);
+      expect(now - last).toBeLessThan(5 * 60_000);
+      expect(stamps.every((t, i) => i === 0 || t >= stamps[i - 1])).toBe(true);
+    }
+  });
+
   it("lists a short history of benign earlier rollouts per Deployment", async () => {
     for (const d of a.deployments) {
       const mine = a.replicaSets.filter((r) => r.name.startsWith(`${d.name}-`));

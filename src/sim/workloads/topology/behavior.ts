@@ -283,6 +283,23 @@ export class TopologyBehavior implements Behavior {
     ];
   }
 
+  pastLines(ref: ContainerRef, from: number, to: number): { at: number; text: string }[] {
+    const md = this.modelOf(ref);
+    if (md?.kind !== "service" || (this.program(ref) && !this.launched(ref))) return [];
+    const pod = ref.pod as Pod;
+    const key = instanceKey(ref.pod, ref.container.name, ref.restartCount);
+    const out: { at: number; text: string }[] = [];
+    const s = this.flows.state(pod.metadata.namespace ?? "").services.get(md.m.key);
+    const rate = (s?.sends ?? 0) / Math.max(1, s?.pods.length ?? 1) + this.flows.podRps(ref.pod, md.m);
+    // one sample a period, give or take half of it, as the ticks of a running pod write them
+    const rng = new Rng(`${key}/past/${from}`);
+    const rnd = () => rng.next();
+    for (let t = from + Math.round(SAMPLE_MS * rnd()); t < to; t += Math.round(SAMPLE_MS * (0.5 + rnd())))
+      for (const text of sample(this.ctx, this.flows, md.m, pod, t, rnd, { rate, periodMs: SAMPLE_MS }))
+        out.push({ at: t, text });
+    return out;
+  }
+
   private state(key: string, startedAt: number): LogState {
     let st = this.logState.get(key);
     if (!st) {
