@@ -15,6 +15,8 @@ export interface ClusterFlags {
   /** The system the embedded cluster models (a built-in name or a folder); default: the built-in ones. */
   env?: string;
   egress?: "internet" | "none";
+  /** Cluster ms the embedded cluster starts behind the wall clock (default: its speed's). */
+  lead?: number;
 }
 
 export interface OpenCluster extends Connection {
@@ -49,6 +51,7 @@ export async function openCluster(f: ClusterFlags): Promise<OpenCluster> {
   parseCluster(f.cluster); // the single-step commands take --cluster as commander gives it
   const running = await startEmbeddedCluster({
     speed: f.speed,
+    lead: f.lead,
     seed: f.seed,
     egress: f.egress,
     envs: f.env ? [f.env] : undefined,

@@ -14,6 +14,8 @@ export interface EmbeddedOptions {
   envs?: string[];
   /** Outside addresses: "internet" or "none" (air-gapped); the embedded cluster defaults it to "internet". */
   egress?: "internet" | "none";
+  /** Cluster ms the clock starts behind the wall clock (default: enough for half an hour at its speed). */
+  lead?: number;
 }
 
 export interface RunningCluster {
@@ -29,6 +31,7 @@ export async function startEmbeddedCluster(opts: EmbeddedOptions = {}): Promise<
     speed: opts.speed ?? 1,
     seed: opts.seed ?? 42,
     egress: opts.egress,
+    lead: opts.lead,
     // the systems MicroRemed deploys look as if restored from a cluster that ran for days
     livedIn: OWNERS_NAMESPACE,
   });

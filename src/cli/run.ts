@@ -16,6 +16,7 @@ export async function runConfigs(
   onSummary: (s: RunSummary) => void = () => {},
 ): Promise<RunSummary[]> {
   const { prepareRun, runExperiments } = await import("../runner/run.js");
+  const { runLead } = await import("../runner/lead.js");
   // the tools first: without kubectl (or bubblewrap) nothing else is worth checking
   await checkTools(hooks.log);
   const prepared = await Promise.all(cfgs.map((c) => prepareRun(c)));
@@ -28,6 +29,8 @@ export async function runConfigs(
     seed: first.seed,
     egress: first.egress,
     env: first.env,
+    // as far behind the wall clock as this run's fast phases will gain, and no further
+    lead: runLead(prepared),
   });
   try {
     const out: RunSummary[] = [];

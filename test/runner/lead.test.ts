@@ -1,0 +1,38 @@
+// The embedded cluster's lead is sized to the run (src/runner/lead.ts, docs/clock.md): none at
+// speed 1, more for more cases and longer windows, and far
+// below the speed's own default for a short run, since the lead is what a model reads as the gap
+// between the host's clock (kubectl describe's ages) and the cluster's.
+import { describe, expect, it } from "vitest";
+import { resolveConfig, withDefaults } from "../../src/runner/config.js";
+import { runLead } from "../../src/runner/lead.js";
+import type { PreparedRun } from "../../src/runner/run.js";
+
+const HOUR = 3_600_000;
+
+function prepared(cases: number, over: Record<string, unknown> = {}): PreparedRun {
+  const cfg = resolveConfig(
+    withDefaults({ env: "simple-micro", model: "noop", experimentPath: "experiments/easy.txt", ...over }),
+  );
+  const plan = Array.from({ length: cases }, (_, i) => ({ index: i + 1, faults: [] }));
+  return { cfg, plan } as unknown as PreparedRun;
+}
+
+describe("runLead", () => {
+  it("is none at speed 1", () => {
+    expect(runLead([prepared(50, { speed: 1 })])).toBe(0);
+  });
+
+  it("grows with the cases, their windows and their attempts", () => {
+    const one = runLead([prepared(1, { speed: 60 })]);
+    const fifty = runLead([prepared(50, { speed: 60 })]);
+    expect(fifty).toBeGreaterThan(one * 20);
+    expect(runLead([prepared(50, { speed: 60, hold: 600 })])).toBeGreaterThan(fifty);
+    expect(runLead([prepared(50, { speed: 60, maxAttempts: 3 })])).toBeGreaterThan(fifty);
+    expect(runLead([prepared(50, { speed: 60 }), prepared(50, { speed: 60 })])).toBe(2 * fifty);
+  });
+
+  it("is an hour or less for one case, where the speed's default was 29.5 h", () => {
+    expect(runLead([prepared(1, { speed: 60 })])).toBeLessThan(HOUR);
+    expect(runLead([prepared(1, { speed: 600 })])).toBeLessThan(HOUR);
+  });
+});
