@@ -86,6 +86,8 @@ export class Registry {
   /** The custom resources that CRDs serve in this cluster. */
   readonly custom = new CustomCatalog();
   readonly admission: AdmissionPlugin[] = [];
+  /** Validating admission: after the object's own validation, before it is stored (LimitRanger, ResourceQuota). */
+  readonly validating: AdmissionPlugin[] = [];
 
   constructor(
     readonly store: Store,
@@ -206,6 +208,8 @@ export class Registry {
       throw new ApiError(500, "", "resourceVersion should not be set on objects to be created");
     if (this.store.get(rt, ns, obj.metadata.name!))
       throw alreadyExists(rt.resource, rt.group, obj.metadata.name!);
+    // (the real server admits before etcd refuses a duplicate; checking first keeps a quota from being charged for it)
+    for (const plugin of this.validating) plugin({ operation: "CREATE", rt, obj, dryRun: !!opts.dryRun });
     const m = obj.metadata;
     m.uid = randomUid(rng);
     m.creationTimestamp = this.now();

@@ -3,6 +3,7 @@
 // manageJob, and the status it updates with zero counters omitted but ready/terminating kept).
 
 import { R } from "../api/resources.js";
+import { ApiError } from "../api/status.js";
 import type { SimContext } from "../context/context.js";
 import { keyOf } from "../core/meta.js";
 import type { Job, JobStatus, Pod } from "../core/objects.js";
@@ -66,11 +67,19 @@ export function managePods(
   }
   for (const index of wanted.slice(0, BURST)) {
     const prefix = `${job.metadata.name}-${index === undefined ? "" : `${index}-`}`;
-    const pod = ctx.registry.create(
-      R("Pod"),
-      ns,
-      jobPod(job, freshName(ctx, R("Pod"), ns, prefix), index),
-    ) as Pod;
+    let pod: Pod;
+    try {
+      pod = ctx.registry.create(
+        R("Pod"),
+        ns,
+        jobPod(job, freshName(ctx, R("Pod"), ns, prefix), index),
+      ) as Pod;
+    } catch (e) {
+      // refused by admission: controller_utils.go CreatePods records it and the sync is retried
+      if (e instanceof ApiError && e.code !== 409)
+        ctx.events.record(job, "Warning", "FailedCreate", `Error creating: ${e.message}`, SOURCE);
+      throw e;
+    }
     active.push(pod);
     ctx.events.record(job, "Normal", "SuccessfulCreate", `Created pod: ${pod.metadata.name}`, SOURCE);
   }

@@ -96,13 +96,15 @@ function syncReplicaSet(ctx: SimContext, key: string, requeue: Requeuer): void {
     },
     ["replicas"],
   );
-  // ReplicaFailure while creates are refused (replica_set_utils.go calculateStatus)
+  // ReplicaFailure while creates are refused (replica_set_utils.go calculateStatus): set by the
+  // first refusal and kept as it is until a sync succeeds, so later refusals (each naming another
+  // pod) do not rewrite the status and wake the set again
   const others = (rs.status?.conditions ?? []).filter((c) => c.type !== "ReplicaFailure");
   const prevFailure = (rs.status?.conditions ?? []).find((c) => c.type === "ReplicaFailure");
   const conditions = failure
     ? [
         ...others,
-        prevFailure?.message === failure
+        prevFailure
           ? prevFailure
           : {
               type: "ReplicaFailure",
