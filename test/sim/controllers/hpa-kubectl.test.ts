@@ -215,6 +215,19 @@ describe("HorizontalPodAutoscaler", () => {
   });
 
   it("maxReplicas caps the scale (ScalingLimited TooManyReplicas); a manual scale is undone at the next sync", async () => {
+    const bad = await t.kubectl([
+      "patch",
+      "hpa",
+      "web",
+      "-n",
+      NS,
+      "-p",
+      '{"spec":{"minReplicas":4,"maxReplicas":3}}',
+    ]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toBe(
+      'The HorizontalPodAutoscaler "web" is invalid: spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`',
+    );
     expect(await ok(["patch", "hpa", "web", "-n", NS, "-p", '{"spec":{"maxReplicas":2}}'])).toBe(
       "horizontalpodautoscaler.autoscaling/web patched",
     );
