@@ -54,6 +54,7 @@ function resourceMetrics(
   resource: string,
   ns: string,
   selector: Requirement[],
+  container: string | undefined,
 ): Map<string, PodMetric> {
   // without metrics-server the API group is not served: the client's error for a missing resource
   if (!source)
@@ -67,7 +68,15 @@ function resourceMetrics(
     );
   const out = new Map<string, PodMetric>();
   for (const m of items) {
-    const cs = m.containers ?? [];
+    let cs = m.containers ?? [];
+    if (container !== undefined) {
+      // getContainerMetrics: that container only, and every pod must report it
+      cs = cs.filter((c) => c.name === container);
+      if (cs.length === 0)
+        throw new MetricError(
+          `unable to get metrics for resource ${resource}: failed to get container metrics: container ${container} not present in metrics for pod ${ns}/${m.metadata.name}`,
+        );
+    }
     if (cs.length === 0 || cs.some((c) => c.usage?.[resource] === undefined)) continue;
     out.set(m.metadata.name!, {
       value: cs.reduce((a, c) => a + milliValue(c.usage?.[resource]), 0),
@@ -123,14 +132,22 @@ function groupPods(pods: Pod[], metrics: Map<string, PodMetric>, resource: strin
   return { ready, unready, missing, ignored };
 }
 
-/** calculatePodRequestsFromContainers: a pod's request is its containers' sum, each one needed. */
-function podRequests(pods: Pod[], resource: string): Map<string, number> {
+/**
+ * calculatePodRequestsFromContainers: a pod's request is its containers' sum (sidecars included),
+ * each one needed; or the one container a ContainerResource metric names.
+ */
+function podRequests(pods: Pod[], resource: string, container: string | undefined): Map<string, number> {
   const out = new Map<string, number>();
   for (const pod of pods) {
-    const cs = [
+    let cs = [
       ...(pod.spec?.containers ?? []),
       ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === "Always"),
     ];
+    if (container !== undefined) {
+      cs = cs.filter((c) => c.name === container);
+      if (cs.length === 0)
+        throw new MetricError(`container ${container} not found in Pod ${pod.metadata.name}`);
+    }
     let sum = 0;
     for (const c of cs) {
       const q = c.resources?.requests?.[resource];
@@ -180,6 +197,8 @@ export interface ResourceInput {
   selector: Requirement[];
   pods: Pod[];
   currentReplicas: number;
+  /** A ContainerResource metric's container. */
+  container?: string;
 }
 
 export interface Proposal {
@@ -196,7 +215,14 @@ export function resourceReplicas(
   target: { utilization?: number; averageMilli?: number },
 ): Proposal {
   const { resource, pods, currentReplicas } = input;
-  const metrics = resourceMetrics(input.source, input.clock, resource, input.namespace, input.selector);
+  const metrics = resourceMetrics(
+    input.source,
+    input.clock,
+    resource,
+    input.namespace,
+    input.selector,
+    input.container,
+  );
   if (pods.length === 0)
     throw new MetricError("no pods returned by selector while calculating replica count");
   const { ready, unready, missing, ignored } = groupPods(pods, metrics, resource, input.clock);
@@ -216,7 +242,7 @@ export function resourceReplicas(
     fallback = () => average;
   } else {
     const pct = target.utilization!;
-    const requests = podRequests(pods, resource);
+    const requests = podRequests(pods, resource, input.container);
     const first = utilizationRatio(metrics, requests, pct);
     utilization = first.utilization;
     raw = first.raw;

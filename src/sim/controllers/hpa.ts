@@ -22,13 +22,16 @@ const SOURCE = { component: "horizontal-pod-autoscaler" };
 /** --horizontal-pod-autoscaler-sync-period. */
 export const HPA_SYNC_MS = 15_000;
 
+interface ResourceSource {
+  name?: string;
+  container?: string;
+  target?: { type?: string; averageUtilization?: number; averageValue?: string };
+}
 interface Spec {
   [field: string]: unknown;
   type?: string;
-  resource?: {
-    name?: string;
-    target?: { type?: string; averageUtilization?: number; averageValue?: string };
-  };
+  resource?: ResourceSource;
+  containerResource?: ResourceSource;
 }
 
 interface Scalable extends KObject {
@@ -289,8 +292,9 @@ function computeReplicas(
   let firstError = "";
   let firstCondition: [string, string] | undefined;
   specs.forEach((spec, i) => {
-    const r = spec.resource;
-    if (spec.type !== "Resource" || !r?.name) {
+    const container = spec.type === "ContainerResource";
+    const r = container ? spec.containerResource : spec.resource;
+    if ((spec.type !== "Resource" && !container) || !r?.name) {
       // Pods, Object and External metrics come from an adapter this cluster does not run
       invalid++;
       const [reason, err, wrapped] = noAdapter(spec);
@@ -320,6 +324,7 @@ function computeReplicas(
             selector,
             pods,
             currentReplicas: target.replicas,
+            container: container ? r.container : undefined,
           },
           byValue ? { averageMilli: milliValue(t.averageValue) } : { utilization: t.averageUtilization },
         );
@@ -327,18 +332,15 @@ function computeReplicas(
         if (!(e instanceof MetricError)) throw e;
         throw new MetricError(`failed to get ${name} ${byValue ? "usage" : "utilization"}: ${e.message}`);
       }
-      statuses[i] = {
-        type: "Resource",
-        resource: {
-          name,
-          current: byValue
-            ? { averageValue: milliQuantity(p.raw) }
-            : { averageUtilization: p.utilization, averageValue: milliQuantity(p.raw) },
-        },
-      };
+      const current = byValue
+        ? { averageValue: milliQuantity(p.raw) }
+        : { averageUtilization: p.utilization, averageValue: milliQuantity(p.raw) };
+      statuses[i] = container
+        ? { type: "ContainerResource", containerResource: { name, container: r.container ?? "", current } }
+        : { type: "Resource", resource: { name, current } };
       const metricName = byValue
         ? `${name} resource`
-        : `${name} resource utilization (percentage of request)`;
+        : `${name} ${container ? "container " : ""}resource utilization (percentage of request)`;
       if (replicas === 0 || p.replicas > replicas) {
         replicas = p.replicas;
         metric = metricName;
@@ -347,13 +349,13 @@ function computeReplicas(
       if (!(e instanceof MetricError)) throw e;
       invalid++;
       // getUnableComputeReplicaCountCondition: an event for each failing metric, the first decides
-      warn("FailedGetResourceMetric", e.message);
+      const reason = container ? "FailedGetContainerResourceMetric" : "FailedGetResourceMetric";
+      warn(reason, e.message);
       if (!firstCondition) {
-        firstCondition = [
-          "FailedGetResourceMetric",
-          `the HPA was unable to compute the replica count: ${e.message}`,
-        ];
-        firstError = `failed to get ${name} resource metric value: ${e.message}`;
+        firstCondition = [reason, `the HPA was unable to compute the replica count: ${e.message}`];
+        firstError = container
+          ? `failed to get ${r.container} container metric value: ${e.message}`
+          : `failed to get ${name} resource metric value: ${e.message}`;
       }
     }
   });
@@ -395,12 +397,6 @@ function noAdapter(spec: Spec): [string, string, string] {
         "FailedGetObjectMetric",
         `unable to get metric ${name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered`,
         "failed to get object metric value",
-      ];
-    case "ContainerResource":
-      return [
-        "FailedGetContainerResourceMetric",
-        `failed to get ${name} utilization: unable to get metrics for resource ${name}: no metrics returned from resource metrics API`,
-        `failed to get ${m.container} container metric value`,
       ];
     default:
       return [

@@ -414,6 +414,70 @@ spec:
     await ok(["delete", "stresschaos", "burn-cpu", "-n", NS]);
   });
 
+  it("a container's CPU (ContainerResource) and the pods' memory (AverageValue), from what kubectl top shows", async () => {
+    await ok(
+      ["apply", "-n", NS, "-f", "-"],
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: side}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: side}}
+  template:
+    metadata: {labels: {app: side}}
+    spec:
+      containers:
+      - {name: app, image: "nginx:1.25", resources: {requests: {cpu: 100m, memory: 64Mi}}}
+      - {name: proxy, image: "nginx:1.25", resources: {requests: {cpu: 50m, memory: 64Mi}}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: side}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: side}
+  minReplicas: 2
+  maxReplicas: 4
+  metrics:
+  - type: ContainerResource
+    containerResource: {name: cpu, container: app, target: {type: Utilization, averageUtilization: 50}}
+  - type: Resource
+    resource: {name: memory, target: {type: AverageValue, averageValue: 100Mi}}
+`,
+    );
+    await until("both metrics", () => cond("side", "ScalingActive")?.status === "True", 90_000);
+    const top = await ok(["top", "pod", "-n", NS, "-l", "app=side", "--containers", "--no-headers"]);
+    // POD NAME CPU MEMORY per container: the app container's CPU and the pods' memory
+    const rows = top.split("\n").map((l) => l.trim().split(/\s+/));
+    const appCpu = rows.filter((r) => r[1] === "app").map((r) => Number(r[2].replace("m", "")));
+    expect(appCpu).toEqual([20, 20]);
+    const [cpu, memory] = hpa("side")!.status!.currentMetrics!;
+    expect(cpu).toEqual({
+      type: "ContainerResource",
+      containerResource: {
+        name: "cpu",
+        container: "app",
+        current: { averageUtilization: 20, averageValue: "20m" },
+      },
+    });
+    // two containers at 60% of 64Mi each, in whole pages: 78640Ki a pod
+    expect(memory).toEqual({
+      type: "Resource",
+      resource: { name: "memory", current: { averageValue: "80527360" } },
+    });
+    expect(await ok(["get", "hpa", "side", "-n", NS, "--no-headers"])).toMatch(
+      /^side\s+Deployment\/side\s+cpu: 20%\/50%, memory: 80527360\/100Mi\s+2\s+4\s+2\s+\S+$/,
+    );
+    // the highest proposal names the metric: memory (77% of its target) wants 2, the CPU (40%) 1
+    expect(cond("side", "ScalingActive")?.message).toBe(
+      "the HPA was able to successfully calculate a replica count from memory resource",
+    );
+    const d = await ok(["describe", "hpa", "side", "-n", NS]);
+    expect(d).toMatch(
+      /^\s+resource cpu of container "app" on pods\s+\(as a percentage of request\):\s+20% \(20m\) \/ 50%$/m,
+    );
+    expect(d).toMatch(/^\s+resource memory on pods:\s+80527360 \/ 100Mi$/m);
+  });
+
   it("reads as autoscaling/v1, and once deleted leaves a manual scale alone", async () => {
     const v1 = JSON.parse(
       await ok(["get", "horizontalpodautoscalers.v1.autoscaling", "web", "-n", NS, "-o", "json"]),
