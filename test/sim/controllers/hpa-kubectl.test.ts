@@ -498,5 +498,16 @@ spec:
     await ok(["scale", "deployment", "web", "-n", NS, "--replicas", "3"]);
     await pass(45_000);
     expect(replicas("web")).toBe(3);
+
+    // its target gone, an HPA says so
+    await ok(["delete", "deployment", "norq", "-n", NS]);
+    await until("the missing target", () => cond("norq", "AbleToScale")?.status === "False", 30_000);
+    expect(cond("norq", "AbleToScale")).toMatchObject({
+      reason: "FailedGetScale",
+      message: `the HPA controller was unable to get the target's current scale: deployments.apps "norq" not found`,
+    });
+    expect(await events("norq", "FailedGetScale")).toEqual([
+      'FailedGetScale:deployments.apps "norq" not found',
+    ]);
   });
 });
