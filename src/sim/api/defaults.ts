@@ -167,6 +167,29 @@ const DEFAULTERS: Record<string, (o: KObject) => void> = {
           resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } },
         },
       ];
+    // a behavior given has its unset rules filled: scale up by 4 pods or 100% per 15 s at once,
+    // down by 100% per 15 s (its window left to the controller's 5 minutes)
+    const behavior = spec.behavior as Open | undefined;
+    if (behavior && typeof behavior === "object") {
+      const rules = (given: unknown, policies: Open[], window?: number): Open => {
+        const g = (given && typeof given === "object" ? given : {}) as Open;
+        return {
+          ...(window !== undefined ? { stabilizationWindowSeconds: window } : {}),
+          selectPolicy: "Max",
+          policies,
+          ...Object.fromEntries(Object.entries(g).filter(([, v]) => v !== undefined && v !== null)),
+        };
+      };
+      behavior.scaleUp = rules(
+        behavior.scaleUp,
+        [
+          { type: "Pods", value: 4, periodSeconds: 15 },
+          { type: "Percent", value: 100, periodSeconds: 15 },
+        ],
+        0,
+      );
+      behavior.scaleDown = rules(behavior.scaleDown, [{ type: "Percent", value: 100, periodSeconds: 15 }]);
+    }
   },
 };
 

@@ -6,6 +6,7 @@ import type { KObject } from "../core/types.js";
 import { batchCauses, batchUpdateCauses } from "./batch.js";
 import { type LabelSelectorSpec, selectorMatches } from "./selectors.js";
 import { invalid, type StatusCause } from "./status.js";
+import { hpaCauses } from "./validate-autoscaling.js";
 import { endpointSliceCauses, networkPolicyCauses } from "./validate-networking.js";
 import { RBAC_KINDS, rbacNameCauses, validateRbac, validateRbacUpdate } from "./validate-rbac.js";
 
@@ -147,6 +148,7 @@ const VALIDATORS: Record<string, (o: KObject) => StatusCause[]> = {
   CronJob: batchCauses,
   NetworkPolicy: networkPolicyCauses,
   EndpointSlice: endpointSliceCauses,
+  HorizontalPodAutoscaler: hpaCauses,
 };
 
 export function validate(obj: KObject): void {

@@ -117,7 +117,12 @@ export class EmbeddedCluster {
     };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
-    installControllers(this.ctx, this.auth, opts.livedIn ? { registry: opts.livedIn } : undefined);
+    installControllers(
+      this.ctx,
+      this.auth,
+      opts.livedIn ? { registry: opts.livedIn } : undefined,
+      () => this.metrics,
+    );
     for (const ns of SYSTEM_NAMESPACES)
       registry.create(R("Namespace"), undefined, {
         apiVersion: "v1",

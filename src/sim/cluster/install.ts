@@ -11,6 +11,7 @@ import { installDisruptionController } from "../controllers/disruption.js";
 import { installEndpointsController } from "../controllers/endpoints.js";
 import { installEndpointSliceController } from "../controllers/endpointslice.js";
 import { installGarbageCollector } from "../controllers/gc.js";
+import { installHpaController, type MetricsLookup } from "../controllers/hpa.js";
 import { installNamespaceController } from "../controllers/namespace.js";
 import { installResourceQuotaController } from "../controllers/resourcequota.js";
 import { installServiceAccountController } from "../controllers/serviceaccount.js";
@@ -18,7 +19,12 @@ import { installTaintEvictionController } from "../controllers/taint-eviction.js
 import { installWorkloadControllers } from "../controllers/workloads.js";
 import { installNodeAgents, type LivedInOptions } from "../kubelet/index.js";
 
-export function installControllers(ctx: SimContext, auth?: ClusterAuth, livedIn?: LivedInOptions): void {
+export function installControllers(
+  ctx: SimContext,
+  auth?: ClusterAuth,
+  livedIn?: LivedInOptions,
+  metrics: MetricsLookup = () => undefined,
+): void {
   // the bootstrap RBAC policy, ClusterRole aggregation and the tokens controller
   if (auth) installAuthControllers(ctx, auth.tokens, auth.pki.ca);
   installAdmission(ctx.registry);
@@ -34,5 +40,6 @@ export function installControllers(ctx: SimContext, auth?: ClusterAuth, livedIn?
   installDisruptionController(ctx);
   installResourceQuotaController(ctx);
   installTaintEvictionController(ctx);
+  installHpaController(ctx, metrics); // reads what metrics-server serves
   installChaosControllers(ctx); // after the kubelet: it re-syncs pods whose faults change
 }
