@@ -24,7 +24,7 @@ function withSecret(o: KObject): KObject {
   if (o.kind !== "Deployment") return o;
   const d = structuredClone(o) as Deployment;
   const name = d.metadata.name;
-  const c = d.spec.template.spec.containers[0] as Container;
+  const c = d.spec.template.spec!.containers[0] as Container;
   if (name === "redis-cart") {
     c.env = [secretEnv];
     c.args = ["--requirepass", "$(REDIS_PASSWORD)"];
