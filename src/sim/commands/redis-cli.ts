@@ -15,18 +15,13 @@ import type { CommandRegistry, Proc } from "../userland/process.js";
 import { readAll } from "../userland/stream.js";
 import { gated } from "../userland/toolbox.js";
 import { open, place } from "../workloads/topology/resolve.js";
-import { DENIAL_TEXT, requiredPassword } from "../workloads/topology/store-auth.js";
+import { DENIAL_TEXT, storePassword } from "../workloads/topology/store-auth.js";
+import { type Reply, reply, session } from "../workloads/topology/store-commands.js";
+import { connectOnce, MAXCLIENTS_TEXT } from "../workloads/topology/store-runtime.js";
 import { parseArgs } from "./args.js";
 
 const AUTH_WARNING =
   "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.\n";
-
-type Reply =
-  | { error: string }
-  | { status: string }
-  | { bulk: string | null }
-  | { int: number }
-  | { list: string[] };
 
 /** The redis-server listening at host:port as seen from the pod, or why none answers. */
 function server(p: Proc, host: string, port: number): { pod: Pod; container: string } | { error: string } {
@@ -39,34 +34,6 @@ function server(p: Proc, host: string, port: number): { pod: Pod; container: str
   if (v.kind === "timeout") return { error: "Connection timed out" };
   if (v.kind === "refused" || v.listener.protocol !== "redis") return { error: "Connection refused" };
   return { pod: landing.pod, container: v.listener.container };
-}
-
-/** What redis-server answers to one command on a connection that sent `auth` (or none). */
-function reply(need: string | undefined, auth: string | undefined, argv: string[]): Reply {
-  const cmd = argv[0].toLowerCase();
-  if (cmd === "auth") {
-    const pw = argv[argv.length - 1];
-    if (argv.length < 2 || argv.length > 3)
-      return { error: "ERR wrong number of arguments for 'auth' command" };
-    if (need === undefined)
-      return {
-        error:
-          "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?",
-      };
-    return pw === need ? { status: "OK" } : { error: DENIAL_TEXT.WRONGPASS };
-  }
-  if (need !== undefined && auth !== need) return { error: DENIAL_TEXT.NOAUTH };
-  if (cmd === "ping") return argv[1] === undefined ? { status: "PONG" } : { bulk: argv[1] };
-  if (cmd === "get" && argv.length === 2) return { bulk: null };
-  if (cmd === "dbsize") return { int: 0 };
-  if (cmd === "keys" && argv.length === 2) return { list: [] };
-  if (cmd === "config" && argv[1]?.toLowerCase() === "get" && argv[2] === "requirepass")
-    return { list: ["requirepass", need ?? ""] };
-  const rest = argv
-    .slice(1)
-    .map((a) => `'${a}' `)
-    .join("");
-  return { error: `ERR unknown command '${argv[0]}', with args beginning with: ${rest}` };
 }
 
 /** redis-cli's cliFormatReplyRaw plus the delimiter, or cliFormatReplyTTY. */
@@ -91,16 +58,27 @@ async function redisCli(args: string[], p: Proc): Promise<number> {
     p.stderr.write(`Could not connect to Redis at ${host}:${port}: ${at.error}\n`);
     return 1;
   }
-  const pod = at.pod;
-  const need = requiredPassword(pod.spec?.containers?.find((c) => c.name === at.container));
+  const s = session(p.ctx, at.pod, at.container, p.pod);
+  // no command: redis-cli reads one per line from a stdin that is not a terminal
+  const lines = rest.length ? [rest] : await stdinCommands(p);
+  // over maxclients the server writes its error and closes: the first reply redis-cli reads
+  if (!connectOnce(s.proc, p.ctx)) {
+    if (auth !== undefined) p.stderr.write(`AUTH failed: ${MAXCLIENTS_TEXT}\n`);
+    else if (lines.length) p.out(format({ error: MAXCLIENTS_TEXT }, raw));
+    return 0;
+  }
+  const need = storePassword(p.ctx, at.pod, at.container);
   // redis-cli sends AUTH on connect when -a is given; its error is printed as a warning
   if (auth !== undefined && need !== undefined && auth !== need)
     p.stderr.write(`AUTH failed: ${DENIAL_TEXT.WRONGPASS}\n`);
   // a failed AUTH leaves the connection unauthenticated: its commands answer NOAUTH
-  const authed = auth !== undefined && auth === need ? auth : undefined;
-  // no command: redis-cli reads one per line from a stdin that is not a terminal
-  const lines = rest.length ? [rest] : await stdinCommands(p);
-  for (const argv of lines) p.out(format(reply(need, authed, argv), raw));
+  if (auth !== undefined && auth === need) s.auth = auth;
+  for (const argv of lines) {
+    const r = reply(s, argv);
+    // INFO and CLIENT LIST print raw even on a terminal (cliSendCommand's output_raw)
+    const cmd = argv.slice(0, 2).join(" ").toLowerCase();
+    p.out(format(r, raw || cmd === "info" || cmd.startsWith("info ") || cmd === "client list"));
+  }
   return 0;
 }
 

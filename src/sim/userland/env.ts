@@ -117,7 +117,7 @@ export function sourceData(
 }
 
 /** Expand $(VAR) from earlier variables; $$(VAR) escapes to $(VAR); unknown references stay. */
-function expandRefs(value: string, ...scopes: Map<string, string>[]): string {
+export function expandRefs(value: string, ...scopes: Map<string, string>[]): string {
   return value.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (all, name?: string) => {
     if (all === "$$") return "$";
     for (const s of scopes) if (s.has(name!)) return s.get(name!)!;

@@ -21,7 +21,7 @@ import { egress } from "./impairments.js";
 import { httpFaults, type Landing, open, place } from "./resolve.js";
 import type { SvcState } from "./service-state.js";
 import { resolvedAtStart, restartsOf, startHost } from "./start-names.js";
-import { storeDenial } from "./store-auth.js";
+import { type Refusal, storeFull, storeRefusal, writeShare } from "./store-clients.js";
 
 export type CallOutcome = "ok" | "refused" | "dns" | "timeout" | "reset" | "error";
 
@@ -30,6 +30,10 @@ export interface EdgeView {
   p: Record<CallOutcome, number>;
   /** Of all calls, those a store answers with an error for want of the right password (store-auth.ts). */
   denied: number;
+  /** Why the store refuses them: a password, or no connection (maxclients: store-clients.ts). */
+  refusal?: Refusal;
+  /** Of all calls, the writes a store over its maxmemory refuses (not in p: reads still work). */
+  oom: number;
   /** Duration of a call that gets an answer. */
   latencyMs: number;
   /** Mean time the caller spends on the call, failures included. */
@@ -231,6 +235,8 @@ interface SpotView {
   readPhase: boolean;
   /** The share of calls the store there refuses for want of the password (within p.error). */
   denied?: number;
+  refusal?: Refusal;
+  oom?: number;
 }
 
 function spotView(
@@ -305,10 +311,13 @@ function spotView(
   p.timeout = timeout;
   const answered = 1 - timeout;
   // the store pod this call lands on checks the password the caller's configuration for `dep` sends
-  const denied = e.store && storeDenial(ctx, pod, m, e, s.landing.pod, there, dep) ? answered : 0;
+  const refusal = e.store ? storeRefusal(ctx, pod, m, e, s.landing.pod, there, dep) : undefined;
+  const denied = refusal ? answered : 0;
+  // a store over its maxmemory refuses the caller's writes (store-clients.ts)
+  const oom = !refusal && e.store && storeFull(ctx, e, s.landing.pod, there) ? answered * writeShare(m) : 0;
   p.error = Math.max(p.error * answered, answered * (st?.failRate ?? 0), denied);
   p.ok = Math.max(0, answered - p.error);
-  return { p, latencyMs: latency, lands: there.key, readPhase: true, denied };
+  return { p, latencyMs: latency, lands: there.key, readPhase: true, denied, refusal, oom };
 }
 
 /** What calls along the edge from this pod do, on average. */
@@ -335,6 +344,7 @@ export function edgeView(
     timeoutCostMs: connectWait,
     lands,
     denied: 0,
+    oom: 0,
     dep: sp.dep,
     depPort: sp.depPort,
     depIp: sp.spots[0]?.ip || sp.dep,
@@ -353,6 +363,8 @@ export function edgeView(
     const v = spotView(ctx, services, m, pod, e, s, req, sp.dep);
     for (const k of Object.keys(p) as CallOutcome[]) p[k] += s.share * v.p[k];
     view.denied += s.share * (v.denied ?? 0);
+    view.oom += s.share * (v.oom ?? 0);
+    view.refusal ??= v.refusal;
     const answered = v.p.ok + v.p.error + v.p.reset;
     const arrived = answered + (v.readPhase ? v.p.timeout : 0);
     if (v.lands) lands.set(v.lands, (lands.get(v.lands) ?? 0) + s.share * arrived);

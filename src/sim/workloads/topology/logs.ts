@@ -12,6 +12,7 @@ import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } fro
 import { ioFaultsOnMounts } from "./impairments.js";
 import { ownMs } from "./own-time.js";
 import { authLines } from "./store-auth.js";
+import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
@@ -144,6 +145,8 @@ function linesOf(
   rnd: () => number,
 ): string[] | undefined {
   const auth = o === "error" && !!e.store && v.denied > 0 && rnd() * v.p.error < v.denied;
+  if (auth && v.refusal === "MAXCLIENTS")
+    return refusalLines(ctx, m, e, v.refusal) ?? failureLines(m, e, o, v);
   if (auth) return authLines(ctx, m, e) ?? failureLines(m, e, o, v);
   return failureLines(m, e, o, v);
 }
@@ -196,6 +199,11 @@ export function sample(
     if (v.none) continue;
     const res = drawOutcome(v, rnd);
     const ms = outcomeMs(v, res);
+    // a write the store refuses for its maxmemory (store-clients.ts): the call's own lines
+    if (res === "ok" && v.oom > 0 && rnd() * v.p.ok < v.oom) {
+      const oom = refusalLines(ctx, m, e, "OOM");
+      if (oom) return [...out, ...render(oom, callVars(vars, e, v, spent + ms, m))];
+    }
     // the handler carries on without a soft callee (the frontend shows no ad)
     if (res === "ok" || softOnly(m, e.to)) {
       spent += ms;

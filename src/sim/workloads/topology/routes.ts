@@ -12,6 +12,7 @@ import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
 import { drawOutcome, edgeView, outcomeMs } from "./calls.js";
 import { listeners } from "./listeners.js";
+import { writeRefusedVia } from "./store-writes.js";
 import { trafficOf } from "./traffic.js";
 
 /** What the upstream answered, for a proxy to pass on. */
@@ -54,7 +55,9 @@ export function routeResult(
     const req = route.proxy ? { method, path } : { method: "GET", path: e.dial.path };
     const v = edgeView(ctx, st, m, pod, e, req);
     if (v.none) continue;
-    const o = drawOutcome(v, rnd);
+    let o = drawOutcome(v, rnd);
+    // the callee's store refuses the write this page makes through it (store-writes.ts)
+    if (o === "ok" && writeRefusedVia(ctx, st, m, callee, method, path, rnd)) o = "error";
     const there = st.get(callee);
     if (route.proxy && (o === "ok" || o === "error") && there && depth < MAX_DEPTH) {
       const serving = there.serving.filter((p) =>

@@ -11,7 +11,8 @@
 import type { Edge, ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
-import { keptEnv } from "../../userland/env.js";
+import { expandRefs, keptEnv } from "../../userland/env.js";
+import { redisProc } from "./store-runtime.js";
 
 /** Why a store refuses a client's commands, as the server answers them. */
 export type Denial = "NOAUTH" | "WRONGPASS";
@@ -33,9 +34,18 @@ export function authLines(ctx: SimContext, m: ServiceModel, e: Edge): string[] |
   return rules.find((r) => r.app === m.key && r.store === e.store)?.lines;
 }
 
-/** The password a Redis server requires, from its command line (`--requirepass <pw>`). */
-export function requiredPassword(spec: Container | undefined): string | undefined {
-  const argv = [...(spec?.command ?? []), ...(spec?.args ?? [])].map(String);
+/**
+ * The password a Redis server requires, from its command line (`--requirepass <pw>`), with the
+ * `$(VAR)` references the kubelet expands from the container's environment when it creates the
+ * container (kubecontainer.ExpandContainerCommandAndArgs; an unknown reference stays as written).
+ */
+export function requiredPassword(
+  spec: Container | undefined,
+  env?: ReadonlyMap<string, string>,
+): string | undefined {
+  const argv = [...(spec?.command ?? []), ...(spec?.args ?? [])].map((a) =>
+    env ? expandRefs(String(a), env as Map<string, string>) : String(a),
+  );
   const i = argv.findIndex((a) => a === "--requirepass" || a === "requirepass");
   if (i < 0) return undefined;
   const pw = argv[i + 1] ?? "";
@@ -56,6 +66,18 @@ export function passwordIn(value: string, host: string): string | undefined | nu
   if (!parts.some((p) => !p.includes("=") && names(p.split(":")[0]))) return undefined;
   const pw = parts.find((p) => /^password=/i.test(p));
   return pw ? pw.slice(pw.indexOf("=") + 1) : null;
+}
+
+/**
+ * The password a store's running server requires: a CONFIG SET requirepass of this process, else
+ * its command line as expanded when the container was created (a Secret rotated since is read
+ * only by the next instance).
+ */
+export function storePassword(ctx: SimContext, pod: Pod, container: string): string | undefined {
+  const set = redisProc(ctx, pod, container).config.requirepass;
+  if (set !== undefined) return set === "" ? undefined : set;
+  const spec = (pod.spec?.containers ?? []).find((c) => c.name === container);
+  return spec ? requiredPassword(spec, keptEnv(ctx, pod, spec)) : undefined;
 }
 
 /** The password the caller's container sends to the store it reaches as `dep` (null: none). */
@@ -83,8 +105,7 @@ export function storeDenial(
   host: string = e.dep,
 ): Denial | undefined {
   if (e.store !== "redis") return undefined;
-  const spec = (storePod.spec?.containers ?? []).find((c) => c.name === store.container);
-  const need = requiredPassword(spec);
+  const need = storePassword(ctx, storePod, store.container);
   if (need === undefined) return undefined;
   const sent = callerPod ? clientPassword(ctx, callerPod, caller, host) : null;
   if (sent === null) return "NOAUTH";

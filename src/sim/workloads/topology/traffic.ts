@@ -58,6 +58,11 @@ export class Traffic {
     return st;
   }
 
+  /** Work a namespace out again (a store's runtime configuration changed: store-clients.ts). */
+  forget(ns: string): void {
+    this.cache.delete(ns);
+  }
+
   /** Requests per second one pod of a service receives (0 unless it serves). */
   podRps(pod: KObject, m: ServiceModel): number {
     const s = this.state(pod.metadata.namespace ?? "").services.get(m.key);
