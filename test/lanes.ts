@@ -7,6 +7,8 @@
 // (the embedded cluster's workloads and chaos, the remediation path, the CLI's run flags and
 // records, --parallel): `npx vitest run <file>`.
 export const LONG_LANE = [
+  // Online-Boutique under a USERS surge and a heap let grow past its limit, minutes of cluster time
+  "test/sim/workloads/load-boutique-kubectl.test.ts",
   // every reference failure, fixed and not fixed as an operator would try (46 cases)
   "test/sim/workloads/remediation-table.test.ts",
   // every reference failure as seen from inside Online-Boutique's and Train-Ticket's pods

@@ -112,6 +112,22 @@ const ROUTE_SCHEMA = {
   },
 } as const;
 
+/** A setting the application reads from its environment (settings: in topology.yaml). */
+const SETTING_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["env", "unit", "meaning"],
+  fix: "{env: USERS, default: 10, unit: count, meaning: ...}",
+  properties: {
+    env: { type: "array", items: ENV_NAME, minItems: 1, fix: "the variables read, first set wins" },
+    pattern: { type: "string", fix: "a regular expression whose first group is the value, e.g. -Xmx(\\S+)" },
+    default: { type: ["number", "string"], fix: "the value when no variable sets it" },
+    unit: { enum: ["count", "duration", "bytes"] },
+    perRequestMi: nonNegative("Mi the heap grows per request served, e.g. 2"),
+    meaning: { type: "string", fix: "what the application does with it" },
+  },
+} as const;
+
 const SERVICE_SCHEMA = {
   type: "object",
   additionalProperties: false,
@@ -139,6 +155,12 @@ const SERVICE_SCHEMA = {
     },
     routes: { type: "array", items: ROUTE_SCHEMA, fix: "[{method: [GET], path: /, calls: [...]}]" },
     missingEnvExitCode: { type: "integer", minimum: 1, maximum: 255, fix: "the exit code, e.g. 2" },
+    settings: {
+      type: "object",
+      propertyNames: { enum: ["users", "threads", "timeout", "retries", "heapMax"] },
+      additionalProperties: SETTING_SCHEMA,
+      fix: "per setting kind (users, threads, timeout, retries, heapMax): {env: [NAME], unit, meaning}",
+    },
     runtime: RUNTIME_SCHEMA,
     logs: LOGS_SCHEMA,
   },

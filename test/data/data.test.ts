@@ -202,6 +202,7 @@ const PLACEHOLDERS = new Set([
   "start",
   "method",
   "path",
+  "timeout",
 ]);
 const MEMORY_STRESS_MI = 1280;
 

@@ -84,6 +84,27 @@ export interface Route {
   proxy: boolean;
 }
 
+/**
+ * What a setting of the application's configuration changes (settings.ts reads them from the
+ * container's environment): users: a load generator's simulated users; threads: the request
+ * worker pool; timeout: how long it waits for a callee's answer; retries: how often it repeats a
+ * call that failed; heapMax: the largest heap its runtime lets grow (the JVM's -Xmx).
+ */
+export type SettingKind = "users" | "threads" | "timeout" | "retries" | "heapMax";
+
+export interface Setting {
+  /** The variables the application reads, the first one set wins. */
+  env: string[];
+  /** The value is the first group of this expression in the variable (-Xmx(\S+) in JAVA_OPTS). */
+  pattern?: string;
+  /** What applies when no variable sets it (absent: the application has no such limit). */
+  default?: number | string;
+  unit: "count" | "duration" | "bytes";
+  /** heapMax: Mi the heap grows per request served, up to the maximum. */
+  perRequestMi?: number;
+  meaning: string;
+}
+
 export interface ServiceModel {
   key: string;
   system: string;
@@ -99,6 +120,8 @@ export interface ServiceModel {
   routes: Route[];
   /** The exit code when a variable it needs at start is unset. */
   missingEnvExitCode: number;
+  /** Settings the application reads from its environment. */
+  settings: Partial<Record<SettingKind, Setting>>;
   runtime: Runtime;
   logs: Logs;
 }
@@ -176,6 +199,7 @@ export interface TopologyInput {
         proxy?: boolean;
       }[];
       missingEnvExitCode?: number;
+      settings?: Partial<Record<SettingKind, Setting>>;
       runtime: Runtime;
       logs?: Partial<Logs>;
     }
@@ -233,6 +257,7 @@ function buildSystem(doc: TopologyInput): SystemModel {
         proxy: r.proxy ?? false,
       })),
       missingEnvExitCode: raw.missingEnvExitCode ?? 1,
+      settings: raw.settings ?? {},
       runtime: raw.runtime,
       logs: logsOf(raw.logs),
     };

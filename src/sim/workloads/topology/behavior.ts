@@ -25,6 +25,7 @@ import type { MainProcessTable } from "../generic.js";
 import { appLaunched } from "../launch.js";
 import { bindFailure } from "./bind-failure.js";
 import { skippedAtStart } from "./dial.js";
+import { heapGrowth } from "./heap.js";
 import { withEnv } from "./log-env.js";
 import { baseVars, render, sample, type Vars } from "./logs.js";
 import { probeReach } from "./probe.js";
@@ -138,7 +139,8 @@ export class TopologyBehavior implements Behavior {
       ? 1
       : Math.min(1, Math.max(0, now - ref.startedAt) / Math.max(1, this.startupMs(ref)));
     const cpu = started ? md.rt.cpuIdle + md.rt.cpuPerRps * rps : md.rt.startupCpu;
-    const mem = md.rt.memory * MiB * (0.6 + 0.4 * progress) + 0.5 * MiB * rps;
+    const heap = md.kind === "service" ? heapGrowth(this.ctx, md.m, ref, rps, now) : 0;
+    const mem = md.rt.memory * MiB * (0.6 + 0.4 * progress) + 0.5 * MiB * rps + heap;
     const n = this.noise(ref, now);
     return {
       cpuMilli: Math.max(0, Math.round(cpu * (1 + 0.08 * n))),
@@ -230,7 +232,10 @@ export class TopologyBehavior implements Behavior {
         this.logState.delete(key);
         const bound = md.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
         if (bound && now >= bound.at) return render(bound.lines, { ...vars, port: bound.port });
-        return limit > 0 && this.ctx.behavior.usage(ref, now).memoryBytes > limit
+        // a heap let grow past the limit is killed by the kernel, not by the runtime: no lines (heap.ts)
+        const grown =
+          md.kind === "service" && heapGrowth(this.ctx, md.m, ref, this.flows.podRps(ref.pod, md.m), now) > 0;
+        return limit > 0 && !grown && this.ctx.behavior.usage(ref, now).memoryBytes > limit
           ? render(logs.oom, vars)
           : [];
       }

@@ -20,6 +20,7 @@ import { addressOf } from "./dial.js";
 import { egress } from "./impairments.js";
 import { httpFaults, type Landing, open, place } from "./resolve.js";
 import type { SvcState } from "./service-state.js";
+import { settingOf } from "./settings.js";
 import { resolvedAtStart, restartsOf, startHost } from "./start-names.js";
 import { type Refusal, storeFull, storeRefusal, writeShare } from "./store-clients.js";
 
@@ -83,7 +84,10 @@ function fromTemplates(lines: string[] | undefined): number | undefined {
   return undefined;
 }
 
-export function timeoutMs(m: ServiceModel, e: Edge): number {
+/** How long the caller waits for an answer: its timeout setting (settings.ts), else its templates' or its runtime's. */
+export function timeoutMs(m: ServiceModel, e: Edge, ctx?: SimContext, pod?: Pod): number {
+  const set = ctx && pod && !e.store ? settingOf(ctx, pod, m, "timeout") : undefined;
+  if (set !== undefined) return set;
   const own = e.store
     ? fromTemplates(m.logs.storeTimeout?.[e.store])
     : fromTemplates(m.logs.dependencyTimeout);
@@ -92,8 +96,8 @@ export function timeoutMs(m: ServiceModel, e: Edge): number {
 }
 
 /** A deadline covering the whole call (gRPC, urllib's socket timeout) bounds the connect too. */
-export function connectTimeoutMs(m: ServiceModel, e: Edge): number {
-  return CONNECT_BY_LANG.find(([re]) => re.test(m.lang))?.[1] ?? timeoutMs(m, e);
+export function connectTimeoutMs(m: ServiceModel, e: Edge, ctx?: SimContext, pod?: Pod): number {
+  return CONNECT_BY_LANG.find(([re]) => re.test(m.lang))?.[1] ?? timeoutMs(m, e, ctx, pod);
 }
 
 /** Base RTT between two pods on one node (veth + bridge), ms. */
@@ -293,7 +297,7 @@ function spotView(
     if (h.code !== undefined && h.code >= 500) p.error = 1;
   }
   const st = services.get(there.key);
-  const wait = timeoutMs(m, e);
+  const wait = timeoutMs(m, e, ctx, pod);
   const rt = s.established ? 1 : e.store || e.dial.conn === "pooled" ? 1 : 2;
   const dns = rt > 1 ? egress(ctx.faults, pod).delayMs : 0;
   const base = (st?.latencyMs ?? 1) + rt * rtt + dns + httpDelay;
@@ -330,8 +334,8 @@ export function edgeView(
   req: { method: string; path?: string } = { method: "GET", path: e.dial.path },
   where?: Spots,
 ): EdgeView {
-  const wait = timeoutMs(m, e);
-  const connectWait = connectTimeoutMs(m, e);
+  const wait = timeoutMs(m, e, ctx, pod);
+  const connectWait = connectTimeoutMs(m, e, ctx, pod);
   const sp = where ?? spotsOf(ctx, services, m, pod, e);
   const p = zero();
   const lands = new Map<string, number>();

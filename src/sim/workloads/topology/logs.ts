@@ -11,12 +11,13 @@ import type { Pod } from "../../core/objects.js";
 import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
 import { ownMs } from "./own-time.js";
+import { javaDuration } from "./settings.js";
 import { authLines } from "./store-auth.js";
 import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path)\}/g;
+  /\{(time|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path|timeout)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -35,7 +36,8 @@ export type Vars = Partial<
     | "what"
     | "ms"
     | "seconds"
-    | "id",
+    | "id"
+    | "timeout",
     string | number
   >
 >;
@@ -132,6 +134,8 @@ export function callVars(vars: Vars, e: Edge, v: EdgeView, ms: number, m?: Servi
     depIp: v.depIp,
     what: e.dial.what ?? "",
     ms: Math.round(ms),
+    // the caller's timeout as java.time.Duration prints it (Spring Cloud Gateway's 504)
+    timeout: javaDuration(v.timeoutMs),
   };
 }
 
@@ -192,7 +196,8 @@ export function sample(
   // one request, if one came in this period
   const expected = o.rate * (o.periodMs / 1000);
   if (expected <= 0 || (expected < 1 && rnd() >= expected)) return out;
-  let spent = ownMs(ctx, m, pod, traffic.podRps(pod, m));
+  // its own time and the wait for a worker (capacity.ts)
+  let spent = ownMs(ctx, m, pod, traffic.podRps(pod, m)) + (st.services.get(m.key)?.queueMs ?? 0);
   for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
     if (rnd() >= e.perReq) continue;
     const v = view(e);

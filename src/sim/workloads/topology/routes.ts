@@ -45,7 +45,9 @@ export function routeResult(
   const route = m.routes.find((r) => r.methods.includes(method) && r.path.test(path));
   if (!route) return undefined;
   const st = trafficOf(ctx).state(pod.metadata.namespace ?? "").services;
-  let ms = st.get(m.key)?.ownMs ?? m.runtime.cpuPerRps + 1;
+  // its own time and the wait for a worker (capacity.ts)
+  const self = st.get(m.key);
+  let ms = self ? self.ownMs + self.queueMs : m.runtime.cpuPerRps + 1;
   const edges = systemOf(m).edges.get(m.key) ?? [];
   const order: [string, boolean][] = [...route.calls.map((c): [string, boolean] => [c, false])];
   for (const c of route.soft) order.push([c, true]);

@@ -21,4 +21,8 @@ export interface SvcState {
   failRate: number;
   /** The part of latencyMs the service spends itself (CPU, throttling, a stalled disk). */
   ownMs: number;
+  /** Requests per second its serving pods can serve together (capacity.ts), and the part of
+   * latencyMs a request waits for a worker (the curve below capacity, the queue at and past it). */
+  capacity: number;
+  queueMs: number;
 }

@@ -3,10 +3,13 @@
 // receives (entry load flowing down the call graph, `fanout` spread over `calls`, one store
 // request per request for mysql/redis), and per service the mean time to serve a request and
 // the share answered with an error, both including what its callees do (so a slow or failed
-// service makes its callers slow or failing, up the graph). Nothing here depends on time: a
-// namespace is recomputed only after its pods or the fault book changed.
+// service makes its callers slow or failing, up the graph). A load source's entry rate follows
+// its users (Locust's -u from USERS: the topology's rps is at the setting's default); a caller
+// that retries (settings' retries) sends each failed call again, up to its retries. A namespace
+// is recomputed after its pods or the fault book changed; only its queues (queues.ts: a service
+// at or past its capacity, capacity.ts) move with time, stepped while they fill or drain.
 import { R } from "../../api/resources.js";
-import { type Edge, type ServiceModel, type SystemModel, softOnly } from "../../context/catalog.js";
+import { type Edge, type ServiceModel, type SystemModel, softOnly, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import { podReady } from "../../core/meta.js";
 import type { Pod } from "../../core/objects.js";
@@ -14,9 +17,12 @@ import type { KObject } from "../../core/types.js";
 import { containerRef } from "../../metrics/usage.js";
 import { isPause } from "../../userland/toolbox.js";
 import { edgeView, type Spots, spotsOf } from "./calls.js";
+import { curveWaitMs, podCapacity } from "./capacity.js";
 import { podFailed } from "./impairments.js";
 import { ownMs } from "./own-time.js";
+import { type Flow, Queues } from "./queues.js";
 import type { SvcState } from "./service-state.js";
+import { settingOf } from "./settings.js";
 
 export interface NsState {
   services: Map<string, SvcState>;
@@ -30,8 +36,16 @@ const ROUTING_KINDS = new Set(["Service", "Endpoints", "NetworkPolicy"]);
 const mainSpec = (pod: Pod, m: ServiceModel) =>
   (pod.spec?.containers ?? []).find((c) => c.name === m.container);
 
+/** Retries of failed calls: 1 + f + f^2 + ... + f^retries attempts per call failing with share f. */
+const attempts = (f: number, retries: number) => {
+  let sum = 1;
+  for (let k = 1, p = f; k <= retries && p > 1e-12; k++, p *= f) sum += p;
+  return sum;
+};
+
 export class Traffic {
   private readonly cache = new Map<string, NsState>();
+  private readonly queues = new Map<string, Queues>();
 
   constructor(private readonly ctx: SimContext) {
     ctx.store.subscribe((e) => {
@@ -50,9 +64,19 @@ export class Traffic {
   }
 
   state(ns: string): NsState {
+    const now = this.ctx.clock.now();
+    const q = this.queuesOf(ns);
     let st = this.cache.get(ns);
-    if (!st || this.ctx.clock.now() >= st.expiresAt) {
-      st = this.compute(ns);
+    if (!st || now >= st.expiresAt) {
+      st = this.compute(ns, q);
+      this.cache.set(ns, st);
+    }
+    // the queues move on in whole steps from where they were; each step sees the last one's load
+    if (!q.active) q.at = now - (now % 1000);
+    for (let { n, dt } = q.plan(now); q.active && n > 0; n--) {
+      q.step(flowsOf(st), dt);
+      q.at += dt;
+      st = this.compute(ns, q);
       this.cache.set(ns, st);
     }
     return st;
@@ -63,6 +87,15 @@ export class Traffic {
     this.cache.delete(ns);
   }
 
+  private queuesOf(ns: string): Queues {
+    let q = this.queues.get(ns);
+    if (!q) {
+      q = new Queues();
+      this.queues.set(ns, q);
+    }
+    return q;
+  }
+
   /** Requests per second one pod of a service receives (0 unless it serves). */
   podRps(pod: KObject, m: ServiceModel): number {
     const s = this.state(pod.metadata.namespace ?? "").services.get(m.key);
@@ -70,7 +103,7 @@ export class Traffic {
     return s.rps / Math.max(1, s.endpoints.length);
   }
 
-  private compute(ns: string): NsState {
+  private compute(ns: string, q: Queues): NsState {
     const cat = this.ctx.catalog;
     const byApp = new Map<string, Pod[]>();
     for (const p of this.ctx.store.list(R("Pod"), ns) as Pod[]) {
@@ -81,11 +114,13 @@ export class Traffic {
     const services = new Map<string, SvcState>();
     // where each pod's calls go is worked out once per computation, for the load and the health
     const memo = new Map<string, Spots>();
+    let retrying = false;
     for (const sys of cat.systems) {
       if (![...sys.services.keys()].some((k) => byApp.has(k))) continue;
-      this.flow(sys, byApp, services, memo);
-      this.health(sys, services, memo);
+      this.flow(sys, byApp, services, memo, q);
+      retrying = this.health(sys, services, memo, q) || retrying;
     }
+    q.active = q.settle(flowsOf({ services, expiresAt: 0 }), retrying);
     return { services, expiresAt: this.nextOpening(ns) };
   }
 
@@ -125,6 +160,7 @@ export class Traffic {
     byApp: Map<string, Pod[]>,
     out: Map<string, SvcState>,
     memo: Map<string, Spots>,
+    q: Queues,
   ) {
     for (const m of sys.services.values()) {
       const pods = byApp.get(m.key) ?? [];
@@ -141,6 +177,8 @@ export class Traffic {
         latencyMs: 0,
         failRate: 0,
         ownMs: 0,
+        capacity: Number.POSITIVE_INFINITY,
+        queueMs: 0,
       });
     }
     for (const e of sys.entries) {
@@ -149,33 +187,43 @@ export class Traffic {
       if (e.source === null) target.rps += e.rps;
       else {
         const src = out.get(e.source);
-        const running = src?.pods.some((p) => p.status?.phase === "Running" && !podFailed(this.ctx, p));
+        const running = src?.pods.find((p) => p.status?.phase === "Running" && !podFailed(this.ctx, p));
         if (!src || !running) continue;
-        src.sends += e.rps;
+        const rps =
+          e.rps * this.usersFactor(src.model, running, q.waitMs(e.service, q.capacity.get(e.service) ?? 0));
+        src.sends += rps;
         // the source's own edge carries it; without one the load lands on the entry directly
-        if (!(sys.edges.get(e.source) ?? []).some((x) => x.to === e.service)) target.rps += e.rps;
+        if (!(sys.edges.get(e.source) ?? []).some((x) => x.to === e.service)) target.rps += rps;
       }
     }
     for (const k of [...sys.order].reverse()) {
       const s = out.get(k)!;
       const served = s.endpoints.length ? s.serving.length / s.endpoints.length : 0;
-      const out$ = s.rps * served + s.sends;
+      // a saturated service passes on what it serves, not what it receives
+      const out$ = Math.min(s.rps * served, q.capacity.get(k) ?? Number.POSITIVE_INFINITY) + s.sends;
       const callers = this.callers(s);
       if (out$ <= 0 || !callers.length) continue;
       // the load goes where each caller's calls land (its environment's address, the endpoints)
       for (const e of sys.edges.get(k) ?? []) {
         if (e.back || e.perReq <= 0) continue;
-        for (const pod of callers)
+        for (const pod of callers) {
+          const again = attempts(q.fail.get(`${k}>${e.to}`) ?? 0, this.retries(s.model, pod));
           for (const [to, share] of this.view(out, memo, s.model, pod, e).lands) {
             const t = out.get(to);
-            if (t) t.rps += (out$ * e.perReq * share) / callers.length;
+            if (t) t.rps += (out$ * e.perReq * share * again) / callers.length;
           }
+        }
       }
     }
   }
 
-  /** Callees before callers: own work (throttled CPU, stalled disk) plus what the calls cost. */
-  private health(sys: SystemModel, out: Map<string, SvcState>, memo: Map<string, Spots>) {
+  /**
+   * Callees before callers: own work (throttled CPU, stalled disk), the wait for a worker, plus
+   * what the calls cost (each failed call tried again up to the caller's retries). Returns
+   * whether any caller retries.
+   */
+  private health(sys: SystemModel, out: Map<string, SvcState>, memo: Map<string, Spots>, q: Queues): boolean {
+    let retrying = false;
     for (const k of sys.order) {
       const s = out.get(k)!;
       const callers = this.callers(s);
@@ -185,19 +233,58 @@ export class Traffic {
         if (e.back || e.perReq <= 0 || !callers.length) continue;
         let spent = 0;
         let fail = 0;
+        let failOnce = 0;
         for (const pod of callers) {
           const v = this.view(out, memo, s.model, pod, e);
-          spent += v.expectedMs;
-          fail += 1 - v.p.ok;
+          const f = 1 - v.p.ok;
+          const retries = this.retries(s.model, pod);
+          if (retries > 0) retrying = true;
+          spent += v.expectedMs * attempts(f, retries);
+          fail += f ** (retries + 1);
+          failOnce += f;
         }
+        q.setFail(`${k}>${e.to}`, failOnce / callers.length);
         latency += (e.perReq * spent) / callers.length;
         // a soft callee's failure costs its time, not the request
         if (!softOnly(s.model, e.to)) ok *= 1 - (e.perReq * fail) / callers.length;
       }
       s.ownMs = this.ownMs(s);
-      s.latencyMs = s.ownMs + latency;
+      this.queue(s, q, s.ownMs + latency);
+      s.latencyMs = s.ownMs + s.queueMs + latency;
       s.failRate = Math.min(1, Math.max(0, 1 - ok));
     }
+    return retrying;
+  }
+
+  /** The service's capacity and the wait for a worker (capacity.ts, queues.ts). */
+  private queue(s: SvcState, q: Queues, perRequestMs: number): void {
+    if (!s.serving.length) return;
+    let cap = 0;
+    for (const pod of s.serving) cap += podCapacity(this.ctx, s.model, pod, perRequestMs);
+    s.capacity = cap;
+    q.capacity.set(s.model.key, cap);
+    const waited = q.waitMs(s.model.key, cap);
+    s.queueMs = waited > 0 ? waited : cap > 0 ? curveWaitMs(s.ownMs, s.rps / cap) : 0;
+  }
+
+  /**
+   * A load source's users over those its topology rate is given at (Locust's -u). Each user waits
+   * for its answer before it thinks again (a closed loop): with a think time of Z seconds per
+   * request (users / rate at the default) and a wait W for a worker, a user sends 1 / (Z + W)
+   * requests a second, so a surge fills the entry's queue only until the users all wait.
+   */
+  private usersFactor(m: ServiceModel, pod: Pod, waitMs: number): number {
+    const users = settingOf(this.ctx, pod, m, "users");
+    const base = Number(m.settings.users?.default);
+    if (users === undefined || !(base > 0)) return 1;
+    const rate = systemOf(m).entries.find((e) => e.source === m.key)?.rps ?? 1;
+    const think = base / Math.max(1e-9, rate);
+    return (users / base) * (think / (think + waitMs / 1000));
+  }
+
+  /** How often a caller pod tries a failed call again. */
+  private retries(m: ServiceModel, pod: Pod): number {
+    return m.settings.retries ? (settingOf(this.ctx, pod, m, "retries") ?? 0) : 0;
   }
 
   /** Time a pod spends on a request itself (own-time.ts), on average over the serving pods. */
@@ -221,6 +308,13 @@ export function trafficOf(ctx: SimContext): Traffic {
     shared.set(ctx.faults, t);
   }
   return t;
+}
+
+/** What the queues need of each service: its arrivals and its capacity. */
+function flowsOf(st: NsState): Map<string, Flow> {
+  const out = new Map<string, Flow>();
+  for (const [k, s] of st.services) if (s.serving.length) out.set(k, { rps: s.rps, capacity: s.capacity });
+  return out;
 }
 
 function fingerprint(p: Pod): string {
