@@ -1,0 +1,41 @@
+// kubectl's commands by path: `get`, and the two-word ones (`set env`, `rollout restart`,
+// `create configmap`, `auth can-i`). GROUPS are the parents whose unknown child fails as cobra
+// says it (`unknown command "x" for "kubectl set"`).
+import type { Verb } from "../context.js";
+import { apply } from "./apply.js";
+import { canI } from "./auth.js";
+import { create } from "./create.js";
+import { del } from "./delete.js";
+import { get } from "./get.js";
+import { annotate, label } from "./meta.js";
+import { patch } from "./patch.js";
+import { rollout } from "./rollout.js";
+import { scale } from "./scale.js";
+import { setEnv } from "./set-env.js";
+import { version } from "./version.js";
+
+export const VERBS: Record<string, Verb> = {
+  get,
+  patch,
+  apply,
+  scale,
+  label,
+  annotate,
+  delete: del,
+  version,
+  create: create.file,
+  "create configmap": create.configmap,
+  "create cm": create.cm,
+  "create secret": create.secret,
+  "create namespace": create.namespace,
+  "create ns": create.ns,
+  "set env": setEnv,
+  "rollout restart": rollout.restart,
+  "rollout status": rollout.status,
+  "rollout undo": rollout.undo,
+  "rollout pause": rollout.pause,
+  "rollout resume": rollout.resume,
+  "auth can-i": canI,
+};
+
+export const GROUPS = new Set(["set", "rollout", "auth"]);
