@@ -8,7 +8,7 @@ import type { Verb } from "./context.js";
 import { makeRun } from "./context.js";
 import { errorText } from "./errors.js";
 import { Flags, parseFlags, UsageError } from "./flags.js";
-import { GROUPS, VERBS } from "./verbs/index.js";
+import { COMMANDS, GROUPS, VERBS } from "./verbs/index.js";
 
 /** Find the verb (and sub-verb: `set env`, `rollout restart`, `create configmap`). */
 function lookup(argv: string[]): { verb?: Verb; path: string; rest: string[] } {
@@ -51,9 +51,12 @@ async function kubectl(argv: string[], p: Proc): Promise<number> {
       );
       return 0;
     }
-    const group = GROUPS.has(words[0]) && words[1] !== undefined;
-    const [word, parent] = group ? [words[1], `kubectl ${words[0]}`] : [words[0], "kubectl"];
-    p.stderr.write(`error: unknown command "${word}" for "${parent}"\n`);
+    // a group's unknown child is kubectl's own error; an unknown command is cobra's
+    if (GROUPS.has(words[0]) && words[1] !== undefined)
+      p.stderr.write(
+        `error: unknown command "${words[1]}"\nSee 'kubectl ${words[0]} -h' for help and examples\n`,
+      );
+    else p.stderr.write(`Error: unknown command "${words[0]}" for "kubectl"${suggestions(words[0])}\n`);
     return 1;
   }
   let f: Flags;
@@ -61,7 +64,8 @@ async function kubectl(argv: string[], p: Proc): Promise<number> {
     f = new Flags(parseFlags(rest, verb.flags));
   } catch (e) {
     if (e instanceof UsageError) {
-      p.stderr.write(`error: ${e.message}\nSee '${path} -h' for help and examples\n`);
+      // kubectl's flag error function (cmd.go FlagErrorFunc)
+      p.stderr.write(`error: ${e.message}\nSee '${path} --help' for usage.\n`);
       return 1;
     }
     throw e;
@@ -85,4 +89,26 @@ async function kubectl(argv: string[], p: Proc): Promise<number> {
 
 export function registerKubectl(r: CommandRegistry): void {
   r.register("kubectl", gated("kubectl", kubectl));
+}
+
+/** Levenshtein distance, case-insensitive (cobra's ld). */
+function distance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= t.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[t.length];
+}
+
+/** cobra's findSuggestions: commands within distance 2, or that the typed name begins. */
+function suggestions(typed: string): string {
+  const near = COMMANDS.filter(
+    (c) => distance(typed, c) <= 2 || c.toLowerCase().startsWith(typed.toLowerCase()),
+  );
+  return near.length ? `\n\nDid you mean this?\n${near.map((c) => `\t${c}\n`).join("")}` : "";
 }

@@ -3,7 +3,7 @@
 // their key's indent), -o name, -o jsonpath=..., and the server's Table as the human-readable
 // printer lays it out (text/tabwriter, three spaces between columns, priority-1 columns only with
 // -o wide, NAMESPACE first with -A).
-import { stringify } from "yaml";
+import { Document, parse, Scalar, visit } from "yaml";
 import type { ResourceType } from "../../core/types.js";
 import { KubectlError } from "./client.js";
 import { jsonpath } from "./jsonpath.js";
@@ -30,8 +30,29 @@ export function toJson(v: unknown): string {
   return `${s}\n`;
 }
 
+/**
+ * go-yaml v2's choices: a string that would read back as something else in YAML 1.1 (on, y, a
+ * number, a timestamp) in double quotes, one that cannot be plain in single quotes, several
+ * lines as a literal block, lines folded at 80 columns.
+ */
 export function toYaml(v: unknown): string {
-  return stringify(sorted(v), { indentSeq: false, lineWidth: 0, sortMapEntries: true });
+  const doc = new Document(sorted(v), { version: "1.1" });
+  visit(doc, {
+    Scalar(_, node) {
+      const s = node.value;
+      if (typeof s !== "string" || s.includes("\n")) return;
+      let back: unknown;
+      try {
+        back = parse(s, { version: "1.1" });
+      } catch {
+        back = undefined;
+      }
+      if (back !== s && s !== "" && typeof back !== "undefined" && back !== null && typeof back !== "string")
+        node.type = Scalar.QUOTE_DOUBLE;
+      else if (s === "" || back === null) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ indentSeq: false, singleQuote: true, lineWidth: 80 });
 }
 
 /** A List of the objects, as kubectl wraps several for -o json|yaml. */
@@ -59,11 +80,12 @@ export function outputFormat(o: string | undefined): OutputFormat {
 
 /** Print one or more objects in a structured format (not a table). */
 export function printObjects(
-  objs: J[],
+  all: J[],
   fmt: OutputFormat,
   rtOf: (o: J) => ResourceType | undefined,
   single: boolean,
 ): string {
+  const objs = all.map(withoutManagedFields);
   const whole = single && objs.length === 1 ? objs[0] : listOf(objs);
   switch (fmt.kind) {
     case "json":
@@ -83,6 +105,14 @@ export function printObjects(
     default:
       return "";
   }
+}
+
+/** kubectl's printers leave managedFields out unless --show-managed-fields. */
+function withoutManagedFields(o: J): J {
+  const meta = o.metadata as J | undefined;
+  if (!meta || !("managedFields" in meta)) return o;
+  const { managedFields: _, ...rest } = meta;
+  return { ...o, metadata: rest };
 }
 
 interface Column {

@@ -30,8 +30,8 @@ function withLastApplied(obj: J): J {
   const meta = (bare.metadata ?? {}) as J;
   const ann = { ...((meta.annotations as J | undefined) ?? {}) };
   delete ann[LAST_APPLIED];
-  if (Object.keys(ann).length) meta.annotations = ann;
-  else delete meta.annotations;
+  // kubectl's GetModifiedConfiguration leaves the (maybe empty) annotations map in
+  meta.annotations = ann;
   bare.metadata = meta;
   const out = clone(bare);
   const m = out.metadata as J;
@@ -50,7 +50,10 @@ async function run(r: Run): Promise<number> {
   for (const m of await readManifests(r)) {
     const name = String((m.obj.metadata as J | undefined)?.name ?? "");
     try {
-      const modified = withLastApplied(m.obj);
+      // the builder sets the namespace it sends to before the configuration is recorded
+      const given = clone(m.obj);
+      if (m.ns) given.metadata = { ...((given.metadata as J | undefined) ?? {}), namespace: m.ns };
+      const modified = withLastApplied(given);
       let live: J | undefined;
       try {
         live = await r.client().get(pathOf(m.rt, m.ns, name));

@@ -5,7 +5,7 @@
 import { KubectlError, StatusError } from "../client.js";
 import type { Run, Verb } from "../context.js";
 import { errorText } from "../errors.js";
-import { pathOf, qualified, type Target, targets } from "../resources.js";
+import { nameOf, pathOf, type Target, targets } from "../resources.js";
 import { DRY_RUN_FLAG, dryRunOf, type J } from "./common.js";
 import { readManifests } from "./manifests.js";
 
@@ -58,7 +58,7 @@ async function run(r: Run): Promise<number> {
         await client.request("DELETE", `${pathOf(d.t.rt, d.ns, d.t.name)}${q}`, { body });
       }
       const suffix = dry === "client" ? " (dry run)" : dry === "server" ? " (server dry run)" : "";
-      p.out(`${qualified(d.t.rt)} "${d.t.name}" deleted${suffix}\n`);
+      p.out(`${nameOf(d.t.rt, "").slice(0, -1)} "${d.t.name}" deleted${suffix}\n`);
       deleted.push(d);
     } catch (e) {
       if (e instanceof StatusError && e.http === 404 && f.bool("ignore-not-found")) continue;

@@ -92,7 +92,21 @@ function verb(kind: "label" | "annotate"): Verb {
               `kubectl-${kind}`,
               { dry },
             );
-          const op = kind === "label" ? (changed ? "labeled" : "not labeled") : "annotated";
+          // label.go updateDataChangeMsg: a smaller object without --overwrite is "unlabeled"
+          const after = {
+            ...had,
+            ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== null)),
+          };
+          for (const [k, v] of Object.entries(change)) if (v === null) delete after[k];
+          const shorter = JSON.stringify(after).length < JSON.stringify(had).length;
+          const op =
+            kind === "label"
+              ? changed
+                ? !overwrite && shorter
+                  ? "unlabeled"
+                  : "labeled"
+                : "not labeled"
+              : "annotated";
           const suffix = dry === "client" ? " (dry run)" : dry === "server" ? " (server dry run)" : "";
           p.out(
             fmt ? printObjects([out], fmt, () => t.rt, true) : `${nameOf(t.rt, t.name)} ${op}${suffix}\n`,

@@ -10,7 +10,7 @@ import type { Run, Verb } from "../context.js";
 import { twoWay } from "../diff.js";
 import { errorText } from "../errors.js";
 import { outputFormat, printObjects } from "../output.js";
-import { mustResolve, nameOf, qualified, resolveResource, targets } from "../resources.js";
+import { mustResolve, nameOf, resolveResource, targets } from "../resources.js";
 import { clone, DRY_RUN_FLAG, dryRunOf, fetchObject, isObj, type J, podSpecOf, sendPatch } from "./common.js";
 
 interface EnvVar {
@@ -30,7 +30,7 @@ function parseEnv(specs: string[]): { env: EnvVar[]; remove: string[] } {
       const name = s.slice(0, i);
       if (!ENV_NAME.test(name))
         throw new KubectlError(
-          `error: "${name}" is not a valid key name: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnv1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')`,
+          `error: "${name}" is not a valid key name: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')`,
         );
       env.push({ name, value: s.slice(i + 1) });
     } else if (s.endsWith("-")) remove.push(s.slice(0, -1));
@@ -97,11 +97,12 @@ async function run(r: Run): Promise<number> {
       throw new KubectlError("error: unsupported resource specified in --from");
     const ref = src.kind === "Secret" ? "secretKeyRef" : "configMapKeyRef";
     for (const key of Object.keys((src.data as J | undefined) ?? {}).sort())
-      if (!keys.length || keys.includes(key))
-        env.push({
-          name: keyToEnvName(key),
-          valueFrom: { [ref]: { key, name: String((src.metadata as J).name) } },
-        });
+      if (!keys.length || keys.includes(key)) {
+        const name = keyToEnvName(key);
+        env.push({ name, valueFrom: { [ref]: { key, name: String((src.metadata as J).name) } } });
+        // Go ranges over the map in no set order; sorted here
+        if (name !== key) p.stderr.write(`Warning: key ${key} transferred to ${name}\n`);
+      }
   }
   const prefix = f.str("prefix");
   if (prefix) for (const e of env) e.name = `${prefix}${e.name}`;
@@ -114,10 +115,11 @@ async function run(r: Run): Promise<number> {
       const live = await fetchObject(r, t.rt, ns, t.name!);
       const modified = clone(live);
       const spec = podSpecOf(modified);
-      const kindName = `${qualified(t.rt)}/${t.name}`;
+      // info.ObjectName(): the plural resource and the name, as CalculatePatches errors name it
+      const objName = `${t.rt.resource}/${t.name}`;
       if (!spec)
         throw new KubectlError(
-          `error: ${kindName} the object is not a pod or does not have a pod template: *v1.${String(live.kind)}`,
+          `error: ${objName} the object is not a pod or does not have a pod template: *v1.${String(live.kind)}`,
         );
       const containers = [
         ...((spec.containers as J[] | undefined) ?? []).filter((c) => selector.test(String(c.name))),
@@ -139,7 +141,7 @@ async function run(r: Run): Promise<number> {
               (had.value !== e.value || JSON.stringify(had.valueFrom) !== JSON.stringify(e.valueFrom))
             )
               throw new KubectlError(
-                `error: '${e.name}' already has a value (${had.value ?? ""}), and --overwrite is false`,
+                `error: ${objName} '${e.name}' already has a value (${had.value ?? ""}), and --overwrite is false`,
               );
           }
         const next = updateEnv(existing, env, remove);
