@@ -3,7 +3,7 @@
 // managedFields bookkeeping as any client; and the token the kubelet projects into a pod, a bound
 // token the TokenRequest API issues for the pod's ServiceAccount (kubelet token manager: 3607 s,
 // renewed once 80% of its life has passed; pkg/kubelet/token/token_manager.go).
-import { request as httpsRequest } from "node:https";
+import { Agent, request as httpsRequest } from "node:https";
 import { R } from "../api/resources.js";
 import type { ClusterAuth } from "../auth/index.js";
 import { API_AUDIENCES } from "../auth/tokens.js";
@@ -16,6 +16,13 @@ const TOKEN_SECONDS = 3607;
 
 export function inClusterApi(store: Store, auth: ClusterAuth, port: () => number | undefined): InClusterApi {
   const cache = new Map<string, { token: string; renewAt: number; sa: string }>();
+  // one kept-alive connection pool, as a client's transport keeps its connections (no TLS
+  // handshake per kubectl call); idle sockets do not hold the process open
+  let pool: Agent | undefined;
+  const agent = () => {
+    pool ??= new Agent({ keepAlive: true, ca: auth.pki.ca, maxFreeSockets: 4 });
+    return pool;
+  };
   store.subscribe((e) => {
     if (e.type === "DELETED" && e.rt.kind === "Pod" && e.object.metadata.uid)
       cache.delete(e.object.metadata.uid);
@@ -38,8 +45,7 @@ export function inClusterApi(store: Store, auth: ClusterAuth, port: () => number
               ...r.headers,
               ...(r.body !== undefined ? { "Content-Length": Buffer.byteLength(r.body) } : {}),
             },
-            ca: auth.pki.ca,
-            agent: false,
+            agent: agent(),
           },
           (res) => {
             const chunks: Buffer[] = [];
