@@ -200,6 +200,8 @@ describe("kubectl get in a pod prints as kubectl does", () => {
     [["get", "cm", "settings", "missing"]],
     [["get", "secrets", "-l", "nothing=here"]],
     [["get", "deploy", "nope", "--ignore-not-found"]],
+    [["logs", "deploy/web", "--tail=2"]],
+    [["logs", "ops", "-c", "nope"]],
   ])("%j", async (args) => {
     const r = await same(args);
     expect(r.exitCode === 0 || r.stderr !== "").toBe(true);

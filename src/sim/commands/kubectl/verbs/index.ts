@@ -7,6 +7,7 @@ import { canI } from "./auth.js";
 import { create } from "./create.js";
 import { del } from "./delete.js";
 import { get } from "./get.js";
+import { logs } from "./logs.js";
 import { annotate, label } from "./meta.js";
 import { patch } from "./patch.js";
 import { rollout } from "./rollout.js";
@@ -16,6 +17,7 @@ import { version } from "./version.js";
 
 export const VERBS: Record<string, Verb> = {
   get,
+  logs,
   patch,
   apply,
   scale,
