@@ -201,6 +201,8 @@ describe("kubectl get in a pod prints as kubectl does", () => {
     [["get", "secrets", "-l", "nothing=here"]],
     [["get", "deploy", "nope", "--ignore-not-found"]],
     [["logs", "deploy/web", "--tail=2"]],
+    [["get", "pods", "--show-labels"]],
+    [["get", "deploy", "-o", "wide"]],
     [["logs", "ops", "-c", "nope"]],
   ])("%j", async (args) => {
     const r = await same(args);
@@ -312,6 +314,15 @@ describe("the verbs that write", () => {
       t.c.ctx.registry.tryGet(R("ConfigMap"), NS, "applied-pod") as { data?: Record<string, string> }
     ).data;
     expect(data).toEqual({ k: "2" });
+    const ssa = await t.kubectl(
+      ["exec", "-i", "-n", NS, pod, "--", "kubectl", "apply", "--server-side", "-f", "-"],
+      cm("applied-ssa", "1"),
+    );
+    expect(ssa.stdout).toBe("configmap/applied-ssa serverside-applied");
+    const fields = t.c.ctx.registry.tryGet(R("ConfigMap"), NS, "applied-ssa")?.metadata.managedFields ?? [];
+    expect(
+      fields.map((f) => [(f as { manager?: string }).manager, (f as { operation?: string }).operation]),
+    ).toEqual([["kubectl", "Apply"]]);
   });
 
   it("rollout restart and status, then undo to the previous template", async () => {

@@ -47,9 +47,24 @@ async function run(r: Run): Promise<number> {
   const dry = dryRunOf(r);
   const suffix = dry === "client" ? " (dry run)" : dry === "server" ? " (server dry run)" : "";
   let failed = false;
+  const ssa = r.f.bool("server-side");
   for (const m of await readManifests(r)) {
     const name = String((m.obj.metadata as J | undefined)?.name ?? "");
     try {
+      if (ssa) {
+        // server-side apply: the configuration as an apply patch, field manager kubectl
+        if (dry !== "client") {
+          const q = new URLSearchParams({ fieldManager: r.f.str("field-manager") ?? "kubectl" });
+          if (r.f.bool("force-conflicts")) q.set("force", "true");
+          if (dry === "server") q.set("dryRun", "All");
+          await r.client().request("PATCH", `${pathOf(m.rt, m.ns, name)}?${q}`, {
+            body: m.obj,
+            contentType: "application/apply-patch+yaml",
+          });
+        }
+        p.out(`${nameOf(m.rt, name)} serverside-applied${suffix}\n`);
+        continue;
+      }
       // the builder sets the namespace it sends to before the configuration is recorded
       const given = clone(m.obj);
       if (m.ns) given.metadata = { ...((given.metadata as J | undefined) ?? {}), namespace: m.ns };

@@ -39,6 +39,7 @@ async function run(r: Run): Promise<number> {
       if (table) {
         if (!(body.rows as unknown[] | undefined)?.length) continue;
         if (printedTables++) out += "\n";
+        if (f.bool("show-labels")) withLabels(body);
         out += printTable(body as never, {
           wide: fmt.kind === "wide",
           namespace: all && t.rt.namespaced,
@@ -77,6 +78,22 @@ async function run(r: Run): Promise<number> {
     p.stderr.write(scoped ? `No resources found in ${ns} namespace.\n` : "No resources found\n");
   }
   return failed ? 1 : 0;
+}
+
+/** --show-labels: a LABELS column, each row's labels as key=value sorted by key, else <none>. */
+function withLabels(table: J): void {
+  (table.columnDefinitions as J[]).push({ name: "Labels", type: "string", priority: 0 });
+  for (const row of (table.rows as J[] | undefined) ?? []) {
+    const labels = (((row.object as J | undefined)?.metadata as J | undefined)?.labels ?? {}) as Record<
+      string,
+      string
+    >;
+    const text = Object.keys(labels)
+      .sort()
+      .map((k) => `${k}=${labels[k]}`)
+      .join(",");
+    (row.cells as unknown[]).push(text || "<none>");
+  }
 }
 
 const apiVersion = (rt: ResourceType) => (rt.group ? `${rt.group}/${rt.version}` : rt.version);
