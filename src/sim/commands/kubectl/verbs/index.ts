@@ -14,6 +14,7 @@ import { rollout } from "./rollout.js";
 import { scale } from "./scale.js";
 import { setEnv } from "./set-env.js";
 import { version } from "./version.js";
+import { wait } from "./wait.js";
 
 export const VERBS: Record<string, Verb> = {
   get,
@@ -25,6 +26,7 @@ export const VERBS: Record<string, Verb> = {
   annotate,
   delete: del,
   version,
+  wait,
   create: create.file,
   "create configmap": create.configmap,
   "create cm": create.cm,
