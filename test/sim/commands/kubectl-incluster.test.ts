@@ -347,7 +347,8 @@ spec:
           containers:
             - name: scale
               image: ${KUBECTL_IMAGE}
-              command: [kubectl, scale, deployment/web, --replicas=0]
+              # the image's ENTRYPOINT is kubectl: args alone, as its docs show
+              args: [scale, deployment/web, --replicas=0]
 `);
     expect(setup.stderr).toBe("");
     await waitFor(
