@@ -202,6 +202,7 @@ describe("kubectl get in a pod prints as kubectl does", () => {
     [["get", "deploy", "nope", "--ignore-not-found"]],
     [["logs", "deploy/web", "--tail=2"]],
     [["get", "pods", "--show-labels"]],
+    [["get", "all"]],
     [["wait", "--for=condition=Available", "deploy/web", "--timeout=10s"]],
     [["wait", "--for=jsonpath={.spec.replicas}=1", "deployment/web"]],
     [["get", "deploy", "-o", "wide"]],

@@ -22,6 +22,18 @@ export function resolveResource(name: string): ResourceType | undefined {
   );
 }
 
+/** A category (`all`): its resources in discovery's order, one version each. */
+function category(name: string): ResourceType[] {
+  const seen = new Set<string>();
+  const found = RESOURCES.filter((r) => {
+    if (!r.categories?.includes(name.toLowerCase()) || seen.has(`${r.group}/${r.resource}`)) return false;
+    seen.add(`${r.group}/${r.resource}`);
+    return true;
+  });
+  if (!found.length) mustResolve(name);
+  return found;
+}
+
 export function mustResolve(name: string): ResourceType {
   const rt = resolveResource(name);
   if (!rt) throw new KubectlError(`error: the server doesn't have a resource type "${name.split(".")[0]}"`);
@@ -69,7 +81,10 @@ export function targets(args: string[], allowAll = false): Target[] {
       return { rt: mustResolve(a.slice(0, i)), name: a.slice(i + 1) };
     });
   }
-  const types = args[0].split(",").map(mustResolve);
+  const types = args[0].split(",").flatMap((n) => {
+    const rt = resolveResource(n);
+    return rt ? [rt] : category(n);
+  });
   const names = args.slice(1);
   if (!names.length) {
     if (!allowAll) throw new KubectlError(`error: resource(s) were provided, but no name was specified`);
