@@ -68,4 +68,6 @@ export const LONG_LANE = [
   "test/sim/workloads/unschedulable-kubectl.test.ts",
   // a case run after another starts from the same namespace (three cases through the CLI)
   "test/cli/cases-start-equal.test.ts",
+  // kubectl in a pod against the host's kubectl, verb by verb (about 30 s)
+  "test/sim/commands/kubectl-incluster-verbs.test.ts",
 ];

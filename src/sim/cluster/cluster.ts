@@ -26,6 +26,7 @@ import { FaultedBehavior } from "../workloads/faulted.js";
 import { GenericBehavior } from "../workloads/generic.js";
 import { TopologyBehavior } from "../workloads/topology/behavior.js";
 import { type EgressMode, setEgress } from "../workloads/topology/outside.js";
+import { inClusterApi } from "./in-cluster.js";
 import { installControllers } from "./install.js";
 import { applyK3sManifests } from "./k3s.js";
 import { type ClusterCredentials, kubeconfigYaml, writeKubeconfig } from "./kubeconfig.js";
@@ -117,6 +118,7 @@ export class EmbeddedCluster {
     };
     setEgress(this.ctx, opts.egress ?? "internet");
     this.auth = new ClusterAuth(store, registry, clock);
+    this.ctx.apiserver = inClusterApi(store, this.auth, () => this.port);
     installControllers(
       this.ctx,
       this.auth,

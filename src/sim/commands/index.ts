@@ -12,6 +12,7 @@ import { registerDns } from "./dns.js";
 import { registerFiles } from "./files.js";
 import { registerHttp } from "./http.js";
 import { registerKill } from "./kill.js";
+import { registerKubectl } from "./kubectl/main.js";
 import { registerMount } from "./mount.js";
 import { registerNc } from "./nc.js";
 import { registerNet } from "./net.js";
@@ -54,5 +55,6 @@ export function defaultCommands(): CommandRegistry {
   registerNc(r);
   registerRedisCli(r);
   registerPython(r);
+  registerKubectl(r);
   return r;
 }

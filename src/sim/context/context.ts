@@ -9,6 +9,7 @@ import type { Registry } from "../api/registry.js";
 import type { Clock } from "../core/clock.js";
 import type { StageDocs } from "../stages/load.js";
 import type { Store } from "../store/store.js";
+import type { InClusterApi } from "./apiserver.js";
 import type { Behavior } from "./behavior.js";
 import type { Catalog } from "./catalog.js";
 import type { EventRecorder } from "./events.js";
@@ -40,4 +41,6 @@ export interface SimContext {
   stream(label: string): Rng;
   /** Images that count as published whatever the registry catalog says: the systems' own. */
   publishedImages: readonly string[];
+  /** The API server as a container reaches it (kubectl in a pod); set by the cluster. */
+  apiserver?: InClusterApi;
 }

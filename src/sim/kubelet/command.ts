@@ -49,7 +49,11 @@ export function mainArgv(spec: Container | undefined): string[] | undefined {
   const cmd: string[] = (spec?.command ?? []).map(String);
   const args: string[] = (spec?.args ?? []).map(String);
   if (cmd.length) return [...cmd, ...args];
-  const dflt = imageTools(String(spec?.image ?? "")).process;
+  const tools = imageTools(String(spec?.image ?? ""));
+  // an ENTRYPOINT the simulation runs (bitnami/kubectl): args go to it, else its default CMD
+  if (tools.entrypoint)
+    return args.length ? [tools.entrypoint, ...args] : (tools.process ?? tools.entrypoint).split(" ");
+  const dflt = tools.process;
   // an image whose default process is a shell (busybox, alpine, centos) has it as CMD with no
   // ENTRYPOINT: args replace it (`args: [sleep, "3600"]` runs sleep), else the shell runs
   if (dflt && (SHELLS.has(dflt) || INTERPRETERS.has(dflt))) return args.length ? args : [dflt];

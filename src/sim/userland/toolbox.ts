@@ -14,6 +14,8 @@ interface ImageRule {
   tag?: string;
   toolset: string;
   process?: string;
+  /** The image's ENTRYPOINT when it has one the pod's args go to (bitnami/kubectl's kubectl). */
+  entrypoint?: string;
   runtime?: string;
   /** Files the image's Dockerfile adds: path -> size in bytes (a program) or text. */
   files?: Record<string, number | string>;
@@ -33,6 +35,8 @@ export interface ImageTools {
   /** command -> implementation (busybox, gnu, procps, iputils, curl, ...). */
   tools: Record<string, string>;
   process?: string;
+  /** ENTRYPOINT, when the catalog says the image has one a pod's `args` are given to. */
+  entrypoint?: string;
   runtime: string;
   /** An image the catalog describes (a rule matched), so what it lacks is known too. */
   known: boolean;
@@ -90,6 +94,7 @@ export function imageTools(image: string): ImageTools {
     toolset,
     tools: toolsOf(d, toolset),
     process: rule?.process?.replace(/\{app\}/g, app),
+    entrypoint: rule?.entrypoint,
     runtime: rule?.runtime ?? d.default.runtime,
     known: !!rule,
     files: rule?.files ?? {},

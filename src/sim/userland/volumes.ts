@@ -167,11 +167,11 @@ export class FsStore {
         volume: "kube-api-access",
         kind: "tmpfs",
         readOnly: true,
-        files: () => ({
-          namespace: ns,
-          token: "eyJhbGciOiJSUzI1NiJ9.simulated.token",
-          "ca.crt": "-----BEGIN CERTIFICATE-----\nsimulated\n-----END CERTIFICATE-----\n",
-        }),
+        // the kubelet's TokenRequest bound to this pod, and the cluster CA (cluster/in-cluster.ts)
+        files: () => {
+          const t = this.ctx.apiserver?.projectedToken(pod);
+          return { namespace: ns, token: t?.token ?? "", "ca.crt": t?.ca ?? "" };
+        },
       });
     }
     injectToda(this.ctx, pod, container, mounts);
