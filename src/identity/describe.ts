@@ -10,6 +10,5 @@ export function accessText(access: AgentAccess, namespace: string): string {
     `You act as a ServiceAccount of the namespace ${namespace}, which RBAC confines to it.`,
     `In ${namespace} you can read everything, and change pods, Deployments, StatefulSets, DaemonSets and ReplicaSets (and their scale), Jobs, CronJobs, Services, ConfigMaps and NetworkPolicies; exec into pods, read their logs and evict them.`,
     "Outside it you can read nodes and node metrics, nothing else: other namespaces and cluster-scoped objects answer 403 Forbidden.",
-    "Chaos Mesh's kinds (chaos-mesh.org) appear in `kubectl api-resources`, but reading or changing them answers 403: they are not yours.",
   ].join(" ");
 }

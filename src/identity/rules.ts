@@ -1,9 +1,10 @@
 // What the agent may do, as RBAC rules: an on-call engineer of the case's namespace. Read
 // everything in it; change pods, workloads (and their scale), services, configmaps and network
 // policies (a policy that drops a service's callers is the namespace's own configuration); exec,
-// logs and eviction; read nodes and metrics. Nothing on chaos-mesh.org: the fault's mechanism belongs
-// to the harness, as on a real incident. Groups are listed, never "*", so that a CRD's group
-// (Chaos Mesh's among them) is never granted by accident.
+// logs and eviction; read nodes and metrics. Chaos Mesh's kinds it may read in its namespace, as a
+// namespace's reader reads what a cluster serves, and never change: the harness's chaos lives in
+// Chaos Mesh's own namespace, out of its reach, as the fault's mechanism on a real incident is.
+// Groups are listed, never "*", so that a CRD's group is never granted by accident.
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -26,6 +27,7 @@ const READABLE_GROUPS = [
   "discovery.k8s.io",
   "events.k8s.io",
   "metrics.k8s.io",
+  "chaos-mesh.org",
 ];
 
 const WORKLOADS = ["deployments", "statefulsets", "daemonsets", "replicasets"];

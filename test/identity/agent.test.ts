@@ -2,8 +2,9 @@
 // own code (src/identity) makes the ServiceAccount, Role and token kubeconfig on the embedded
 // cluster; then real kubectl and ansible-playbook, holding only that kubeconfig, apply every kind
 // of fix the remediation table lists — and are refused (403, as RBAC answers:
-// https://kubernetes.io/docs/reference/access-authn-authz/rbac/) outside the namespace and on
-// chaos-mesh.org. Removing the identity revokes the token.
+// https://kubernetes.io/docs/reference/access-authn-authz/rbac/) outside the namespace (Chaos
+// Mesh's, where the harness's chaos lives, among them) and on changing chaos-mesh.org's kinds.
+// Removing the identity revokes the token.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -76,9 +77,9 @@ describe("the agent's identity", () => {
     expect(r.exitCode, String(r.stdout)).toBe(0);
   }, 200_000);
 
-  it("is refused outside its namespace and on chaos-mesh.org, with Kubernetes' wording", async () => {
-    const no = async (args: string[], re: RegExp) => {
-      const r = await asAgent(args);
+  it("is refused outside its namespace and on changing chaos-mesh.org, with Kubernetes' wording", async () => {
+    const no = async (args: string[], re: RegExp, input?: string) => {
+      const r = await asAgent(args, input);
       expect(r.exitCode, `kubectl ${args.join(" ")}`).not.toBe(0);
       expect(String(r.stderr)).toMatch(re);
     };
@@ -87,7 +88,17 @@ describe("the agent's identity", () => {
       /pods is forbidden: User "system:serviceaccount:shop:oncall" cannot list resource "pods" in API group "" in the namespace "kube-system"/,
     );
     await no(["delete", "namespace", "elsewhere"], /cannot delete resource "namespaces"/);
-    await no(["-n", NS, "get", "podchaos"], /cannot list resource "podchaos" in API group "chaos-mesh.org"/);
+    // reading Chaos Mesh's kinds in its namespace finds nothing there; Chaos Mesh's own is not its
+    expect(String((await asAgent(["-n", NS, "get", "podchaos"])).stderr)).toMatch(/No resources found/);
+    await no(
+      ["-n", NS, "create", "-f", "-"],
+      /cannot create resource "podchaos" in API group "chaos-mesh.org"/,
+      "apiVersion: chaos-mesh.org/v1alpha1\nkind: PodChaos\nmetadata: {name: x}\nspec: {action: pod-kill, mode: one, selector: {namespaces: [shop]}}\n",
+    );
+    await no(
+      ["-n", "chaos-mesh", "get", "podchaos"],
+      /cannot list resource "podchaos" in API group "chaos-mesh.org" in the namespace "chaos-mesh"/,
+    );
     await no(["-n", NS, "create", "rolebinding", "x", "--clusterrole=admin", "--user=me"], /forbidden/);
   });
 
