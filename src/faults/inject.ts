@@ -11,6 +11,7 @@ import type { Chaos, Deployment, KObj } from "../kube/objects.js";
 import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureType } from "./catalog.js";
+import { scenarioPlaceholders } from "./incident.js";
 import type { Injection, Touched } from "./injection.js";
 import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosLabels, chaosName, ensureChaosNamespace } from "./namespace.js";
 import { retargetingField } from "./params.js";
@@ -89,6 +90,7 @@ const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** The placeholders a template names (`[name]`), read from its text. */
 export function placeholdersOf(f: FailureType): string[] {
+  if (f.incident) return scenarioPlaceholders(f.incident);
   const text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
   const body = text
     .split("\n")

@@ -50,6 +50,8 @@ function ofWorkload(c: Change, service: string): boolean {
 
 /** The objects the injection changed: what it touched, or (a config patch records none) its Deployment. */
 function objectsOf(inj: Injection): { resource: string; name: string }[] {
+  // an incident's objects are its causes, never the red herrings its steps also touched
+  if (inj.causes?.length) return inj.causes.map((c) => ({ resource: resourceOf(c.kind), name: c.name }));
   if (inj.touched?.length) return inj.touched.map((t) => ({ resource: resourceOf(t.kind), name: t.name }));
   return [{ resource: "deployments", name: inj.service }];
 }
@@ -69,7 +71,9 @@ export function scoreLocalization(changes: Change[], injections: Injection[]): L
       ),
     ),
   ];
-  const services = injections.map((i) => i.service);
+  const services = injections.flatMap((i) =>
+    i.causes ? i.causes.filter((c) => c.kind === "Deployment").map((c) => c.name) : [i.service],
+  );
   const collateralChanges = changes.filter((c) => !injections.some((i) => onFault(c, i)));
   const otherWorkloads = collateralChanges.filter(
     (c) => c.name && WORKLOAD.has(c.resource) && !services.some((s) => ofWorkload(c, s)),
