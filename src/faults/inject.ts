@@ -179,6 +179,12 @@ export async function inject(
   params?: Record<string, unknown>,
   vars: Record<string, unknown> = {},
 ): Promise<Injection> {
+  if (f.incident)
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `${f.id} is an incident scenario: its steps take the cluster's clock and several objects`,
+      "run it as a case: microremed run ... --experiment-path experiments/incident.txt (or run-all --tiers incident)",
+    );
   if (f.tier === "expert" && !CHAOS_KINDS.includes(f.kind))
     return injectChange(client, f, namespace, service, await fill(client, namespace, service, vars));
   if (f.kind === "patch") {

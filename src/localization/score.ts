@@ -78,7 +78,12 @@ export function scoreLocalization(changes: Change[], injections: Injection[]): L
   const otherWorkloads = collateralChanges.filter(
     (c) => c.name && WORKLOAD.has(c.resource) && !services.some((s) => ofWorkload(c, s)),
   );
-  const everyFault = injections.length > 0 && injections.every((i) => changes.some((c) => onFault(c, i)));
+  // an incident is localized when every one of its causes was changed, not one of them
+  const found = (i: Injection) =>
+    i.causes
+      ? objectsOf(i).every((o) => changes.some((c) => c.resource === o.resource && c.name === o.name))
+      : changes.some((c) => onFault(c, i));
+  const everyFault = injections.length > 0 && injections.every(found);
   return {
     changed: [...new Set(changes.map(changeLabel))],
     faultObjects,
