@@ -2,6 +2,8 @@
 // schema, each scenario's placement on the systems (env.yaml incidentTargets), its placeholders,
 // and the parts of the steps that need no cluster (the manifest merge of an `apply`). The steps
 // on a cluster, and their restore, are test/faults/incident-steps.test.ts's.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/envs/env.js";
 import { catalog } from "../../src/faults/catalog.js";
@@ -16,6 +18,7 @@ import { inject } from "../../src/faults/inject.js";
 import { mergeManifest } from "../../src/faults/steps.js";
 import type { KubeClient } from "../../src/kube/client.js";
 import { inapplicable, parseExperimentText, planCases, targetVars } from "../../src/runner/experiments.js";
+import { packageRoot } from "../../src/util/paths.js";
 
 const SYSTEMS = ["simple-micro", "online-boutique", "train-ticket"].map((s) => loadEnv(s));
 
@@ -141,5 +144,21 @@ describe("an apply step's manifest", () => {
     });
     // the base is left as it was
     expect(base.spec.ports[0].targetPort).toBe(50051);
+  });
+});
+
+describe("the README's incident table", () => {
+  it("counts, per scenario and system, the alerts each env.yaml lists", () => {
+    const text = readFileSync(join(packageRoot(), "README.md"), "utf8");
+    const section = text.slice(text.indexOf("### The incident tier"));
+    for (const s of incidents().values()) {
+      const row = section.split("\n").find((l) => l.startsWith(`| ${s.id} |`));
+      expect(row, s.id).toBeDefined();
+      const cells = row!
+        .split("|")
+        .slice(3, 6)
+        .map((c) => c.trim());
+      expect(cells, s.id).toEqual(SYSTEMS.map((e) => String(e.faultTargets[s.id]?.length ?? "—")));
+    }
   });
 });
