@@ -89,6 +89,24 @@ def missing_service(st):
     return out
 
 
+def foreign_selector(st):
+    """A Service named after an app selects other pods, which do not serve its ports: sent back to its app."""
+    out = []
+    for s in st["services"]:
+        name = s["metadata"]["name"]
+        sel = s["spec"].get("selector") or {}
+        own = running(st, {"app": name})
+        if not sel or not own or sel.get("app") == name:
+            continue
+        chosen = running(st, sel)
+        served = container_ports(chosen)
+        wanted = [p.get("targetPort", p.get("port")) for p in s["spec"].get("ports") or []]
+        if any(isinstance(t, int) and t not in served for t in wanted) and all(t in container_ports(own) for t in wanted if isinstance(t, int)):
+            patch = json.dumps({"spec": {"selector": {**sel, "app": name}}})
+            out.append(Finding(f"Service/{name}", f"it selects {sel}, whose pods do not serve {wanted}; the pods of app={name} do", ["patch", "service", name, "--type", "merge", "-p", patch]))
+    return out
+
+
 def dead_target_port(st):
     """A Service port sent to a container port nothing declares: sent to the one the pods listen on."""
     out = []
@@ -125,8 +143,9 @@ def wrong_port(st):
     return out
 
 
-# In order: a missing Service first, so that the callers' ports are read against the one made again.
-DETECTORS = [missing_service, dead_target_port, wrong_port]
+# In order: a missing Service first, so that the callers' ports are read against the one made again;
+# a Service's selector before its targetPort, which is read against the pods it selects.
+DETECTORS = [missing_service, foreign_selector, dead_target_port, wrong_port]
 
 
 def main():
