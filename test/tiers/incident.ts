@@ -84,6 +84,15 @@ export function incidentFairness(env: string) {
       expect(summary[0].successRate).toBe(0);
     });
 
+    it("from the symptom level's alert too: the oracle repairs every scenario, the runbook none", async () => {
+      const oracle = await runAll(env, "oracle", ["--tiers", "incident", "--report", "symptom"]);
+      expect(oracle.r.exitCode, String(oracle.r.stderr).slice(-2000)).toBe(0);
+      expect(oracle.summary[0].successRate, `see ${oracle.dir}`).toBe(1);
+      const runbook = await runAll(env, "runbook", ["--tiers", "incident", "--report", "symptom"]);
+      expect(runbook.r.exitCode, String(runbook.r.stderr).slice(-2000)).toBe(0);
+      expect(runbook.summary[0].successRate, `see ${runbook.dir}`).toBe(0);
+    });
+
     it("the runbook repairs none: its undo takes the newest rollout, a red herring, and every cause is Ready", async () => {
       const { r, summary, dir } = await runAll(env, "runbook", ["--tiers", "incident"]);
       expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
