@@ -128,7 +128,7 @@ export function registerExport(program: Command) {
         ]);
         const s = await startTask(readCase(file), o);
         process.stdout.write(
-          `${s.case.name}: ${s.case.faults.map((f) => `${f.failure} in ${f.service}`).join(", ")} shows; the agent acts as ${s.agent}\n`,
+          `${s.case.name}: ${s.case.faults.map((f) => `${f.failure} in ${f.target}`).join(", ")} shows; the agent acts as ${s.agent}\n`,
         );
       },
     );

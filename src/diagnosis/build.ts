@@ -89,7 +89,7 @@ export interface DiagnosisInput {
  */
 export function reportAt(
   common: { env: string; namespace: string; inventory: string },
-  faults: { failure: FailureType; service: string }[],
+  faults: { failure: FailureType; target: string }[],
   input: DiagnosisInput = {},
 ): { report: Omit<DiagnosisReport, "runtimeContext">; detail: string[] } {
   const first = faults[0];
@@ -108,7 +108,7 @@ export function reportAt(
   const base = {
     level,
     ...common,
-    service: faults.map((f) => f.service).join(", "),
+    service: faults.map((f) => f.target).join(", "),
     ...(incident ? { incident: true } : {}),
   };
   // the service level: no category; the targets' images and resources would say what changed
@@ -126,9 +126,9 @@ export function reportAt(
       title:
         faults.length === 1
           ? first.failure.title
-          : faults.map((f) => `${f.failure.title} in ${f.service}`).join("; "),
+          : faults.map((f) => `${f.failure.title} in ${f.target}`).join("; "),
     },
-    detail: faults.map((f) => f.service),
+    detail: faults.map((f) => f.target),
   };
 }
 
@@ -136,7 +136,7 @@ export async function buildDiagnosis(
   client: KubeClient,
   env: string,
   namespace: string,
-  faults: { failure: FailureType; service: string }[],
+  faults: { failure: FailureType; target: string }[],
   inventoryPath: string,
   input: DiagnosisInput = {},
 ): Promise<DiagnosisReport> {

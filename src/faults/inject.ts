@@ -128,7 +128,7 @@ async function injectChange(
     f.target === "Service"
       ? { apiVersion: "v1", kind: "Service" }
       : { apiVersion: "apps/v1", kind: "Deployment" };
-  const done = (touched: Touched[]): Injection => ({ failure: f.id, namespace, service, touched });
+  const done = (touched: Touched[]): Injection => ({ failure: f.id, namespace, target: service, touched });
   if (f.kind === "delete") {
     await client.delete(target.apiVersion, target.kind, namespace, service);
     return done([{ ...target, name: service, action: "deleted" }]);
@@ -202,7 +202,7 @@ export async function inject(
       params,
     );
     await client.patch("apps/v1", "Deployment", namespace, service, patch, "strategic");
-    return { failure: f.id, namespace, service, params };
+    return { failure: f.id, namespace, target: service, params };
   }
   const obj = renderTemplate(
     f,
@@ -225,7 +225,7 @@ export async function inject(
   return {
     failure: f.id,
     namespace,
-    service,
+    target: service,
     chaos: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, namespace: home },
     params,
     durationMs: parseGoDuration((obj as Chaos).spec?.duration),

@@ -13,7 +13,8 @@ export interface Touched {
 export interface Injection {
   failure: string;
   namespace: string;
-  service: string;
+  /** The service it was injected into (an incident: the alerting service). */
+  target: string;
   /** What the injection patched, deleted or created besides a chaos object (the expert types). */
   touched?: Touched[];
   /** An incident's causes (kind, name): what localization and the stated diagnosis are scored against. */

@@ -73,7 +73,7 @@ export async function removeAllChaos(client: KubeClient, time: Clock, namespace:
         await removeChaos(client, time, {
           failure: "",
           namespace,
-          service: "",
+          target: "",
           chaos: { apiVersion: "chaos-mesh.org/v1alpha1", kind, name: o.metadata.name!, namespace: ns },
         });
         n++;

@@ -234,7 +234,7 @@ export async function injectIncident(s: StepScope, scenario: Scenario, alert: st
   return {
     failure: scenario.id,
     namespace: s.namespace,
-    service: alert,
+    target: alert,
     touched,
     causes: scenario.causes.map((c) => ({ kind: c.kind, name: c.name })),
   };

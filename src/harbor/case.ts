@@ -63,11 +63,11 @@ const SCHEMA = {
       minItems: 1,
       items: {
         type: "object",
-        required: ["failure", "service"],
+        required: ["failure", "target"],
         additionalProperties: false,
         properties: {
           failure: { type: "string" },
-          service: { type: "string" },
+          target: { type: "string" },
           params: { type: "object" },
           vars: { type: "object" },
         },
@@ -89,9 +89,23 @@ export function readCase(file: string): HarborCase {
   }
   return validateWith<HarborCase>(
     SCHEMA,
-    raw,
+    withTargets(raw),
     file,
     "E_CONFIG",
     "export the task again with microremed export harbor",
   );
+}
+
+/** A case exported before faults named their service `target` (they said `service`), as today's. */
+function withTargets(raw: unknown): unknown {
+  const c = raw as { faults?: unknown };
+  if (!c || typeof c !== "object" || !Array.isArray(c.faults)) return raw;
+  return {
+    ...c,
+    faults: c.faults.map((f: Record<string, unknown>) => {
+      if (!f || typeof f !== "object" || "target" in f || !("service" in f)) return f;
+      const { service, ...rest } = f;
+      return { ...rest, target: service };
+    }),
+  };
 }

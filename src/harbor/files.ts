@@ -28,7 +28,7 @@ export interface TaskTimes {
 
 /** The report's head as the agent's instruction gives it: what the report says before its live context. */
 function reportHead(c: HarborCase, inventory: string): string {
-  const faults = c.faults.map((f) => ({ failure: failure(f.failure), service: f.service }));
+  const faults = c.faults.map((f) => ({ failure: failure(f.failure), target: f.target }));
   const { report } = reportAt({ env: c.env, namespace: c.namespace, inventory }, faults, { level: c.report });
   const text = renderReport({ ...report, runtimeContext: "" });
   return text.slice(0, text.indexOf("\n\n## Runtime context")).trim();
@@ -52,7 +52,7 @@ export function taskToml(c: HarborCase, t: TaskTimes): string {
       report_level: c.report,
       seed: c.seed,
       failures: c.faults.map((f) => f.failure),
-      services: c.faults.map((f) => f.service),
+      services: c.faults.map((f) => f.target),
     },
     verifier: { timeout_sec: verifySec, user: "root" },
     agent: { timeout_sec: t.agentTimeoutSec, user: IMAGE.agentUser },

@@ -65,7 +65,7 @@ export async function openHarness(c: HarborCase, kubeconfig: string): Promise<Ha
   const faults = c.faults.map(
     (f): Fault => ({
       failure: failureSpec(f.failure),
-      target: f.service,
+      target: f.target,
       params: f.params,
       vars: f.vars,
     }),

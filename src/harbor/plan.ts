@@ -48,7 +48,7 @@ export function planTasks(p: ExportPlan): HarborCase[] {
     const planned = planCases(loadExperimentFile(resolveData(`experiments/${tier}.txt`)), env, p.seed);
     for (const c of planned.slice(0, p.limit ?? planned.length)) {
       const expert = c.faults.some((f) => failure(f.failure).tier === "expert");
-      const what = c.faults.map((f) => `${f.failure}-${f.service}`).join("-");
+      const what = c.faults.map((f) => `${f.failure}-${f.target}`).join("-");
       out.push({
         name: slug(`${env.name}-${tier}-${String(c.index).padStart(3, "0")}-${what}`),
         env: env.name,

@@ -53,13 +53,13 @@ function objectsOf(inj: Injection): { resource: string; name: string }[] {
   // an incident's objects are its causes, never the red herrings its steps also touched
   if (inj.causes?.length) return inj.causes.map((c) => ({ resource: resourceOf(c.kind), name: c.name }));
   if (inj.touched?.length) return inj.touched.map((t) => ({ resource: resourceOf(t.kind), name: t.name }));
-  return [{ resource: "deployments", name: inj.service }];
+  return [{ resource: "deployments", name: inj.target }];
 }
 
 /** Whether a change acts on the injection's fault. */
 function onFault(c: Change, inj: Injection): boolean {
   // a chaos fault selects the service's pods: replacing one, or rolling its controller, acts on it
-  if (inj.chaos) return ofWorkload(c, inj.service);
+  if (inj.chaos) return ofWorkload(c, inj.target);
   return objectsOf(inj).some((o) => o.resource === c.resource && o.name === c.name);
 }
 
@@ -67,12 +67,12 @@ export function scoreLocalization(changes: Change[], injections: Injection[]): L
   const faultObjects = [
     ...new Set(
       injections.flatMap((i) =>
-        i.chaos ? [`deployments/${i.service}`] : objectsOf(i).map((o) => `${o.resource}/${o.name}`),
+        i.chaos ? [`deployments/${i.target}`] : objectsOf(i).map((o) => `${o.resource}/${o.name}`),
       ),
     ),
   ];
   const services = injections.flatMap((i) =>
-    i.causes ? i.causes.filter((c) => c.kind === "Deployment").map((c) => c.name) : [i.service],
+    i.causes ? i.causes.filter((c) => c.kind === "Deployment").map((c) => c.name) : [i.target],
   );
   const collateralChanges = changes.filter((c) => !injections.some((i) => onFault(c, i)));
   const otherWorkloads = collateralChanges.filter(

@@ -49,7 +49,7 @@ export interface CaseRecord {
   trial?: number;
   failure: string;
   target: string;
-  faults: { failure: string; service: string }[];
+  faults: { failure: string; target: string }[];
   status: CaseStatus;
   success: boolean;
   injected: boolean;
@@ -100,16 +100,21 @@ interface InjectionVerdictV1 extends Omit<InjectionVerdict, "faultShown"> {
 }
 
 /** A line of cases.jsonl as any version wrote it. */
-export type RecordedCase = Omit<CaseRecord, "verdicts"> & {
+export type RecordedCase = Omit<CaseRecord, "verdicts" | "faults"> & {
   verdicts: Omit<CaseRecord["verdicts"], "injection"> & { injection?: InjectionVerdict | InjectionVerdictV1 };
+  /** Versions before `target` named each fault's service `service`. */
+  faults: ({ failure: string; target: string } | { failure: string; service: string })[];
 };
 
 /** A record in today's shape, from a line that any version wrote (resume, report, show and diff read through this). */
 export function upgradeRecord(rec: RecordedCase): CaseRecord {
+  const faults = (rec.faults ?? []).map((f) =>
+    "target" in f ? f : { failure: f.failure, target: f.service },
+  );
   const injection = rec.verdicts?.injection;
-  if (!injection || "faultShown" in injection) return rec as CaseRecord;
+  if (!injection || "faultShown" in injection) return { ...rec, faults } as CaseRecord;
   const { pass, ...reading } = injection;
-  return { ...rec, verdicts: { ...rec.verdicts, injection: { ...reading, faultShown: pass } } };
+  return { ...rec, faults, verdicts: { ...rec.verdicts, injection: { ...reading, faultShown: pass } } };
 }
 
 /** What a case came to, as its pipeline learned it (runner/case.ts): the record is made of these alone. */
@@ -117,7 +122,7 @@ export interface CaseFacts {
   index: number;
   /** Which of the --trials runs (absent with one trial). */
   trial?: number;
-  faults: { failure: string; service: string }[];
+  faults: { failure: string; target: string }[];
   method: string;
   model: string;
   /** T_max in force. */
@@ -165,7 +170,7 @@ export function caseRecord(f: CaseFacts, finishedAt = new Date().toISOString()):
     index: f.index,
     ...(f.trial ? { trial: f.trial } : {}),
     failure: f.faults.map((x) => x.failure).join("+"),
-    target: f.faults.map((x) => x.service).join("+"),
+    target: f.faults.map((x) => x.target).join("+"),
     faults: f.faults,
     status: f.status,
     success: f.status === "success",

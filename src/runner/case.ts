@@ -47,7 +47,7 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
   const faults = planned.faults.map(
     (f): Fault => ({
       failure: failureSpec(f.failure),
-      target: f.service,
+      target: f.target,
       params: f.params,
       vars: f.vars,
     }),
@@ -58,7 +58,7 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
     facts: {
       index: planned.index,
       trial,
-      faults: faults.map((f) => ({ failure: f.failure.id, service: f.target })),
+      faults: faults.map((f) => ({ failure: f.failure.id, target: f.target })),
       ...setup.labels,
       tier: tierOf(faults),
       startedAt: new Date().toISOString(),

@@ -27,7 +27,8 @@ export interface ExperimentFile {
 /** A fault as planned: the failure's id and its target (context.ts's Fault adds the failure's definition). */
 export interface PlannedFault {
   failure: string;
-  service: string;
+  /** The service the fault is injected into (an incident: the alerting service). */
+  target: string;
   params?: Record<string, unknown>;
   /** The values of the failure template's placeholders for this target (the catalog's defaults, the env's params). */
   vars?: Record<string, unknown>;
@@ -311,7 +312,7 @@ export function planCases(exp: ExperimentFile, env: EnvSpec, seed: number, count
         );
       used.add(service);
       const vars = targetVars(env, f.failure, service);
-      return { failure: f.failure, service, params: f.params, ...(vars ? { vars } : {}) };
+      return { failure: f.failure, target: service, params: f.params, ...(vars ? { vars } : {}) };
     });
     out.push({ index: i + 1, faults });
   }

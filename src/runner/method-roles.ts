@@ -62,7 +62,7 @@ export const levelDiagnoser = (cfg: Pick<RunConfig, "report" | "inventory">): Di
       ctx.client,
       ctx.env.name,
       ctx.namespace,
-      faults.map((f) => ({ failure: f.failure, service: f.target })),
+      faults.map((f) => ({ failure: f.failure, target: f.target })),
       cfg.inventory,
       {
         level: cfg.report,

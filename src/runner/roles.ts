@@ -137,7 +137,7 @@ async function restartAndInject(
   onPhase(
     `strict restart (the fault did not show within ${ctx.windowMs / 1000} s): restarting ${f.target} and injecting again`,
   );
-  const inj = injections.find((i) => i.service === f.target);
+  const inj = injections.find((i) => i.target === f.target);
   if (inj) await removeChaos(ctx.client, ctx.time, inj);
   const restartedAt = { "kubectl.kubernetes.io/restartedAt": new Date().toISOString() };
   await ctx.client.patch(

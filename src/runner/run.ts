@@ -100,7 +100,7 @@ export async function prepareRun(cfg: RunConfig): Promise<PreparedRun> {
   const plan = planCases(exp, env, cfg.seed, cfg.experiments);
   // the manifests to restore targets from must be readable before a case breaks a target
   if (cfg.manifestPath)
-    for (const c of plan) for (const f of c.faults) sourceManifest(env, f.service, cfg.manifestPath);
+    for (const c of plan) for (const f of c.faults) sourceManifest(env, f.target, cfg.manifestPath);
   // where bubblewrap cannot run, refuse before any cluster starts, unless --sandbox none
   await requireSandbox(cfg.sandbox);
   const runName = cfg.runName ?? defaultRunName(cfg);
@@ -209,7 +209,7 @@ export async function runExperiments(
     for (let t = queue.shift(); t && !hooks.signal.aborted; t = queue.shift()) {
       const pc = t.case;
       const trial = cfg.trials > 1 ? t.trial : undefined;
-      const label = `[${pc.index}/${plan.length}${trial ? ` trial ${trial}` : ""}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.service}`).join(", ")}`;
+      const label = `[${pc.index}/${plan.length}${trial ? ` trial ${trial}` : ""}]${workers > 1 ? ` (${namespace})` : ""} ${pc.faults.map((f) => `${f.failure} → ${f.target}`).join(", ")}`;
       const setup = caseSetup({
         client: conn.client,
         time: conn.time,

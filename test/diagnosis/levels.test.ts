@@ -97,7 +97,7 @@ const noClient = (check: UserCheck) =>
 
 /** The alert of a measurement, as the method reads it (the report without its runtime context). */
 function alertOf(env: EnvSpec, symptom: SymptomMeasurement): string {
-  const { report } = reportAt({ ...common, env: env.name }, [{ failure: cpu, service: "x" }], {
+  const { report } = reportAt({ ...common, env: env.name }, [{ failure: cpu, target: "x" }], {
     level: "symptom",
     symptom,
   });
@@ -117,12 +117,12 @@ function expectNoNames(text: string, env: EnvSpec, what: string): void {
 
 describe("report levels", () => {
   it("full names the service and the type (the expert tier: the category); service only the service; symptom neither", () => {
-    const f = [{ failure: cpu, service: "cart" }];
+    const f = [{ failure: cpu, target: "cart" }];
     expect(reportAt(common, f, { level: "full" }).report).toMatchObject({
       service: "cart",
       failure: "cpu-stress",
     });
-    const e = reportAt(common, [{ failure: image, service: "cart" }], { level: "full" }).report;
+    const e = reportAt(common, [{ failure: image, target: "cart" }], { level: "full" }).report;
     expect([e.service, e.category, e.failure]).toEqual(["cart", "Application-Level", undefined]);
     const s = reportAt(common, f, { level: "service" }).report;
     expect([s.service, s.category, s.failure, s.title]).toEqual(["cart", undefined, undefined, undefined]);
@@ -141,7 +141,7 @@ describe("report levels", () => {
 
   it("the symptom alert is written from the measurement: entry path, error rate, latency against the baseline, since when", () => {
     const text = renderReport({
-      ...reportAt(common, [{ failure: cpu, service: "time-service" }], {
+      ...reportAt(common, [{ failure: cpu, target: "time-service" }], {
         level: "symptom",
         symptom: measurement(simpleMicro, "time-service"),
       }).report,
@@ -161,7 +161,7 @@ describe("report levels", () => {
         const spec = catalog().get(id)!;
         for (const t of targets) {
           const service = t;
-          const { report } = reportAt({ ...common, env: name }, [{ failure: spec, service }], {
+          const { report } = reportAt({ ...common, env: name }, [{ failure: spec, target: service }], {
             level: "symptom",
             symptom: measurement(env, service),
           });

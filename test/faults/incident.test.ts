@@ -99,7 +99,7 @@ describe("experiments/incident.txt", () => {
     expect(inapplicable(exp, ob)).toEqual([]);
     const cases = planCases(exp, sm, 42);
     expect(cases.map((c) => c.faults[0].failure)).toEqual(["multi-masked", "herring-old-change"]);
-    expect(cases[0].faults[0].service).toBe("hello-service");
+    expect(cases[0].faults[0].target).toBe("hello-service");
     expect(cases[0].faults[0].vars).toMatchObject({ alert: "hello-service", callee: "time-service" });
   });
 });

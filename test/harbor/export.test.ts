@@ -86,7 +86,7 @@ describe("export harbor", () => {
       // the full report names the case's service and failure; the instruction names the tools
       const c = caseOf(t);
       const text = readFileSync(join(t, "instruction.md"), "utf8");
-      expect(text).toContain(`- Root-cause service: ${c.faults[0].service}`);
+      expect(text).toContain(`- Root-cause service: ${c.faults[0].target}`);
       expect(text).toContain(`(${c.faults[0].failure}; `);
       expect(text).toMatch(/kubectl[\s\S]*ansible-playbook[\s\S]*MCP server/);
     }

@@ -123,5 +123,5 @@ export async function readToml(file: string): Promise<Record<string, unknown>> {
 /** The case a task folder starts (its environment/task/case.json). */
 export const caseOf = (taskDir: string) =>
   JSON.parse(readFileSync(join(taskDir, "environment", "task", "case.json"), "utf8")) as {
-    faults: { failure: string; service: string }[];
+    faults: { failure: string; target: string }[];
   };

@@ -14,19 +14,19 @@ const NS = "/apis/apps/v1/namespaces/shop";
 const chaos: Injection = {
   failure: "cpu-stress",
   namespace: "shop",
-  service: "cart",
+  target: "cart",
   chaos: { apiVersion: "x", kind: "StressChaos", name: "c" },
 };
 const deleted: Injection = {
   failure: "svc-deleted",
   namespace: "shop",
-  service: "cart",
+  target: "cart",
   touched: [{ apiVersion: "v1", kind: "Service", name: "cart", action: "deleted" }],
 };
 const netpol: Injection = {
   failure: "netpol-deny",
   namespace: "shop",
-  service: "cart",
+  target: "cart",
   touched: [
     { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", name: "cart-ingress", action: "created" },
   ],
@@ -34,11 +34,11 @@ const netpol: Injection = {
 const scaleZero: Injection = {
   failure: "scale-zero",
   namespace: "shop",
-  service: "cart",
+  target: "cart",
   touched: [{ apiVersion: "apps/v1", kind: "Deployment", name: "cart", action: "patched" }],
 };
 /** The reference's config patch: it records nothing it touched; its object is the Deployment. */
-const configPatch: Injection = { failure: "pod-config-error", namespace: "shop", service: "cart" };
+const configPatch: Injection = { failure: "pod-config-error", namespace: "shop", target: "cart" };
 const restart = changeOf("PATCH", `${NS}/deployments/cart`)!;
 const podDelete = changeOf("DELETE", "/api/v1/namespaces/shop/pods/cart-7d9f6c5b4-abcde")!;
 

@@ -50,7 +50,7 @@ export function caseRecord(run: (typeof RUNS)[number], o: string, i: number): Ca
     index: i + 1,
     failure: FAILURES[i % FAILURES.length],
     target: "time-service",
-    faults: [{ failure: FAILURES[i % FAILURES.length], service: "time-service" }],
+    faults: [{ failure: FAILURES[i % FAILURES.length], target: "time-service" }],
     status,
     success: o === "S",
     injected: ran,

@@ -1,5 +1,6 @@
 // cases.jsonl is read back by resume, report, show and diff, also when an older version wrote it:
-// before faultShown, the injection verdict said `pass` where it meant "the fault showed".
+// before faultShown, the injection verdict said `pass` where it meant "the fault showed"; before
+// `target`, each fault named its service `service`.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ const base = {
   index: 1,
   failure: "pod-fail",
   target: "time-service",
-  faults: [{ failure: "pod-fail", service: "time-service" }],
+  faults: [{ failure: "pod-fail", target: "time-service" }],
   success: false,
   attempts: 0,
   probeRounds: 0,
@@ -58,6 +59,12 @@ describe("reading cases.jsonl", () => {
       measurements: {},
     });
     expect("pass" in (evaluated.verdicts.injection ?? {})).toBe(false);
+  });
+
+  it("reads a fault's service, as versions before target wrote it, as its target", () => {
+    const old = { ...base, faults: [{ failure: "pod-fail", service: "time-service" }], status: "failure" };
+    const [read] = folder([JSON.stringify(old)]).read();
+    expect(read.faults).toEqual([{ failure: "pod-fail", target: "time-service" }]);
   });
 
   it("reads today's records as written, and skips a line torn by a crash", () => {

@@ -20,7 +20,7 @@ function rec(
     ...(opts.trial ? { trial: opts.trial } : {}),
     failure: opts.failure ?? "pod-fail",
     target: "time-service",
-    faults: [{ failure: opts.failure ?? "pod-fail", service: "time-service" }],
+    faults: [{ failure: opts.failure ?? "pod-fail", target: "time-service" }],
     status,
     success: status === "success",
     injected: status !== "injection-failure",

@@ -17,7 +17,7 @@ import { FakeClock } from "../helpers/clock.js";
 import { offlineClient, runConfig, simpleMicro } from "../helpers/offline.js";
 import { RecordingExecutor } from "../methods/thinkremed-helpers.js";
 
-const PLANNED: PlannedCase = { index: 3, faults: [{ failure: "pod-fail", service: "time-service" }] };
+const PLANNED: PlannedCase = { index: 3, faults: [{ failure: "pod-fail", target: "time-service" }] };
 const ok = (reason: string): Verdict => ({ pass: true, reason, measurements: {} });
 const score = (reference: Verdict, health = ok("all workloads Ready")): Score => ({
   pass: reference.pass && health.pass,
@@ -67,7 +67,7 @@ function fakeCase(
     injector: {
       inject: async (_ctx, faults) => {
         calls.push("inject");
-        return faults.map((f) => ({ failure: f.failure.id, namespace: "simple-micro", service: f.target }));
+        return faults.map((f) => ({ failure: f.failure.id, namespace: "simple-micro", target: f.target }));
       },
     },
     confirmer: {

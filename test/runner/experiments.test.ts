@@ -83,7 +83,7 @@ describe("planning cases", () => {
     const c = planCases(exp, env, 2);
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
-    for (const pc of a) for (const f of pc.faults) expect(env.faultTargets[f.failure]).toContain(f.service);
+    for (const pc of a) for (const f of pc.faults) expect(env.faultTargets[f.failure]).toContain(f.target);
   });
 
   it("cycles when asked for more cases than the file has, and cuts when fewer", () => {
@@ -100,7 +100,7 @@ describe("planning cases", () => {
 
   it("keeps explicit targets and refuses unknown ones", () => {
     const e = loadExperimentFile(write("t.yaml", "cases:\n  - {failure: cpu-stress, target: frontend}\n"));
-    expect(planCases(e, env, 1)[0].faults[0].service).toBe("frontend");
+    expect(planCases(e, env, 1)[0].faults[0].target).toBe("frontend");
     const bad = loadExperimentFile(write("b.yaml", "cases:\n  - {failure: cpu-stress, target: nosuch}\n"));
     expect(() => planCases(bad, env, 1)).toThrow(/not a workload of online-boutique/);
   });
@@ -158,7 +158,7 @@ describe("drawing the expert tier's targets", () => {
       const two = planCases(exp, env, seed).filter((c) => c.faults.length > 1);
       expect(two.length).toBeGreaterThan(0);
       for (const c of two) {
-        const hit = new Set(c.faults.map((f) => f.service));
+        const hit = new Set(c.faults.map((f) => f.target));
         expect(
           env.userCheck?.from.apps.some((a) => !hit.has(a)),
           JSON.stringify(c),

@@ -31,7 +31,7 @@ function trajectory(
   const rec = caseRecord(
     {
       index: 1,
-      faults: [{ failure: "cpu-stress", service: "cart" }],
+      faults: [{ failure: "cpu-stress", target: "cart" }],
       method,
       model,
       maxAttempts: ctx.maxAttempts,
