@@ -6,6 +6,7 @@ import { benchDeploy } from "./deploy.js";
 import {
   benchConfinement,
   benchExpert,
+  benchIncident,
   benchParallel,
   benchPhases,
   benchRemediationTime,
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   phases: benchPhases,
   tiers: benchTiers,
   expert: benchExpert,
+  incident: benchIncident,
   parallel: benchParallel,
   time: benchRemediationTime,
   confinement: benchConfinement,

@@ -129,6 +129,19 @@ export async function benchExpert(): Promise<void> {
   );
 }
 
+/** The incident tier with the oracle on every system, at the default speed. */
+export async function benchIncident(): Promise<void> {
+  await runAllBench(
+    [
+      ["simple-micro", "oracle", "incident"],
+      ["online-boutique", "oracle", "incident"],
+      ["train-ticket", "oracle", "incident"],
+    ],
+    undefined,
+    "< 900 s",
+  );
+}
+
 /** run-all per plan row at `speed` (undefined: the CLI's default), each row's wall time against `target`. */
 async function runAllBench(plan: [string, string, string][], speed: string | undefined, target?: string) {
   const root = mkdtempSync(join(tmpdir(), "mr-bench-"));
