@@ -14,8 +14,11 @@ import { resolveData } from "../runner/config.js";
 import { runWithSignals } from "./run.js";
 import { addRunOptions, toRunConfig } from "./run-options.js";
 
-/** The reference's three tiers, run by default, and the expert tier beside them (docs/expert-tier.md). */
-export const TIERS = ["easy", "medium", "hard", "expert"] as const;
+/**
+ * The reference's three tiers, run by default, and beside them the expert tier (docs/expert-tier.md)
+ * and the incident tier (docs/incident-tier.md).
+ */
+export const TIERS = ["easy", "medium", "hard", "expert", "incident"] as const;
 const DEFAULT_TIERS = ["easy", "medium", "hard"];
 export const ALL_METHODS = ["SoloGen", "ThinkRemed"];
 

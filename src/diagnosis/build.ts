@@ -104,12 +104,19 @@ export function reportAt(
       },
       detail: [],
     };
-  const base = { level, ...common, service: faults.map((f) => f.service).join(", ") };
+  const incident = faults.some((f) => f.failure.tier === "incident");
+  const base = {
+    level,
+    ...common,
+    service: faults.map((f) => f.service).join(", "),
+    ...(incident ? { incident: true } : {}),
+  };
   // the service level: no category; the targets' images and resources would say what changed
   if (level === "service") return { report: base, detail: [] };
   // the expert tier: the category and the service, and the namespace as anyone sees it; the
   // target's image and resources would say what changed
-  if (faults.some((f) => f.failure.tier === "expert"))
+  // an incident: the alerting service and the symptom's category, never the causes
+  if (faults.some((f) => f.failure.tier !== "reference"))
     return { report: { ...base, category: faults.map((f) => f.failure.category).join(", ") }, detail: [] };
   return {
     report: {

@@ -27,3 +27,20 @@ export const REPORT_SCOPE: Record<ReportLevel, string> = {
   symptom:
     "You receive an alert as monitoring would page it: the namespace, which user-facing request fails or slows down (its error rate and latency against the healthy baseline, since when), and the runtime context of the namespace. It names neither the faulty service nor the kind of failure: finding both is part of your work.",
 };
+
+/**
+ * What an incident's report contains (docs/incident-tier.md): the service named is the one whose
+ * users' requests fail, not the cause, which may lie several calls away or in another object.
+ * The symptom level's alert means the same for every tier.
+ */
+export const INCIDENT_SCOPE: Record<Exclude<ReportLevel, "symptom">, string> = {
+  full: "You receive an incident report naming the namespace, the alerting service (where users' requests fail) and the symptom's category, with the runtime context of the namespace. The causes may lie elsewhere, several calls away or in other objects, and there may be more than one: finding each is part of your work.",
+  service:
+    "You receive an incident report naming the namespace and the alerting service (where users' requests fail), with the runtime context of the namespace. The causes may lie elsewhere, and there may be more than one: finding each is part of your work.",
+};
+
+/** The scope text of a report as a model is told it: the reference's per level, an incident's where the report is one. */
+export function reportScope(r: { level?: ReportLevel; incident?: boolean }): string {
+  const level = r.level ?? "full";
+  return r.incident && level !== "symptom" ? INCIDENT_SCOPE[level] : REPORT_SCOPE[level];
+}

@@ -19,6 +19,8 @@ export interface DiagnosisReport {
   category?: string;
   /** The failure types' names; absent when a fault is of the expert tier, and below full. */
   title?: string;
+  /** An incident's report: `service` is the alerting service, not the cause (docs/incident-tier.md). */
+  incident?: boolean;
   /** The symptom level's alert: what users see, against the baseline, since when. */
   alert?: string;
   env: string;
@@ -39,7 +41,7 @@ export function renderReport(r: DiagnosisReport): string {
           "## Diagnosis report",
           `- System: ${r.env}`,
           `- Namespace: ${r.namespace}`,
-          `- Root-cause service: ${r.service}`,
+          r.incident ? `- Alerting service: ${r.service}` : `- Root-cause service: ${r.service}`,
           ...(r.failure
             ? [`- Failure category: ${r.title} (${r.failure}; ${r.category})`]
             : r.category
@@ -64,12 +66,23 @@ export interface ReportFacts {
   faults: { failure?: string; category?: string; service: string }[];
   /** An alert names no service: the faults are for the reader to find. */
   alert?: boolean;
+  /** An incident's report: the service named is where users' requests fail, the causes are to be found. */
+  incident?: boolean;
 }
 
 /** The inverse of renderReport, for the built-in models, which read the report as any model does. */
 export function readReport(text: string): ReportFacts | undefined {
   const namespace = text.match(/^- Namespace: (\S+)$/m)?.[1];
   if (namespace && /^## Alert$/m.test(text)) return { namespace, faults: [], alert: true };
+  const alerting = text.match(/^- Alerting service: (.+)$/m)?.[1].split(", ");
+  if (namespace && alerting) {
+    const categories = text.match(/^- Failure category: ([^()\n]+)$/m)?.[1].split(", ");
+    return {
+      namespace,
+      incident: true,
+      faults: alerting.map((service, i) => ({ service, ...(categories ? { category: categories[i] } : {}) })),
+    };
+  }
   const services = text.match(/^- Root-cause service: (.+)$/m)?.[1].split(", ");
   // "- Failure category: <title> (<id>, <id>; <category>)": the ids are in the last parentheses
   const ids = text.match(/^- Failure category: .*\(([^()]*);[^()]*\)$/m)?.[1].split(", ");

@@ -81,18 +81,24 @@ export function loadEnv(nameOrPath: string): EnvSpec {
     dir,
     defaultNamespace: raw.defaultNamespace,
     readyTimeoutSeconds: raw.readyTimeoutSeconds,
-    faultTargets: Object.fromEntries(
-      Object.entries(raw.faultTargets).map(([f, ts]) => [
+    // an incident scenario's targets are its alerting services, taken as a failure's targets
+    faultTargets: Object.fromEntries([
+      ...Object.entries(raw.faultTargets).map(([f, ts]) => [
         f,
         ts.map((t) => (typeof t === "string" ? t : t.service)),
       ]),
-    ),
-    targetParams: Object.fromEntries(
-      Object.entries(raw.faultTargets).map(([f, ts]) => [
+      ...Object.entries(raw.incidentTargets ?? {}).map(([s, ts]) => [s, ts.map((t) => t.alert)]),
+    ]),
+    targetParams: Object.fromEntries([
+      ...Object.entries(raw.faultTargets).map(([f, ts]) => [
         f,
         Object.fromEntries(ts.flatMap((t) => (typeof t === "string" ? [] : [[t.service, t.params]]))),
       ]),
-    ),
+      ...Object.entries(raw.incidentTargets ?? {}).map(([s, ts]) => [
+        s,
+        Object.fromEntries(ts.map((t) => [t.alert, t.params])),
+      ]),
+    ]),
     ...(raw.userCheck ? { userCheck: raw.userCheck } : {}),
     pingTarget: raw.pingTarget,
     manifests: readManifests(join(dir, raw.manifests)),

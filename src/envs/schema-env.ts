@@ -111,6 +111,28 @@ export const ENV_SCHEMA = {
       },
       fix: "per failure id, the Deployments a case may target, e.g. {pod-fail: [web]}",
     },
+    incidentTargets: {
+      type: "object",
+      additionalProperties: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["alert"],
+          properties: {
+            alert: name,
+            params: {
+              type: "object",
+              default: {},
+              fix: "the values of the scenario's placeholders, e.g. {caller: web, var: API_ADDR}",
+            },
+          },
+        },
+        fix: "the services users' requests fail at, each with the scenario's values for this system",
+      },
+      fix: "per incident scenario of chaos/incidents.yaml, where it alerts and its values, e.g. {far-wrong-addr: [{alert: web, params: {...}}]}",
+    },
     userCheck: {
       type: "object",
       additionalProperties: false,
@@ -170,6 +192,8 @@ export interface EnvFile {
   topology: string;
   readyTimeoutSeconds: number;
   faultTargets: Record<string, FaultTarget[]>;
+  /** The incident tier (docs/incident-tier.md): per scenario, the alerting service and the scenario's values. */
+  incidentTargets?: Record<string, { alert: string; params: Record<string, unknown> }[]>;
   userCheck?: UserCheck;
   pingTarget: { apps: string[] };
 }

@@ -5,6 +5,7 @@ import { parse } from "yaml";
 import { MicroRemedError } from "../errors.js";
 import { packageRoot } from "../util/paths.js";
 import { validateWith } from "../util/schema.js";
+import { INCIDENTS_FILE, incidents, type Scenario } from "./incident.js";
 
 /**
  * The checks a failure can be decided by: the reference's six, and the expert tier's symptoms
@@ -26,8 +27,8 @@ export const VERIFIER_IDS = [
 ] as const;
 export type VerifierId = (typeof VERIFIER_IDS)[number];
 
-/** The reference's seven, or the expert tier's twenty (docs/expert-tier.md). */
-export type Tier = "reference" | "expert";
+/** The reference's seven, the expert tier's twenty (docs/expert-tier.md), or an incident scenario (docs/incident-tier.md). */
+export type Tier = "reference" | "expert" | "incident";
 
 export interface FailureType {
   id: string;
@@ -48,6 +49,8 @@ export interface FailureType {
   params: Record<string, unknown>;
   /** Cluster seconds the fault may take to show, when more than the run's injection timeout. */
   confirmSeconds?: number;
+  /** An incident scenario (chaos/incidents.yaml): its story, causes and hold. */
+  incident?: Scenario;
 }
 
 const SCHEMA = {
@@ -90,7 +93,28 @@ export function catalog(): Map<string, FailureType> {
     "restore chaos/catalog.yaml",
   );
   cached = new Map(Object.entries(raw.failures).map(([id, f]) => [id, { id, ...f }]));
+  // the incident scenarios, as failures of their own tier (experiment files and targets take them alike)
+  for (const s of incidents().values()) cached.set(s.id, asFailure(s));
   return cached;
+}
+
+/** A scenario as an entry of the catalog: the runner's plumbing (targets, params, tiers) takes it as a failure. */
+function asFailure(s: Scenario): FailureType {
+  return {
+    id: s.id,
+    category: s.category,
+    title: s.title,
+    kind: "incident",
+    template: INCIDENTS_FILE,
+    verifier: "rollout",
+    description: s.description,
+    tier: "incident",
+    target: "Deployment",
+    patchType: "strategic",
+    params: s.params,
+    ...(s.confirmSeconds ? { confirmSeconds: s.confirmSeconds } : {}),
+    incident: s,
+  };
 }
 
 /**

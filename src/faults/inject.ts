@@ -11,6 +11,7 @@ import type { Chaos, Deployment, KObj } from "../kube/objects.js";
 import { parseGoDuration } from "../util/duration.js";
 import { packageRoot } from "../util/paths.js";
 import type { FailureType } from "./catalog.js";
+import { scenarioPlaceholders } from "./incident.js";
 import type { Injection, Touched } from "./injection.js";
 import { CHAOS_KINDS, CHAOS_NAMESPACE, chaosLabels, chaosName, ensureChaosNamespace } from "./namespace.js";
 import { retargetingField } from "./params.js";
@@ -89,6 +90,7 @@ const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** The placeholders a template names (`[name]`), read from its text. */
 export function placeholdersOf(f: FailureType): string[] {
+  if (f.incident) return scenarioPlaceholders(f.incident);
   const text = readFileSync(isAbsolute(f.template) ? f.template : join(packageRoot(), f.template), "utf8");
   const body = text
     .split("\n")
@@ -177,6 +179,12 @@ export async function inject(
   params?: Record<string, unknown>,
   vars: Record<string, unknown> = {},
 ): Promise<Injection> {
+  if (f.incident)
+    throw new MicroRemedError(
+      "E_CONFIG",
+      `${f.id} is an incident scenario: its steps take the cluster's clock and several objects`,
+      "run it as a case: microremed run ... --experiment-path experiments/incident.txt (or run-all --tiers incident)",
+    );
   if (f.tier === "expert" && !CHAOS_KINDS.includes(f.kind))
     return injectChange(client, f, namespace, service, await fill(client, namespace, service, vars));
   if (f.kind === "patch") {

@@ -6,7 +6,8 @@ export interface Touched {
   apiVersion: string;
   kind: string;
   name: string;
-  action: "patched" | "deleted" | "created";
+  /** replaced: a command ran in the service's pods (runtime state), so they are replaced at restore. */
+  action: "patched" | "deleted" | "created" | "replaced";
 }
 
 export interface Injection {
@@ -15,6 +16,8 @@ export interface Injection {
   service: string;
   /** What the injection patched, deleted or created besides a chaos object (the expert types). */
   touched?: Touched[];
+  /** An incident's causes (kind, name): what localization and the stated diagnosis are scored against. */
+  causes?: { kind: string; name: string }[];
   /** The chaos object created, if any (the config patch creates none), in Chaos Mesh's namespace. */
   chaos?: { apiVersion: string; kind: string; name: string; namespace?: string };
   /** Template parameters overridden by the experiment file. */

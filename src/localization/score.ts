@@ -50,6 +50,8 @@ function ofWorkload(c: Change, service: string): boolean {
 
 /** The objects the injection changed: what it touched, or (a config patch records none) its Deployment. */
 function objectsOf(inj: Injection): { resource: string; name: string }[] {
+  // an incident's objects are its causes, never the red herrings its steps also touched
+  if (inj.causes?.length) return inj.causes.map((c) => ({ resource: resourceOf(c.kind), name: c.name }));
   if (inj.touched?.length) return inj.touched.map((t) => ({ resource: resourceOf(t.kind), name: t.name }));
   return [{ resource: "deployments", name: inj.service }];
 }
@@ -69,12 +71,19 @@ export function scoreLocalization(changes: Change[], injections: Injection[]): L
       ),
     ),
   ];
-  const services = injections.map((i) => i.service);
+  const services = injections.flatMap((i) =>
+    i.causes ? i.causes.filter((c) => c.kind === "Deployment").map((c) => c.name) : [i.service],
+  );
   const collateralChanges = changes.filter((c) => !injections.some((i) => onFault(c, i)));
   const otherWorkloads = collateralChanges.filter(
     (c) => c.name && WORKLOAD.has(c.resource) && !services.some((s) => ofWorkload(c, s)),
   );
-  const everyFault = injections.length > 0 && injections.every((i) => changes.some((c) => onFault(c, i)));
+  // an incident is localized when every one of its causes was changed, not one of them
+  const found = (i: Injection) =>
+    i.causes
+      ? objectsOf(i).every((o) => changes.some((c) => c.resource === o.resource && c.name === o.name))
+      : changes.some((c) => onFault(c, i));
+  const everyFault = injections.length > 0 && injections.every(found);
   return {
     changed: [...new Set(changes.map(changeLabel))],
     faultObjects,

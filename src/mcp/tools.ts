@@ -11,6 +11,7 @@ import { checkSegment, cut, isReadCommand, splitCommandLine } from "../probe/ind
 export interface Submission {
   service?: string;
   cause?: string;
+  causes?: { kind: string; name: string }[];
 }
 
 /** One case as the tools reach it; every function acts as the case's identity. */
@@ -133,13 +134,22 @@ const runPlaybook: ToolSpec<{ playbook: z.ZodString }> = {
     JSON.stringify(executionData(await c.runPlaybook(playbook, signal)), null, 2),
 };
 
-const submit: ToolSpec<{ service: z.ZodOptional<z.ZodString>; cause: z.ZodOptional<z.ZodString> }> = {
+const causeSchema = z.object({ kind: z.string(), name: z.string() });
+const submit: ToolSpec<{
+  service: z.ZodOptional<z.ZodString>;
+  cause: z.ZodOptional<z.ZodString>;
+  causes: z.ZodOptional<z.ZodArray<typeof causeSchema>>;
+}> = {
   name: "submit",
   description:
     "Say you are done: kubectl and run_playbook answer no more afterwards, and the system stays as you left it. Optionally give your diagnosis: the root-cause service and the cause in a few words. Call it once, then stop.",
   input: {
     service: z.string().optional().describe("the service you found at the root of the incident"),
     cause: z.string().optional().describe("what was wrong with it, in a few words"),
+    causes: z
+      .array(causeSchema)
+      .optional()
+      .describe("for an incident with several causes: each object at fault, by kind and name"),
   },
   run: async (c, s) =>
     c.submit(s) ? c.submitted : { refused: "already submitted: the first submit counts; stop here." },

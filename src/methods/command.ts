@@ -4,7 +4,7 @@
 // output and exit code are recorded; the outcome is verified as for every method.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPORT_SCOPE } from "../diagnosis/levels.js";
+import { reportScope } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import { playbookFromText } from "./answer.js";
 import { agentError } from "./errors.js";
@@ -30,7 +30,7 @@ export class CommandAgent implements Method {
         ...ctx.report,
         report: renderReport(ctx.report),
         // what the report of the run's level holds, as the methods' prompts say it
-        scope: REPORT_SCOPE[ctx.report.level ?? "full"],
+        scope: reportScope(ctx.report),
         identity: ctx.identity,
       },
       null,

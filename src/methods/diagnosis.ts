@@ -10,28 +10,124 @@ export const SUBMIT_DIAGNOSIS = "submit_diagnosis";
 /** The MCP server's last tool (src/mcp/tools.ts), whose optional arguments are the same two. */
 const MCP_SUBMIT = "submit";
 
+/** A cause as an agent names it: the object's kind (Deployment, Service, ConfigMap...) and name. */
+export interface NamedCause {
+  kind?: string;
+  name: string;
+}
+
 export interface StatedDiagnosis {
   service: string;
   cause: string;
-  /** The service named is one of the faults' services. */
+  /** The causes named, each an object (an incident's diagnosis; the service alone names one workload). */
+  causes?: NamedCause[];
+  /** The service named is one of the faults' services; for an incident, every cause was found. */
   correct: boolean;
+  /** An incident's causes against those named (ITBench's scores): the share of the named that are causes, */
+  precision?: number;
+  /** the share of the causes named, */
+  recall?: number;
+  /** and every cause named (the strict score). */
+  allFound?: boolean;
+}
+
+const EXAMPLE =
+  '{"service": "cart", "cause": "its new image does not start"} or {"causes": [{"kind": "Service", "name": "cart"}], "cause": "..."}';
+
+/** Kinds as agents write them (deployment, deployments, deploy, svc) in the API's spelling. */
+const KIND_ALIASES: Record<string, string> = {
+  deploy: "deployment",
+  svc: "service",
+  cm: "configmap",
+  hpa: "horizontalpodautoscaler",
+  netpol: "networkpolicy",
+  sts: "statefulset",
+  cj: "cronjob",
+  limits: "limitrange",
+  quota: "resourcequota",
+};
+export function normalKind(kind: string): string {
+  const k = kind.trim().toLowerCase().replace(/\..*$/, "");
+  const one = k.endsWith("ies")
+    ? `${k.slice(0, -3)}y`
+    : k.endsWith("ses") || !k.endsWith("s")
+      ? k
+      : k.slice(0, -1);
+  return KIND_ALIASES[one] ?? KIND_ALIASES[k] ?? one;
+}
+
+/** The causes of a call's arguments: a list of {kind, name} (or "Kind/name" strings), or none. */
+function causesOf(v: unknown): NamedCause[] | { problem: string } | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || !v.length)
+    return {
+      problem: `${SUBMIT_DIAGNOSIS}: "causes" must be a list of objects like {"kind": "Service", "name": "cart"}`,
+    };
+  const out: NamedCause[] = [];
+  for (const c of v) {
+    if (typeof c === "string" && c.includes("/")) {
+      const [kind, name] = c.split("/", 2);
+      out.push({ kind: kind.trim(), name: name.trim() });
+    } else if (c && typeof c === "object" && typeof (c as NamedCause).name === "string") {
+      const { kind, name } = c as NamedCause;
+      out.push({
+        ...(typeof kind === "string" && kind.trim() ? { kind: kind.trim() } : {}),
+        name: name.trim(),
+      });
+    } else
+      return {
+        problem: `${SUBMIT_DIAGNOSIS}: each cause must be {"kind": ..., "name": ...}, got ${JSON.stringify(c)}`,
+      };
+  }
+  return out;
 }
 
 /** The arguments of one call, or what is wrong with them (the model is told). */
-export function diagnosisArgument(raw: string): { service: string; cause: string } | { problem: string } {
-  const args = argumentsObject(raw, '{"service": "cart", "cause": "its new image does not start"}');
+export function diagnosisArgument(
+  raw: string,
+): { service: string; cause: string; causes?: NamedCause[] } | { problem: string } {
+  const args = argumentsObject(raw, EXAMPLE);
   if ("problem" in args) return { problem: `${SUBMIT_DIAGNOSIS}: ${args.problem}` };
-  if (typeof args.service !== "string" || !args.service.trim())
-    return { problem: `${SUBMIT_DIAGNOSIS}: "service" must name the service at fault` };
-  return { service: args.service.trim(), cause: typeof args.cause === "string" ? args.cause.trim() : "" };
+  const causes = causesOf(args.causes);
+  if (causes && "problem" in causes) return causes;
+  const service = typeof args.service === "string" ? args.service.trim() : "";
+  if (!service && !causes)
+    return {
+      problem: `${SUBMIT_DIAGNOSIS}: "service" must name the service at fault (or "causes" the objects)`,
+    };
+  const cause = typeof args.cause === "string" ? args.cause.trim() : "";
+  return { service: service || causes![0].name, cause, ...(causes ? { causes } : {}) };
 }
 
-/** The last valid submit_diagnosis of the conversation, scored against the faults' services. */
+/** Whether a named cause is the object: same name, and same kind where one is named. */
+const sameCause = (named: NamedCause, c: { kind: string; name: string }) =>
+  named.name.toLowerCase() === c.name.toLowerCase() &&
+  (named.kind === undefined || normalKind(named.kind) === normalKind(c.kind));
+
+/**
+ * Causes named against an incident's causes: precision (the named that are causes), recall (the
+ * causes named) and all found (ITBench's strict score). The service alone names one cause of any kind.
+ */
+export function scoreCauses(named: NamedCause[], causes: { kind: string; name: string }[]) {
+  const hits = named.filter((n) => causes.some((c) => sameCause(n, c))).length;
+  const found = causes.filter((c) => named.some((n) => sameCause(n, c))).length;
+  return {
+    precision: named.length ? hits / named.length : 0,
+    recall: causes.length ? found / causes.length : 0,
+    allFound: causes.length > 0 && found === causes.length,
+  };
+}
+
+/**
+ * The last valid submit_diagnosis of the conversation, scored against the faults' services, and
+ * for an incident against its causes.
+ */
 export function statedDiagnosis(
   conversation: ChatMessage[],
   services: string[],
+  causes?: { kind: string; name: string }[],
 ): StatedDiagnosis | undefined {
-  let last: { service: string; cause: string } | undefined;
+  let last: { service: string; cause: string; causes?: NamedCause[] } | undefined;
   let mcpSubmitted = false;
   for (const m of conversation)
     for (const c of m.toolCalls ?? []) {
@@ -43,6 +139,10 @@ export function statedDiagnosis(
       if (!("problem" in a)) last = a;
     }
   if (!last) return undefined;
+  if (causes?.length) {
+    const scored = scoreCauses(last.causes ?? [{ name: last.service }], causes);
+    return { ...last, correct: scored.allFound, ...scored };
+  }
   const named = last.service.toLowerCase();
   return { ...last, correct: services.some((s) => s.toLowerCase() === named) };
 }

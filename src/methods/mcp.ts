@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
-import { REPORT_SCOPE } from "../diagnosis/levels.js";
+import { reportScope } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import type { McpCase, McpListener, Submission } from "../mcp/index.js";
 import { cut, probeContract, probeLimits } from "../probe/index.js";
@@ -60,7 +60,7 @@ export function caseTools(
   let submitted: Submission | undefined;
   return {
     report: renderReport(ctx.report),
-    scope: REPORT_SCOPE[ctx.report.level ?? "full"],
+    scope: reportScope(ctx.report),
     readRules: probeContract(probeLimits({})),
     namespace,
     probe: async (command) => {

@@ -1,7 +1,7 @@
 // SoloGen: one prompt, one playbook. The model gets the diagnosis report and must call
 // print_playbook; the playbook is executed once.
 
-import { REPORT_SCOPE } from "../diagnosis/levels.js";
+import { reportScope } from "../diagnosis/levels.js";
 import { renderReport } from "../diagnosis/report.js";
 import { addUsage, type ChatMessage, emptyUsage } from "../llm/types.js";
 import { readPlaybook } from "./answer.js";
@@ -18,7 +18,7 @@ export class SoloGen implements Method {
   async remediate(ctx: MethodContext): Promise<MethodResult> {
     const vars = {
       report: renderReport(ctx.report),
-      reportScope: REPORT_SCOPE[ctx.report.level ?? "full"],
+      reportScope: reportScope(ctx.report),
       namespace: ctx.report.namespace,
       identity: ctx.identity,
     };

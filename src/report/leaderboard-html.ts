@@ -46,7 +46,7 @@ interface Column {
 }
 
 const text = (s: string) => ({ text: s, v: s });
-const COLUMNS: Column[] = [
+const BASE_COLUMNS: Column[] = [
   { head: "Model", numeric: false, first: "ascending", cell: (r) => text(r.model) },
   { head: "Method", numeric: false, first: "ascending", cell: (r) => text(r.method) },
   { head: "Tier", numeric: false, first: "ascending", cell: (r) => text(r.tier) },
@@ -101,8 +101,18 @@ const COLUMNS: Column[] = [
   },
 ];
 
+/** Shown where a row holds incidents: the cases whose stated diagnosis named every cause. */
+const ALL_CAUSES: Column = {
+  head: "All causes found",
+  numeric: true,
+  first: "descending",
+  cell: (r) =>
+    r.allCausesFound === null ? { text: "–", v: null } : { text: pct(r.allCausesFound), v: r.allCausesFound },
+};
+
 export function leaderboardHtml(rows: LeaderboardRow[]): string {
   if (!rows.length) return "";
+  const COLUMNS = rows.some((r) => r.allCausesFound !== null) ? [...BASE_COLUMNS, ALL_CAUSES] : BASE_COLUMNS;
   const cls = (c: Column, i: number) => (c.numeric ? "num" : i === 0 ? "id" : "");
   const head = COLUMNS.map(
     (c, i) =>
@@ -120,7 +130,7 @@ export function leaderboardHtml(rows: LeaderboardRow[]): string {
   const note =
     "One row per model, method, tier and report level (what the method was told; runs without a level told everything: full). " +
     "Success over evaluated cases with its 95% Wilson interval; pass@k where cases were run k times (--trials); cost and " +
-    "remediation time are all the row's cases spent, per success. Click a column's header to sort by it, again to reverse.";
+    "remediation time are all the row's cases spent, per success; all causes found (incidents) is the share of cases whose stated diagnosis named every cause. Click a column's header to sort by it, again to reverse.";
   return `<section id="leaderboard"><h2>Leaderboard</h2><p class="note">${esc(note)}</p><div class="table-wrap"><table class="sortable"><caption class="sr-only">Leaderboard</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div></section>
 <script>${SCRIPT}</script>`;
 }

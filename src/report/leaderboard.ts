@@ -3,6 +3,7 @@
 // (--report full|service|symptom; runs.ts's levelOf). Success with its 95% Wilson interval,
 // pass@k where the runs had --trials, and cost and remediation time per success: everything the
 // cell's cases spent, over the cases they repaired.
+import { localizationFigures } from "../runlog/localization.js";
 import { type PassK, passK } from "../runlog/passk.js";
 import type { CaseRecord } from "../runlog/records.js";
 import { trialOutcomes } from "../runlog/summary.js";
@@ -22,6 +23,8 @@ export interface LeaderboardRow extends Series {
   costPerSuccess: number | null;
   /** Remediation seconds of the evaluated cases per success (cluster time, runner/timing.ts). */
   secondsPerSuccess: number | null;
+  /** Incidents: the share of evaluated cases whose stated diagnosis named every cause (ITBench's strict score); null elsewhere. */
+  allCausesFound: number | null;
 }
 
 type Key = Series & { tier: string };
@@ -65,5 +68,6 @@ function numbers(cases: CaseRecord[], outcomes: boolean[][], k: number) {
     passK: k > 1 ? (passK(outcomes, k) ?? null) : null,
     costPerSuccess: s.cost && s.successes ? Math.round((s.cost.usd / s.successes) * 1e6) / 1e6 : null,
     secondsPerSuccess: s.successes && seconds ? Math.round((seconds / s.successes) * 10) / 10 : null,
+    allCausesFound: localizationFigures(cases).causes?.allFound.rate ?? null,
   };
 }

@@ -14,11 +14,13 @@ const shareText = (s: Share, n: number) =>
 export function localizationTables(r: Report): Table[] {
   if (!r.localization.some((x) => x.scored > 0)) return [];
   const { head, cells } = keyColumns(r.levels);
+  // an incident's causes, scored per cause, where the report holds incident cases
+  const causes = r.localization.some((x) => x.causes);
   const t = table(
     {
       id: "localization",
       title: "Localization and stated diagnoses by model, method, tier and report level",
-      note: "Over evaluated cases, with 95% Wilson intervals in brackets. Localized: the agent changed the fault's objects and no other service's workload; repaired without localizing: a success by a broad change. A stated diagnosis (submit_diagnosis, or an MCP agent's submit) is correct when it names a fault's service, counted over the diagnoses stated. '-' where the cases were recorded before localization was scored.",
+      note: "Over evaluated cases, with 95% Wilson intervals in brackets. Localized: the agent changed the fault's objects and no other service's workload; repaired without localizing: a success by a broad change. A stated diagnosis (submit_diagnosis, or an MCP agent's submit) is correct when it names a fault's service, counted over the diagnoses stated. For an incident, the causes it named (kind and name) against the incident's: mean precision and recall, and all causes found (ITBench's strict score), over its evaluated cases, one that stated nothing scoring 0. '-' where the cases were recorded before localization was scored.",
       head: [
         ...head,
         "evaluated",
@@ -28,6 +30,7 @@ export function localizationTables(r: Report): Table[] {
         "repaired without localizing",
         "stated diagnosis",
         "correct diagnosis",
+        ...(causes ? ["cause precision", "cause recall", "all causes found"] : []),
       ],
       rows: r.localization.map((x) => {
         const n = x.scored ? x.evaluated : 0;
@@ -46,6 +49,15 @@ export function localizationTables(r: Report): Table[] {
           shareText(x.repairedWithoutLocalizing, n),
           shareText(x.stated, n),
           shareText(x.statedCorrect, x.scored ? x.stated.count : 0),
+          ...(causes
+            ? x.causes
+              ? [
+                  x.causes.precision.toFixed(2),
+                  x.causes.recall.toFixed(2),
+                  shareText(x.causes.allFound, x.causes.cases),
+                ]
+              : ["-", "-", "-"]
+            : []),
         ];
       }),
     },

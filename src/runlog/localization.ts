@@ -27,6 +27,12 @@ export interface LocalizationFigures {
   stated: Share;
   /** Of those, the ones naming a fault's service: over `stated.count`, not over the evaluated. */
   statedCorrect: Share;
+  /**
+   * An incident's causes against those the agent named (ITBench's scores), over the evaluated
+   * incident cases, a case that stated nothing scoring 0: mean precision and recall, and the share
+   * that named every cause. Absent where no case is an incident.
+   */
+  causes?: { cases: number; precision: number; recall: number; allFound: Share };
 }
 
 export interface LocalizationRow extends LocalizationFigures {
@@ -53,8 +59,31 @@ export function localizationFigures(recs: CaseRecord[]): LocalizationFigures {
     repairedWithoutLocalizing: share(rs.filter((r) => !loc(r) && r.success).length, n),
     stated: share(stated.length, n),
     statedCorrect: share(stated.filter((r) => r.diagnosis?.correct).length, stated.length),
+    ...causeFigures(rs),
   };
 }
+
+/** The per-cause scores over the incident cases among the evaluated `rs`, if any. */
+function causeFigures(rs: CaseRecord[]): Pick<LocalizationFigures, "causes"> {
+  const incidents = rs.filter((r) => r.tier === "incident");
+  const n = incidents.length;
+  if (!n) return {};
+  const mean = (f: (r: CaseRecord) => number) => round(incidents.reduce((a, r) => a + f(r), 0) / n);
+  return {
+    causes: {
+      cases: n,
+      precision: mean((r) => r.diagnosis?.precision ?? 0),
+      recall: mean((r) => r.diagnosis?.recall ?? 0),
+      allFound: share(incidents.filter((r) => r.diagnosis?.allFound).length, n),
+    },
+  };
+}
+
+/** "causes: precision 0.50, recall 0.75, all found 50.0% (1/2) [..]", or nothing without incidents. */
+export const formatCauses = (f: Pick<LocalizationFigures, "causes">) =>
+  f.causes
+    ? `; causes: precision ${f.causes.precision.toFixed(2)}, recall ${f.causes.recall.toFixed(2)}, all found ${formatShare(f.causes.allFound, f.causes.cases)}`
+    : "";
 
 /** One row per level and tier the evaluated records show (records of versions before levels: full). */
 export function localizationRows(recs: CaseRecord[]): LocalizationRow[] {
@@ -87,7 +116,7 @@ export function formatLocalization(rows: LocalizationRow[]): string[] {
     "  Localization by report level and tier (95% intervals; localized: the agent changed the fault's objects and no other service's workload; a stated diagnosis is correct when it names a fault's service):",
     ...rows.map(
       (r) =>
-        `    ${r.level.padEnd(8)} ${r.tier.padEnd(10)} success ${formatShare(r.success, r.evaluated)}; localized ${formatShare(r.localized, r.evaluated)}; localized, not repaired ${formatShare(r.localizedNotRepaired, r.evaluated)}; repaired without localizing ${formatShare(r.repairedWithoutLocalizing, r.evaluated)}; ${formatStated(r)}`,
+        `    ${r.level.padEnd(8)} ${r.tier.padEnd(10)} success ${formatShare(r.success, r.evaluated)}; localized ${formatShare(r.localized, r.evaluated)}; localized, not repaired ${formatShare(r.localizedNotRepaired, r.evaluated)}; repaired without localizing ${formatShare(r.repairedWithoutLocalizing, r.evaluated)}; ${formatStated(r)}${formatCauses(r)}`,
     ),
   ];
 }

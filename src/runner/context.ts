@@ -7,6 +7,7 @@ import type { ReportLevel } from "../diagnosis/levels.js";
 import type { DiagnosisReport } from "../diagnosis/report.js";
 import type { HealthSnapshot } from "../envs/health.js";
 import type { FailureType, Tier } from "../faults/catalog.js";
+import { renderScenario, type Scenario } from "../faults/incident.js";
 import type { Injection } from "../faults/inject.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import type { ChatMessage } from "../llm/types.js";
@@ -28,9 +29,34 @@ export interface Fault {
   vars?: Record<string, unknown>;
 }
 
-/** A case's tier: expert when a fault of it is (its users' requests judge it, and its fixes must hold). */
+/**
+ * A case's tier: incident when a fault of it is a scenario, else expert when a fault of it is
+ * (both are judged by their users' requests, and their fixes must hold), else reference.
+ */
 export const tierOf = (faults: Fault[]): Tier =>
-  faults.some((f) => f.failure.tier === "expert") ? "expert" : "reference";
+  faults.some((f) => f.failure.tier === "incident")
+    ? "incident"
+    : faults.some((f) => f.failure.tier === "expert")
+      ? "expert"
+      : "reference";
+
+/** An incident fault's scenario, its placeholders filled with the system's values (the alert is the target). */
+export const scenarioOf = (f: Fault): Scenario | undefined =>
+  f.failure.incident &&
+  renderScenario(f.failure.incident, { ...f.vars, target_pod: f.target, alert: f.target });
+
+/**
+ * The services a case's faults act on, which the user-facing check requests from none of: each
+ * fault's target, and an incident's causes' workloads (its target is the alerting service).
+ */
+export const faultServices = (faults: Fault[]): string[] => [
+  ...new Set(
+    faults.flatMap((f) => [
+      f.target,
+      ...(scenarioOf(f)?.causes ?? []).filter((c) => c.kind === "Deployment").map((c) => c.name),
+    ]),
+  ),
+];
 
 /** The namespace as it was before the fault: what the checks compare with. */
 export interface Baseline {
@@ -80,7 +106,8 @@ export interface CaseNoise {
 
 /** Background noise (--noise): the plan of one case and trial (key), the same for the same seed. */
 export interface NoisePlanner {
-  plan(scope: CaseScope, faults: Fault[], key: string): CaseNoise;
+  /** None when the case gets no noise (without --noise, outside the incident tier). */
+  plan(scope: CaseScope, faults: Fault[], key: string): CaseNoise | undefined;
 }
 
 /** The agent's identity for the case: what its probes, playbooks and agents act as. */

@@ -216,8 +216,13 @@ export function targetVars(
   service: string,
 ): Record<string, unknown> | undefined {
   const spec = failure(failureId);
-  if (spec.tier !== "expert") return undefined;
-  const vars = { ...spec.params, ...env.targetParams[failureId]?.[service] };
+  if (spec.tier === "reference") return undefined;
+  // an incident's [alert] is its target, the service whose users' requests fail
+  const vars = {
+    ...spec.params,
+    ...(spec.tier === "incident" ? { alert: service } : {}),
+    ...env.targetParams[failureId]?.[service],
+  };
   const missing = placeholdersOf(spec).filter((p) => !(p in vars) && !LIVE_PLACEHOLDERS.includes(p));
   if (missing.length)
     throw new MicroRemedError(
@@ -234,12 +239,13 @@ const allTargets = (env: EnvSpec) => [...new Set(Object.values(env.faultTargets)
  * fault's target drawn with the seed from the env's list for that failure, unless given.
  */
 /**
- * The expert types of the file that the system lists no targets for: they do not apply to it
- * (cache-auth on a system without a cache), and their cases are left out of its runs.
+ * The expert types and incident scenarios of the file that the system lists no targets for: they
+ * do not apply to it (cache-auth on a system without a cache, a scenario whose parts it lacks),
+ * and their cases are left out of its runs.
  */
 export function inapplicable(exp: ExperimentFile, env: EnvSpec): string[] {
   const ids = exp.cases.flatMap((c) => c.faults.map((f) => f.failure));
-  return [...new Set(ids)].filter((id) => failure(id).tier === "expert" && !env.faultTargets[id]?.length);
+  return [...new Set(ids)].filter((id) => failure(id).tier !== "reference" && !env.faultTargets[id]?.length);
 }
 
 /**
@@ -248,6 +254,7 @@ export function inapplicable(exp: ExperimentFile, env: EnvSpec): string[] {
  * confirmed). The reference's failures draw as the reference does.
  */
 function leavesRequester(env: EnvSpec, id: string, used: Set<string>, service: string): boolean {
+  // an incident's target is the alerting service; its causes are the scenario's, never requested from
   if (failure(id).tier !== "expert" || !env.userCheck) return true;
   return env.userCheck.from.apps.some((a) => a !== service && !used.has(a));
 }

@@ -8,23 +8,27 @@ import { join } from "node:path";
 import { buildDiagnosis } from "../diagnosis/build.js";
 import type { SymptomMeasurement } from "../diagnosis/symptom.js";
 import { snapshot } from "../envs/health.js";
+import type { VerifierId } from "../faults/catalog.js";
 import { createAgentIdentity } from "../identity/agent.js";
 import { changesIn } from "../localization/audit.js";
 import { scoreLocalization } from "../localization/score.js";
 import { statedDiagnosis } from "../methods/diagnosis.js";
 import { verifierOf } from "../verify/registry.js";
 import { CaseScorer, namespaceHealth } from "../verify/scorer.js";
+import type { Verifier } from "../verify/types.js";
 import { measureUser } from "../verify/user.js";
 import type { RunConfig } from "./config.js";
-import type {
-  CaseScope,
-  Diagnoser,
-  Fault,
-  IdentityIssuer,
-  Localizer,
-  ScorerMaker,
-  Seen,
-  StatementReader,
+import {
+  type CaseScope,
+  type Diagnoser,
+  type Fault,
+  faultServices,
+  type IdentityIssuer,
+  type Localizer,
+  type ScorerMaker,
+  type Seen,
+  type StatementReader,
+  scenarioOf,
 } from "./context.js";
 import { faultsEndAt, judgedByUsers, userCheckOf } from "./roles.js";
 
@@ -42,13 +46,7 @@ export const namespaceIdentity = (cfg: Pick<RunConfig, "agentAccess">): Identity
  */
 async function symptomNow(ctx: CaseScope, faults: Fault[], seen: Seen): Promise<SymptomMeasurement> {
   const check = ctx.env.userCheck;
-  const now = check
-    ? await measureUser(
-        ctx,
-        check,
-        faults.map((f) => f.target),
-      )
-    : undefined;
+  const now = check ? await measureUser(ctx, check, faultServices(faults)) : undefined;
   return {
     ...(check ? { check, now } : {}),
     ...(seen.baseline.user ? { baseline: seen.baseline.user } : {}),
@@ -73,13 +71,36 @@ export const levelDiagnoser = (cfg: Pick<RunConfig, "report" | "inventory">): Di
     ),
 });
 
+/** How long a case's fixes must hold by default: an incident's own hold, the expert tier's, or none. */
+function holdOf(faults: Fault[]): number {
+  const incident = faults.flatMap((f) => (f.failure.incident ? [f.failure.incident.hold] : []));
+  if (incident.length) return Math.max(...incident);
+  return judgedByUsers(faults) ? EXPERT_HOLD_SECONDS : 0;
+}
+
+/** A fault's own checks: its type's on its target, or each of an incident's causes' on its service. */
+function checksOf(f: Fault): { check: Verifier; service: string }[] {
+  const scenario = scenarioOf(f);
+  if (!scenario) return [{ check: verifierOf(f.failure, f.vars), service: f.target }];
+  return scenario.causes.flatMap((c) =>
+    c.check
+      ? [
+          {
+            check: verifierOf({ verifier: c.check.verifier as VerifierId }, c.check.vars),
+            service: c.check.service,
+          },
+        ]
+      : [],
+  );
+}
+
 /** Each fault's own check, what users see for a case judged by it, and no collateral damage, held for --hold. */
 export const caseScorer = (cfg: Pick<RunConfig, "hold">): ScorerMaker => ({
   scorer: (ctx, known) => {
     const user = userCheckOf(ctx, known.faults, known.baseline.user);
-    const hold = cfg.hold ?? (judgedByUsers(known.faults) ? EXPERT_HOLD_SECONDS : 0);
+    const hold = cfg.hold ?? holdOf(known.faults);
     return new CaseScorer(ctx, {
-      faults: known.faults.map((f) => ({ check: verifierOf(f.failure, f.vars), service: f.target })),
+      faults: known.faults.flatMap(checksOf),
       health: namespaceHealth(known.baseline.health),
       ...(user ? { user } : {}),
       holdMs: hold * 1000,
@@ -88,12 +109,13 @@ export const caseScorer = (cfg: Pick<RunConfig, "hold">): ScorerMaker => ({
   },
 });
 
-/** The last submit_diagnosis of the conversation, scored by the service it names. */
+/** The last submit_diagnosis of the conversation, scored by the service it names, or an incident's by its causes. */
 export const statementReader: StatementReader = {
   read: (conversation, faults) =>
     statedDiagnosis(
       conversation,
       faults.map((f) => f.target),
+      faults.flatMap((f) => scenarioOf(f)?.causes.map((c) => ({ kind: c.kind, name: c.name })) ?? []),
     ),
 };
 

@@ -8,16 +8,19 @@ import { snapshot } from "../envs/health.js";
 import { makeNoise, undoNoise } from "../noise/apply.js";
 import { planNoise } from "../noise/plan.js";
 import type { RunConfig } from "./config.js";
-import type { CaseScope, NoisePlanner } from "./context.js";
+import { type CaseNoise, type CaseScope, faultServices, type NoisePlanner, tierOf } from "./context.js";
 
 /** The noise of a case: the same plan for the same seed and key (the case and its trial). */
-export const seededNoise = (cfg: Pick<RunConfig, "seed">): NoisePlanner => ({
+export const seededNoise = (
+  cfg: Pick<RunConfig, "seed">,
+): { plan: (...a: Parameters<NoisePlanner["plan"]>) => CaseNoise } => ({
   plan(scope, faults, key) {
+    // an incident's noise stays off its causes as off its alert: noise is never the case
+    const avoid = faultServices(faults);
     const names = (kind: string) =>
       scope.env.manifests
         .filter((m) => m.kind === kind)
         .flatMap((m) => (m.metadata?.name ? [m.metadata.name] : []));
-    const avoid = faults.map((f) => f.target);
     const planned = planNoise(cfg.seed, key, names("Deployment"), names("ConfigMap"), avoid);
     return {
       async make() {
@@ -51,3 +54,15 @@ async function untilReady(scope: CaseScope, workloads: string[]): Promise<string
     await scope.time.sleep(scope.waitInterval * 1000, scope.signal);
   }
 }
+
+/**
+ * The noise of a run: every case's with --noise; without it, an incident's only (the incident
+ * tier has noise on by default: its red herrings sit beside the noise's).
+ */
+export const runNoise = (cfg: Pick<RunConfig, "seed" | "noise">): NoisePlanner => {
+  const seeded = seededNoise(cfg);
+  return {
+    plan: (scope, faults, key) =>
+      cfg.noise || tierOf(faults) === "incident" ? seeded.plan(scope, faults, key) : undefined,
+  };
+};

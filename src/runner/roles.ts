@@ -8,6 +8,7 @@ import { sourceManifest } from "../envs/env.js";
 import { allSettled, snapshot } from "../envs/health.js";
 import { MicroRemedError } from "../errors.js";
 import { type Injection, inject, removeAllChaos, removeChaos } from "../faults/inject.js";
+import { injectIncident, restoreSteps, type StepScope } from "../faults/steps.js";
 import type { Clock } from "../kube/time.js";
 import { verifierOf } from "../verify/registry.js";
 import { mergeReadings } from "../verify/scorer.js";
@@ -18,9 +19,11 @@ import {
   type CaseScope,
   type Confirmer,
   type Fault,
+  faultServices,
   type Injector,
   type Preparer,
   type Restorer,
+  scenarioOf,
   tierOf,
 } from "./context.js";
 import { startEqual } from "./reset.js";
@@ -29,18 +32,14 @@ import { startEqual } from "./reset.js";
 const untilHealthy = (ctx: CaseScope) =>
   waitHealthy(ctx.client, ctx.time, ctx.namespace, ctx.env.readyTimeoutSeconds, ctx.signal, ctx.waitInterval);
 
-/** Whether a case is judged by what users see: it has a fault of the expert tier. */
-export const judgedByUsers = (faults: Fault[]) => tierOf(faults) === "expert";
+/** Whether a case is judged by what users see: it has a fault of the expert tier, or is an incident. */
+export const judgedByUsers = (faults: Fault[]) => tierOf(faults) !== "reference";
 
 /** The system's user-facing check for a case, against its baseline, requesting from pods its faults leave alone. */
 export function userCheckOf(ctx: CaseScope, faults: Fault[], baseline?: UserReading) {
   const check = ctx.env.userCheck;
   if (!check || !judgedByUsers(faults)) return undefined;
-  return userFacing(
-    check,
-    baseline,
-    faults.map((f) => f.target),
-  );
+  return userFacing(check, baseline, faultServices(faults));
 }
 
 /**
@@ -64,11 +63,7 @@ export const healthyNamespace = (cfg: Pick<RunConfig, "report">): Preparer => ({
     const check = ctx.env.userCheck;
     // what users see is measured for a case judged by it, and for the symptom level's alert
     if (!check || !(judgedByUsers(faults) || cfg.report === "symptom")) return { health };
-    const user = await measureUser(
-      ctx,
-      check,
-      faults.map((f) => f.target),
-    );
+    const user = await measureUser(ctx, check, faultServices(faults));
     if (typeof user === "string")
       throw new MicroRemedError(
         "E_CLUSTER",
@@ -105,13 +100,29 @@ export function faultsEndAt(injections: Injection[]): number | undefined {
   return ends.length ? Math.min(...ends) : undefined;
 }
 
+/** What an incident's steps run with: the case's cluster, clock, namespace and the system's manifests. */
+const stepScope = (ctx: CaseScope): StepScope => ({
+  client: ctx.client,
+  time: ctx.time,
+  namespace: ctx.namespace,
+  manifests: ctx.env.manifests,
+  readyTimeoutSeconds: ctx.env.readyTimeoutSeconds,
+  signal: ctx.signal,
+});
+
 export const chaosInjector: Injector = {
   async inject(ctx, faults) {
     const out: Injection[] = [];
-    for (const f of faults)
+    for (const f of faults) {
+      const scenario = scenarioOf(f);
+      if (scenario) {
+        out.push(await injectIncident(stepScope(ctx), scenario, f.target));
+        continue;
+      }
       out.push(
         await timed(ctx.time, () => inject(ctx.client, f.failure, ctx.namespace, f.target, f.params, f.vars)),
       );
+    }
     return out;
   },
 };
@@ -216,10 +227,16 @@ async function restoreTouched(ctx: CaseScope, inj: Injection): Promise<void> {
 export const serviceRestorer = (cfg: Pick<RunConfig, "manifestPath">): Restorer => ({
   async restore(ctx, faults, injections) {
     for (const inj of injections) {
+      // an incident's steps touched objects of several services: each put back as deployed
+      if (inj.causes) {
+        await restoreSteps({ ...stepScope(ctx), signal: undefined }, inj.touched ?? []);
+        continue;
+      }
       await removeChaos(ctx.client, ctx.time, inj);
       await restoreTouched(ctx, inj);
     }
     for (const f of faults) {
+      if (f.failure.incident) continue;
       const src = sourceManifest(ctx.env, f.target, cfg.manifestPath);
       await restoreService(ctx.client, ctx.time, src, ctx.namespace, ctx.env.readyTimeoutSeconds);
     }

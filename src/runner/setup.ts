@@ -16,7 +16,7 @@ import {
   namespaceIdentity,
   statementReader,
 } from "./method-roles.js";
-import { seededNoise } from "./noise.js";
+import { runNoise } from "./noise.js";
 import { chaosInjector, faultConfirmer, healthyNamespace, serviceRestorer } from "./roles.js";
 import { methodSolver } from "./solve.js";
 
@@ -38,14 +38,14 @@ export interface CaseParts {
   roles?: Partial<CaseRoles>;
 }
 
-/** The default roles for a run's settings: noise only with --noise. */
+/** The default roles for a run's settings: noise with --noise, and always for an incident. */
 export function defaultRoles(p: Omit<CaseParts, "client" | "time" | "env" | "signal" | "roles">): CaseRoles {
   const { cfg } = p;
   return {
     preparer: healthyNamespace(cfg),
     injector: chaosInjector,
     confirmer: faultConfirmer(cfg, p.onPhase),
-    ...(cfg.noise ? { noise: seededNoise(cfg) } : {}),
+    noise: runNoise(cfg),
     identity: namespaceIdentity(cfg),
     diagnoser: levelDiagnoser(cfg),
     scorer: caseScorer(cfg),

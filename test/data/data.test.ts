@@ -897,7 +897,7 @@ describe("experiments/", () => {
     }
     const files = readdirSync(join(ROOT, "experiments")).filter((n) => n.endsWith(".txt"));
     expect(files.sort()).toEqual(
-      [...Object.keys(tiers), "expert", ...FAILURES, ...EXPERT].map((n) => `${n}.txt`).sort(),
+      [...Object.keys(tiers), "expert", "incident", ...FAILURES, ...EXPERT].map((n) => `${n}.txt`).sort(),
     );
   });
 

@@ -28,6 +28,36 @@ function fixTasks(failure: string, namespace: string, service: string) {
 const SCRIPTS = ["cluster.py", "localize.py", "expert-fix.py"];
 
 /**
+ * An incident's report names where users' requests fail, not the causes: the oracle runs its
+ * detectors over the namespace (models/oracle/incident-fix.py) until none finds a cause.
+ */
+function incidentTasks(namespace: string) {
+  return [
+    scriptTask(
+      "Find the incident's causes from what the namespace shows, and repair each",
+      "oracle",
+      ["cluster.py", "incident-fix.py"],
+      `python3 "$d/incident-fix.py" ${namespace}`,
+    ),
+  ];
+}
+
+/**
+ * An alert names neither the service nor whether it is an incident: the expert repair first, then
+ * the incident detectors; the task fails only when neither found anything to repair.
+ */
+function alertTasks(namespace: string) {
+  return [
+    scriptTask(
+      "Find the faulty services and the incident's causes from what the namespace shows, and repair them",
+      "oracle",
+      [...SCRIPTS, "incident-fix.py"],
+      `set +e\npython3 "$d/expert-fix.py" ${namespace} '?'\na=$?\npython3 "$d/incident-fix.py" ${namespace}\nb=$?\n[ $a -eq 0 ] || [ $b -eq 0 ]`,
+    ),
+  ];
+}
+
+/**
  * A fault the report does not name the type of (the expert tier; the service level), or whose
  * service it does not name either (the symptom level: service "?"): the oracle diagnoses from
  * what the namespace shows, as the case's identity, finding the faulty services first where the
@@ -49,13 +79,16 @@ function diagnoseTasks(namespace: string, service: string) {
 export function oraclePlaybook(
   faults: { failure?: string; category?: string; service: string }[],
   namespace: string,
+  incident = false,
 ): string {
   // an alert names no service: one task finds and repairs every faulty one
-  const tasks = faults.length
-    ? faults.flatMap((f): Record<string, unknown>[] =>
-        f.failure ? fixTasks(f.failure, namespace, f.service) : diagnoseTasks(namespace, f.service),
-      )
-    : diagnoseTasks(namespace, "?");
+  const tasks = incident
+    ? incidentTasks(namespace)
+    : faults.length
+      ? faults.flatMap((f): Record<string, unknown>[] =>
+          f.failure ? fixTasks(f.failure, namespace, f.service) : diagnoseTasks(namespace, f.service),
+        )
+      : alertTasks(namespace);
   const what = faults.length
     ? faults.map((f) => `${f.failure ?? f.category ?? "the fault"} in ${f.service}`).join(", ")
     : "what the alert reports";
@@ -77,10 +110,11 @@ export class OracleModel implements Model {
         usage: { inputTokens: input, outputTokens: 4 },
       };
     }
-    const playbook = oraclePlaybook(f.faults, f.namespace);
+    const playbook = oraclePlaybook(f.faults, f.namespace, f.incident);
     const args = JSON.stringify({ playbook });
     // where the report names the service, the oracle states it (an alert's is found by the playbook)
-    const stated = f.faults[0] && req.tools.some((t) => t.name === "submit_diagnosis");
+    // an incident's causes are found by the playbook, after this answer: it states none
+    const stated = f.faults[0] && !f.incident && req.tools.some((t) => t.name === "submit_diagnosis");
     const diagnosis = stated
       ? [
           {

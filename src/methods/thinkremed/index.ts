@@ -3,7 +3,7 @@
 // judges it. Pass ends the method; failure adds a reflection turn and starts the next attempt,
 // at most T_max. A provider failure ends the method with `error` (the run goes on).
 
-import { REPORT_SCOPE } from "../../diagnosis/levels.js";
+import { reportScope } from "../../diagnosis/levels.js";
 import { renderReport } from "../../diagnosis/report.js";
 import { type ChatMessage, emptyUsage, type Usage } from "../../llm/types.js";
 import { type ProbeLimits, probeContract, probeLimits } from "../../probe/index.js";
@@ -28,7 +28,7 @@ export class ThinkRemed implements Method {
   async remediate(ctx: MethodContext): Promise<MethodResult> {
     const vars = {
       report: renderReport(ctx.report),
-      reportScope: REPORT_SCOPE[ctx.report.level ?? "full"],
+      reportScope: reportScope(ctx.report),
       namespace: ctx.report.namespace,
       identity: ctx.identity,
       // the probe's every rule and limit, from the code that enforces them
