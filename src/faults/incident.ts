@@ -201,7 +201,8 @@ export function scenarioPlaceholders(s: Scenario): string[] {
 
 /**
  * A value with its placeholders filled: a string that is one placeholder takes the value as it is
- * (a port stays a number), a placeholder inside a longer string is replaced as text.
+ * (a port stays a number), a placeholder inside a longer string is replaced as text; an object's
+ * keys are filled too, as text (a ConfigMap's `[caller].env`).
  */
 export function fillValue<T>(v: T, vars: Record<string, unknown>): T {
   if (typeof v === "string") {
@@ -211,7 +212,9 @@ export function fillValue<T>(v: T, vars: Record<string, unknown>): T {
   }
   if (Array.isArray(v)) return v.map((x) => fillValue(x, vars)) as T;
   if (v && typeof v === "object")
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fillValue(x, vars)])) as T;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [String(fillValue(k, vars)), fillValue(x, vars)]),
+    ) as T;
   return v;
 }
 

@@ -12,6 +12,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DiagnosisReport } from "../diagnosis/report.js";
+import { snapshot } from "../envs/health.js";
 import { errorLine, isMicroRemedError, reasonOf } from "../errors.js";
 import { failure as failureSpec } from "../faults/catalog.js";
 import type { Injection } from "../faults/inject.js";
@@ -19,7 +20,7 @@ import type { AgentIdentity } from "../identity/agent.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";
 import { writeTrajectory } from "../trajectory/index.js";
-import { type CaseNoise, type CaseSetup, type Fault, tierOf } from "./context.js";
+import { type Baseline, type CaseNoise, type CaseSetup, type Fault, tierOf } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
 import { runFailure } from "./solve.js";
 import { emptyTimes } from "./timing.js";
@@ -88,6 +89,7 @@ async function runPipeline(run: CaseRun): Promise<void> {
 
   onPhase("inject");
   run.injections = await step("inject", () => roles.injector.inject(scope, faults));
+  await withMadeWorkloads(run, baseline);
   onPhase("confirm");
   facts.injection = await step("confirm", () =>
     roles.confirmer.confirm(scope, faults, run.injections, baseline),
@@ -121,6 +123,24 @@ async function runPipeline(run: CaseRun): Promise<void> {
   facts.score = await step("verify", () => scorer.score(scope.signal));
   facts.remediation = { ...times, finalMs: (await scope.time.clusterNow()) - start };
   facts.status = facts.score.pass ? "success" : "failure";
+}
+
+/**
+ * The workloads an incident's steps made (a config agent of the story) belong to the namespace
+ * from then on: its health baseline takes them as they are now, so that scaling one away is
+ * collateral damage like scaling away a workload of the system.
+ */
+async function withMadeWorkloads(run: CaseRun, baseline: Baseline): Promise<void> {
+  const made = new Set(
+    run.injections.flatMap((i) =>
+      (i.touched ?? [])
+        .filter((t) => t.action === "created" && (t.kind === "Deployment" || t.kind === "StatefulSet"))
+        .map((t) => `${t.kind}/${t.name}`),
+    ),
+  );
+  if (made.size === 0) return;
+  const now = await snapshot(run.scope.client, run.scope.namespace);
+  baseline.health = [...baseline.health, ...now.filter((w) => made.has(`${w.kind}/${w.name}`))];
 }
 
 /**

@@ -1,0 +1,141 @@
+// Fairness of the incident tier's "the fix does not stick" family (docs/incident-tier.md), on
+// Simple-Micro through `microremed run` on the embedded cluster: the oracle repairs each scenario
+// from what the agent can read (its detectors find the source: the config agent's ConfigMap, the
+// CronJob) at the full and the symptom report level; noop none; the runbook none (its undo and
+// its scale-up are reverted by the source within the hold); and each tempting wrong fix fails for
+// its stated reason:
+//   config drift  patching the caller's env: the agent sets it back within 30 s;
+//                 scaling the agent to 0 first: the namespace's health (the agent is part of it);
+//   cronjob       scaling the service back up: the next run scales it to 0 within the hold.
+// Sources: kubectl set env (staging/src/k8s.io/kubectl/pkg/cmd/set/set_env.go: a patch of the
+// template, no last-applied change), the CronJob controller
+// (pkg/controller/cronjob/cronjob_controllerv2.go: a Job per schedule time, none while suspended),
+// SREGym's configmap_drift, Argo CD's self-heal (live drift reverted at the next sync).
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { readCases, tmp, write } from "../cli/cli-helpers.js";
+
+const SCENARIOS = ["sticks-config-drift", "sticks-cronjob"];
+
+/** The family's scenarios (or some) on a system with a model, through `run`; its records. */
+async function runSticks(env: string, model: string, scenarios = SCENARIOS, extra: string[] = []) {
+  const dir = tmp("mr-sticks-");
+  const exp = write(dir, "incident.txt", `${scenarios.join("\n")}\n`);
+  const r = await execa(
+    process.execPath,
+    [
+      "dist/src/cli/main.js",
+      "run",
+      "--env",
+      env,
+      "--model",
+      model,
+      "--remediate-method",
+      "SoloGen",
+      "--experiment-path",
+      exp,
+      "--save-path",
+      dir,
+      "--run-name",
+      "sticks",
+      "--speed",
+      "600",
+      ...extra,
+    ],
+    { reject: false, timeout: 1_200_000 },
+  );
+  expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
+  return readCases(join(dir, "sticks"));
+}
+
+const playbook = (tasks: string) => `turns:
+  - content: |
+      \`\`\`yaml
+      - hosts: localhost
+        gather_facts: false
+        tasks:
+${tasks
+  .trim()
+  .split("\n")
+  .map((l) => `          ${l}`)
+  .join("\n")}
+      \`\`\`
+`;
+
+const scripted = (text: string) => `scripted:${write(tmp("mr-sticks-model-"), "fix.yaml", text)}`;
+
+/** The caller's address set right on the Deployment, under the agent that re-applies the ConfigMap. */
+const PATCH_CALLER = playbook(`
+- name: set the address right
+  ansible.builtin.command: kubectl -n {{namespace}} set env deployment/hello-service TIME_SERVICE_ADDR=time-service:5001
+- name: wait for it
+  ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/hello-service --timeout=120s
+`);
+
+/** The agent scaled away, then the caller's address set right: it sticks, the namespace is short of its agent. */
+const SCALE_AGENT_AWAY = playbook(`
+- name: stop the agent
+  ansible.builtin.command: kubectl -n {{namespace}} scale deployment/config-agent --replicas=0
+- name: set the address right
+  ansible.builtin.command: kubectl -n {{namespace}} set env deployment/hello-service TIME_SERVICE_ADDR=time-service:5001
+- name: wait for it
+  ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/hello-service --timeout=120s
+`);
+
+/** The service scaled back up, the CronJob left as it is. */
+const SCALE_UP = playbook(`
+- name: scale the service back up
+  ansible.builtin.command: kubectl -n {{namespace}} scale deployment/time-service --replicas=1
+- name: wait for it
+  ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/time-service --timeout=120s
+`);
+
+describe("simple-micro, the incident tier's sticks family", () => {
+  it("the oracle repairs each from the source, at the full and the symptom level, changing only the causes", async () => {
+    for (const level of ["full", "symptom"]) {
+      const cases = await runSticks("simple-micro", "oracle", SCENARIOS, ["--report", level]);
+      expect(
+        cases.map((c) => c.status),
+        level,
+      ).toEqual(["success", "success"]);
+      if (level === "full")
+        for (const c of cases) expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
+    }
+  });
+
+  it("noop repairs none", async () => {
+    const cases = await runSticks("simple-micro", "noop");
+    expect(cases.map((c) => c.status)).toEqual(["failure", "failure"]);
+  });
+
+  it("the runbook repairs none: its undo and its scale-up are reverted by the source within the hold", async () => {
+    const [drift, cron] = await runSticks("simple-micro", "runbook");
+    expect(drift.status).toBe("failure");
+    expect(drift.reason?.detail).toMatch(/TIME_SERVICE_ADDR/);
+    expect(cron.status).toBe("failure");
+    expect(cron.reason?.code).toBe("ineffective");
+  });
+});
+
+describe("the sticks family's wrong fixes fail for their stated reasons", () => {
+  it("patching the caller under the config agent is reverted within the hold", async () => {
+    const [c] = await runSticks("simple-micro", scripted(PATCH_CALLER), ["sticks-config-drift"]);
+    expect(c.status).toBe("failure");
+    expect(c.reason?.code).toBe("ineffective");
+    expect(c.reason?.detail).toMatch(/TIME_SERVICE_ADDR/);
+  });
+
+  it("scaling the agent away makes the fix stick but costs the namespace its agent", async () => {
+    const [c] = await runSticks("simple-micro", scripted(SCALE_AGENT_AWAY), ["sticks-config-drift"]);
+    expect(c.status).toBe("failure");
+    expect(c.reason?.detail).toMatch(/config-agent was scaled from 1 to 0/);
+    expect(c.reason?.detail).not.toMatch(/TIME_SERVICE_ADDR/);
+  });
+
+  it("scaling the service back up under the CronJob is undone at its next run", async () => {
+    const [c] = await runSticks("simple-micro", scripted(SCALE_UP), ["sticks-cronjob"]);
+    expect(c.status).toBe("failure");
+    expect(c.reason?.code).toBe("ineffective");
+  });
+});
