@@ -6,6 +6,8 @@
 // Simple-Micro with the oracle: about 11 minutes, its confirm window and the checks' waits), plus
 // what the case's own windows add.
 
+import { catalog } from "../faults/catalog.js";
+import type { PlannedCase } from "./experiments.js";
 import type { PreparedRun } from "./run.js";
 import { expandTrials, shardCases } from "./trials.js";
 
@@ -27,7 +29,20 @@ export function runLead(runs: PreparedRun[]): number {
     const windows = cfg.injectionTimeout + attempts * ((cfg.settle ?? 0) + (cfg.hold ?? 60));
     // workers share one clock: their cases' waits overlap or not, so they are counted as if in turn
     ms += DEPLOY_MS + cases * (CASE_MS + windows * 1000);
+    for (const c of shardCases(plan, cfg.shard)) ms += cfg.trials * storyMs(c);
   }
   // a phase at speed F gains all but 1/F of its cluster time; and room for what the estimate misses
   return Math.round(ms * (1 - 1 / speed) * 1.5);
+}
+
+/** An incident's own cluster time: its story's waits and its hold (an hour-old cause is an hour). */
+function storyMs(c: PlannedCase): number {
+  let seconds = 0;
+  for (const f of c.faults) {
+    const s = catalog().get(f.failure)?.incident;
+    if (!s) continue;
+    seconds += s.hold + (s.confirmSeconds ?? 0);
+    for (const st of s.steps) if (st.do === "wait") seconds += st.seconds;
+  }
+  return seconds * 1000;
 }

@@ -26,6 +26,8 @@ function fixTasks(failure: string, namespace: string, service: string) {
 
 /** The oracle's scripts (models/oracle): the repair, and what it reads the namespace with. */
 const SCRIPTS = ["cluster.py", "localize.py", "expert-fix.py"];
+/** incident-fix.py and the families' detectors it imports (one line each). */
+const INCIDENT = ["incident-fix.py", "load.py"];
 
 /**
  * An incident's report names where users' requests fail, not the causes: the oracle runs its
@@ -36,7 +38,7 @@ function incidentTasks(namespace: string) {
     scriptTask(
       "Find the incident's causes from what the namespace shows, and repair each",
       "oracle",
-      ["cluster.py", "incident-fix.py"],
+      ["cluster.py", ...INCIDENT],
       `python3 "$d/incident-fix.py" ${namespace}`,
     ),
   ];
@@ -51,7 +53,7 @@ function alertTasks(namespace: string) {
     scriptTask(
       "Find the faulty services and the incident's causes from what the namespace shows, and repair them",
       "oracle",
-      [...SCRIPTS, "incident-fix.py"],
+      [...SCRIPTS, ...INCIDENT],
       `set +e\npython3 "$d/expert-fix.py" ${namespace} '?'\na=$?\npython3 "$d/incident-fix.py" ${namespace}\nb=$?\n[ $a -eq 0 ] || [ $b -eq 0 ]`,
     ),
   ];
