@@ -6,8 +6,6 @@
 #                 earlier revision: the resources of that revision back (capacity back)
 #   retry_storm   a gateway's Retry filter on every route, with its timeout cut: the variables
 #                 an earlier revision did not have removed, so failed calls are not multiplied
-#   heap_past_limit  a JVM's -Xmx above its container's memory limit (the heap outgrows the
-#                 cgroup and the kernel kills it): the variable an earlier revision had back
 # Each returns Findings (incident-fix.py) and finds nothing in a healthy namespace.
 import json
 import re
@@ -24,14 +22,6 @@ def milli(q):
     if not q:
         return None
     return int(q[:-1]) if q.endswith("m") else int(float(q) * 1000)
-
-
-def mebi(q):
-    m = re.match(r"^(\d+(?:\.\d+)?)([KMGT]i?|[kmgt])?$", str(q or "").strip())
-    if not m:
-        return None
-    scale = {"k": 1 / 1024, "K": 1 / 1024, "Ki": 1 / 1024, "M": 1, "Mi": 1, "m": 1, "G": 1024, "Gi": 1024, "g": 1024, "T": 1 << 20, "Ti": 1 << 20, "t": 1 << 20}
-    return float(m.group(1)) * (scale.get(m.group(2) or "", 1 / (1 << 20)))
 
 
 def top():
@@ -62,24 +52,34 @@ def owner(st, pod_name):
 
 
 def cpu_starved(st):
-    out, seen = [], set()
-    for (pod, cname), used in top().items():
-        d = owner(st, pod)
-        if not d or used is None:
+    out, seen, usage = [], set(), top()
+    for p in st["pods"]:
+        d = owner(st, p["metadata"]["name"])
+        if not d or p.get("status", {}).get("phase") != "Running":
             continue
         name = d["metadata"]["name"]
-        c = container(d["spec"]["template"], cname)
-        limit = milli(((c or {}).get("resources") or {}).get("limits", {}).get("cpu"))
-        if not limit or used < HOT * limit or (name, cname) in seen:
-            continue
-        for rs in revisions(st, name)[1:]:
-            old = container(rs["spec"]["template"], cname)
-            res = (old or {}).get("resources") or {}
-            if (milli(res.get("limits", {}).get("cpu")) or 0) > limit:
-                seen.add((name, cname))
-                patch = {"spec": {"template": {"spec": {"containers": [{"name": cname, "resources": res}]}}}}
-                out.append(Finding(f"Deployment/{name}", f"{cname} uses {used}m of its {limit}m CPU limit; revision {rs['metadata']['annotations'].get(REVISION)} ran with {res['limits']['cpu']}", ["patch", "deployment", name, "-p", json.dumps(patch)]))
-                break
+        for c in d["spec"]["template"]["spec"].get("containers") or []:
+            cname = c["name"]
+            limit = milli(((c.get("resources") or {}).get("limits") or {}).get("cpu"))
+            # no reading yet: a pod just replaced (a restart does not add capacity), judged by its revision alone
+            used = usage.get((p["metadata"]["name"], cname))
+            if not limit or (used is not None and used < HOT * limit) or (name, cname) in seen:
+                continue
+            seen.add((name, cname))
+            out += starved_fix(st, name, cname, limit, used)
+    return out
+
+
+def starved_fix(st, name, cname, limit, used):
+    """The resources of the newest earlier revision whose CPU limit was at least twice this one."""
+    out = []
+    for rs in revisions(st, name)[1:]:
+        old = container(rs["spec"]["template"], cname)
+        res = (old or {}).get("resources") or {}
+        if (milli(res.get("limits", {}).get("cpu")) or 0) >= 2 * limit:
+            patch = {"spec": {"template": {"spec": {"containers": [{"name": cname, "resources": res}]}}}}
+            out.append(Finding(f"Deployment/{name}", f"{cname} uses {'?' if used is None else used}m of its {limit}m CPU limit; revision {rs['metadata']['annotations'].get(REVISION)} ran with {res['limits']['cpu']}", ["patch", "deployment", name, "-p", json.dumps(patch)]))
+            break
     return out
 
 
@@ -105,32 +105,5 @@ def retry_storm(st):
     return out
 
 
-XMX = re.compile(r"-Xmx(\d+[kKmMgGtT]?)")
-
-
-def heap_past_limit(st):
-    out = []
-    for d in st["deployments"]:
-        name = d["metadata"]["name"]
-        for c in d["spec"]["template"]["spec"].get("containers") or []:
-            limit = mebi(((c.get("resources") or {}).get("limits") or {}).get("memory"))
-            for e in c.get("env") or []:
-                m = XMX.search(str(e.get("value") or ""))
-                heap = m and mebi(m.group(1))
-                if not limit or not heap or heap < limit:
-                    continue
-                # the variable as the newest earlier revision had it with a heap under the limit (absent: removed)
-                arg = f"{e['name']}-"
-                for rs in revisions(st, name)[1:]:
-                    o = container(rs["spec"]["template"], c["name"]) or {}
-                    was = next((x.get("value") for x in o.get("env") or [] if x["name"] == e["name"]), None)
-                    w = was and XMX.search(str(was))
-                    if not w or mebi(w.group(1)) < limit:
-                        arg = f"{e['name']}-" if was is None else f"{e['name']}={was}"
-                        break
-                out.append(Finding(f"Deployment/{name}", f"{e['name']} sets the heap maximum to {m.group(1)}, above the {c['resources']['limits']['memory']} limit", ["set", "env", f"deployment/{name}", "-c", c["name"], arg]))
-    return out
-
-
 Finding = None  # set by incident-fix.py (its class), so the findings are one type
-DETECTORS = [heap_past_limit, retry_storm, cpu_starved]
+DETECTORS = [retry_storm, cpu_starved]

@@ -17,7 +17,7 @@ import { readCases, tmp, write } from "../cli/cli-helpers.js";
 import { RESTART_ALERT, runOne } from "./incident.js";
 
 /** One scenario on a system with a built-in model, through `run`; its records. */
-async function runModel(env: string, scenario: string, model: string) {
+async function runModel(env: string, scenario: string, model: string, extra: string[] = []) {
   const dir = tmp(`mr-load-${scenario}-${model}-`);
   const exp = write(dir, "incident.txt", `${scenario}\n`);
   const r = await execa(
@@ -39,6 +39,7 @@ async function runModel(env: string, scenario: string, model: string) {
       "r",
       "--speed",
       "600",
+      ...extra,
     ],
     { reject: false, timeout: 1_200_000 },
   );
@@ -51,11 +52,15 @@ const RESTART = (svc: string) =>
   RESTART_ALERT.replaceAll("{{service}}", svc).replace("--timeout=120s", "--timeout=600s");
 
 describe("load-surge on Online-Boutique: a surge on a CPU limit cut an hour before", () => {
-  it("the oracle restores the earlier revision's CPU and the users' pages hold", async () => {
-    const [c] = await runModel("online-boutique", "load-surge", "oracle");
-    expect(c.status, JSON.stringify(c.reason)).toBe("success");
-    expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
-  }, 1_200_000);
+  it("the oracle restores the earlier revision's CPU and the users' pages hold, at the full and symptom levels", async () => {
+    for (const report of ["full", "symptom"]) {
+      // at the symptom level the expert repair restarts the starved service first: a pod too new
+      // for a metrics reading, whose revision still shows the cut
+      const [c] = await runModel("online-boutique", "load-surge", "oracle", ["--report", report]);
+      expect(c.status, `${report}: ${JSON.stringify(c.reason)}`).toBe("success");
+      expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
+    }
+  }, 2_400_000);
 
   it("noop and the runbook fail: the runbook's undo takes the newest rollout, a benign one", async () => {
     for (const m of ["noop", "runbook"]) {
@@ -74,10 +79,12 @@ describe("load-surge on Online-Boutique: a surge on a CPU limit cut an hour befo
 
 describe("load-retry-storm on Train-Ticket: the gateway's retries keep a callee saturated after the trigger", () => {
   it("the oracle removes the retries an earlier revision did not have; the queue drains", async () => {
-    const [c] = await runModel("train-ticket", "load-retry-storm", "oracle");
-    expect(c.status, JSON.stringify(c.reason)).toBe("success");
-    expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
-  }, 1_200_000);
+    for (const report of ["full", "symptom"]) {
+      const [c] = await runModel("train-ticket", "load-retry-storm", "oracle", ["--report", report]);
+      expect(c.status, `${report}: ${JSON.stringify(c.reason)}`).toBe("success");
+      expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
+    }
+  }, 2_400_000);
 
   it("the runbook fails: its undo takes the newest rollout, a benign one", async () => {
     const [c] = await runModel("train-ticket", "load-retry-storm", "runbook");
