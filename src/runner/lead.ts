@@ -14,8 +14,8 @@ import { expandTrials, shardCases } from "./trials.js";
 const MINUTE = 60_000;
 /** A case's cluster time besides its own windows: deploy's share, confirm, method, settle, restore. */
 const CASE_MS = 12 * MINUTE;
-/** Deploying the system, once per namespace. */
-const DEPLOY_MS = 10 * MINUTE;
+/** Deploying the system, once per namespace (Train-Ticket's Java services take minutes to start). */
+const DEPLOY_MS = 20 * MINUTE;
 
 export function runLead(runs: PreparedRun[]): number {
   const speed = runs[0]?.cfg.speed ?? 1;

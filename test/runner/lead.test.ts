@@ -35,4 +35,12 @@ describe("runLead", () => {
     expect(runLead([prepared(1, { speed: 60 })])).toBeLessThan(HOUR);
     expect(runLead([prepared(1, { speed: 600 })])).toBeLessThan(HOUR);
   });
+
+  it("counts an incident's story: its waits and its hold, so an hour-old cause is not made at speed 1", () => {
+    const plain = runLead([prepared(1, { speed: 600 })]);
+    const run = prepared(1, { speed: 600 });
+    run.plan[0].faults = [{ failure: "load-surge", target: "frontend" }];
+    // the scenario waits 20 minutes and holds 5 (chaos/incidents.yaml)
+    expect(runLead([run]) - plain).toBeGreaterThan(20 * 60_000);
+  });
 });
