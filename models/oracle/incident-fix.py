@@ -145,7 +145,7 @@ def wrong_port(st):
 
 # In order: a missing Service first, so that the callers' ports are read against the one made again;
 # a Service's selector before its targetPort, which is read against the pods it selects.
-DETECTORS = [missing_service, foreign_selector, dead_target_port, wrong_port]
+DETECTORS = [missing_service, foreign_selector, dead_target_port, wrong_port] + __import__("template").DETECTORS
 
 
 def main():

@@ -36,7 +36,7 @@ function incidentTasks(namespace: string) {
     scriptTask(
       "Find the incident's causes from what the namespace shows, and repair each",
       "oracle",
-      ["cluster.py", "incident-fix.py"],
+      ["cluster.py", "incident-fix.py", "template.py"],
       `python3 "$d/incident-fix.py" ${namespace}`,
     ),
   ];
@@ -51,7 +51,7 @@ function alertTasks(namespace: string) {
     scriptTask(
       "Find the faulty services and the incident's causes from what the namespace shows, and repair them",
       "oracle",
-      [...SCRIPTS, "incident-fix.py"],
+      [...SCRIPTS, "incident-fix.py", "template.py"],
       `set +e\npython3 "$d/expert-fix.py" ${namespace} '?'\na=$?\npython3 "$d/incident-fix.py" ${namespace}\nb=$?\n[ $a -eq 0 ] || [ $b -eq 0 ]`,
     ),
   ];
