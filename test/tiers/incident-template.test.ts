@@ -97,7 +97,7 @@ describe("each scenario's wrong fix fails for its stated reason", () => {
   ansible.builtin.command: kubectl -n {{namespace}} delete pod -l app=time-service --wait=false`,
     );
     expect(c.status).toBe("failure");
-    expect(c.reason?.detail).toMatch(/hello-service/);
+    expect(c.reason?.detail).toMatch(/hello-service is not serving as deployed/);
   });
 
   it("quota: undoing the newest rollout (the stalled one) leaves the quota, and the replacement refused", async () => {
@@ -109,7 +109,7 @@ describe("each scenario's wrong fix fails for its stated reason", () => {
   ansible.builtin.command: kubectl -n {{namespace}} rollout undo deployment/time-service`,
     );
     expect(c.status).toBe("failure");
-    expect(c.reason?.detail).toMatch(/hello-service/);
+    expect(c.reason?.detail).toMatch(/hello-service is not serving as deployed/);
   });
 
   it("store: restarting the cart service whose logs show the errors leaves the store refusing writes", async () => {
