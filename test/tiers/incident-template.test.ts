@@ -79,9 +79,13 @@ describe("the template family on Simple-Micro", () => {
   });
 
   it("the runbook repairs none: restarting and undoing what is not Ready makes pods admission refuses", async () => {
-    const cases = await run("simple-micro", SM, "runbook");
-    expect(cases.map((c) => c.status)).toEqual(["failure", "failure"]);
-    expect(new Set(cases.map((c) => c.reason?.code))).toEqual(new Set(["ineffective"]));
+    // one run each: the runbook's rollout waits never end here, and at speed 600 they spend the
+    // run's clock lead (the cluster then follows the wall clock, and a second story's waits are real)
+    for (const scenario of SM) {
+      const [c] = await run("simple-micro", [scenario], "runbook", "runbook");
+      expect(c.status, scenario).toBe("failure");
+      expect(c.reason?.code, scenario).toBe("ineffective");
+    }
   });
 });
 
