@@ -133,7 +133,7 @@ def refused_settle(st):
     for d in st["deployments"]:
         conds = (d.get("status") or {}).get("conditions") or []
         if any(c.get("type") == "ReplicaFailure" and c.get("status") == "True" for c in conds):
-            kubectl("rollout", "status", f"deployment/{d['metadata']['name']}", "--timeout=1500s", check=False)
+            kubectl("rollout", "status", f"deployment/{d['metadata']['name']}", "--timeout=300s", check=False)
     return []
 
 
