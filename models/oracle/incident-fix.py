@@ -147,6 +147,7 @@ def wrong_port(st):
 # a Service's selector before its targetPort, which is read against the pods it selects.
 DETECTORS = __import__("sticks").DETECTORS + [missing_service, foreign_selector, dead_target_port, wrong_port]
 import load; load.Finding = Finding; DETECTORS += load.DETECTORS  # noqa: E401,E702,E402 the load family's
+DETECTORS += __import__("template").DETECTORS
 
 
 def main():

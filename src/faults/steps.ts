@@ -200,15 +200,23 @@ export async function restoreSteps(s: StepScope, touched: Touched[]): Promise<vo
     const original = s.manifests.find((m) => m.kind === t.kind && m.metadata?.name === t.name);
     if (original) await client.apply(original, namespace);
   }
-  for (const t of distinctTouched(touched).filter((x) => x.action === "replaced")) {
-    const d = await client.tryGet<Deployment>("apps/v1", "Deployment", namespace, t.name);
+  // a Deployment whose pods admission refused (a LimitRange, a quota) is rolled too: its ReplicaSet
+  // would otherwise wait out the controller's back-off (up to 1000 s) before trying again
+  const refused = (await client.list<Deployment>("apps/v1", "Deployment", namespace))
+    .filter((d) => d.status?.conditions?.some((c) => c.type === "ReplicaFailure" && c.status === "True"))
+    .map((d) => d.metadata.name!);
+  const replaced = distinctTouched(touched)
+    .filter((x) => x.action === "replaced")
+    .map((x) => x.name);
+  for (const name of new Set([...replaced, ...refused])) {
+    const d = await client.tryGet<Deployment>("apps/v1", "Deployment", namespace, name);
     if (!d) continue;
     const at = { "kubectl.kubernetes.io/restartedAt": new Date(await s.time.clusterNow()).toISOString() };
     await client.patch(
       "apps/v1",
       "Deployment",
       namespace,
-      t.name,
+      name,
       { spec: { template: { metadata: { annotations: at } } } },
       "strategic",
     );

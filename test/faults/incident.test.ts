@@ -25,6 +25,8 @@ const SYSTEMS = ["simple-micro", "online-boutique", "train-ticket"].map((s) => l
 const ONE_SYSTEM: Record<string, string> = {
   "load-surge": "only Online-Boutique has a load generator (Locust's USERS)",
   "load-retry-storm": "only Train-Ticket has a client whose retries are settings (its gateway)",
+  "far-store-maxmemory":
+    "only Online-Boutique has redis, whose runtime CONFIG it is (its family has two others)",
 };
 
 describe("chaos/incidents.yaml", () => {
@@ -70,10 +72,19 @@ describe("chaos/incidents.yaml", () => {
       for (const env of SYSTEMS.filter((e) => e.faultTargets[s.id]?.length)) {
         const alert = env.faultTargets[s.id][0];
         const r = renderScenario(s, targetVars(env, s.id, alert) ?? {});
+        // what a step touches: the object it names, the objects it creates, the workload it execs in
         const touches = (b: boolean) =>
           r.steps
-            .filter((st) => !!st.benign === b && "kind" in st)
-            .map((st) => `${(st as { kind: string }).kind}/${(st as { name: string }).name}`);
+            .filter((st) => !!st.benign === b)
+            .flatMap((st) =>
+              st.do === "create"
+                ? st.objects.map((o) => `${o.kind}/${o.metadata?.name}`)
+                : st.do === "exec"
+                  ? [`Deployment/${st.app}`]
+                  : "kind" in st
+                    ? [`${st.kind}/${st.name}`]
+                    : [],
+            );
         // a created object acts on what it names (a CronJob scaling a Deployment): that is made by it
         const created = r.steps.filter((st) => !st.benign && st.do === "create");
         const madeBy = (c: { kind: string; name: string }) =>
