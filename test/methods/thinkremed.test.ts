@@ -187,7 +187,8 @@ describe("ThinkRemed", () => {
     await new ThinkRemed().remediate(ctx);
     const system = seen[0].messages[0].content;
     expect(system).toContain("What you may do: You act as a ServiceAccount of the namespace shop");
-    expect(system).toContain("reading or changing them answers 403");
+    // nothing tells it a fault was injected: Chaos Mesh is not named
+    expect(system).not.toContain("Chaos Mesh");
     const probeTool = seen[0].tools.find((t) => t.name === "probe_system");
     // the limits the method declares (methods/ThinkRemed.yaml), stated where the model reads them
     expect(probeTool?.description).toContain("Each command is stopped after 10 s");
