@@ -8,10 +8,13 @@
 
 import { catalog } from "../faults/catalog.js";
 import type { PlannedCase } from "./experiments.js";
+import { RUN_OPTIONS } from "./options.js";
 import type { PreparedRun } from "./run.js";
 import { expandTrials, shardCases } from "./trials.js";
 
 const MINUTE = 60_000;
+/** run's and run-all's default --speed. */
+const DEFAULT_SPEED = RUN_OPTIONS.speed.default;
 /** A case's cluster time besides its own windows: deploy's share, confirm, method, settle, restore. */
 const CASE_MS = 12 * MINUTE;
 /** Deploying the system, once per namespace (Train-Ticket's Java services take minutes to start). */
@@ -32,7 +35,13 @@ export function runLead(runs: PreparedRun[]): number {
     for (const c of shardCases(plan, cfg.shard)) ms += cfg.trials * storyMs(c);
   }
   // a phase at speed F gains all but 1/F of its cluster time; and room for what the estimate misses
-  return Math.round(ms * (1 - 1 / speed) * 1.5);
+  const sized = Math.round(ms * (1 - 1 / speed) * 1.5);
+  // Above the default speed each wall second a method waits on the cluster (a rollout status that
+  // never ends, timed on the host) costs F cluster seconds, which no estimate of the run bounds:
+  // there the speed's own lead (F - 1 half-hours, as `microremed sim` starts with) is kept, so a
+  // sweep at --speed 600 does not fall to speed 1; the default speed, where models are run, gets
+  // the run's own.
+  return speed > DEFAULT_SPEED ? Math.max(sized, (speed - 1) * 30 * MINUTE) : sized;
 }
 
 /** An incident's own cluster time: its story's waits and its hold (an hour-old cause is an hour). */
