@@ -70,4 +70,12 @@ export const LONG_LANE = [
   "test/cli/cases-start-equal.test.ts",
   // kubectl in a pod against the host's kubectl, verb by verb (about 30 s)
   "test/sim/commands/kubectl-incluster-verbs.test.ts",
+  // the incident tier's simulator walks through kubectl: a config agent and a CronJob acting on
+  // the API, Train-Ticket's gateway timeouts and retry storm, the HPA's syncs, a lived-in
+  // namespace's history and logs, an incident's steps and their restore (10 to 25 s each)
+  "test/sim/commands/kubectl-incluster.test.ts",
+  "test/sim/workloads/load-trainticket-kubectl.test.ts",
+  "test/sim/controllers/hpa-kubectl.test.ts",
+  "test/sim/clients/lived-in.test.ts",
+  "test/faults/incident-steps.test.ts",
 ];
