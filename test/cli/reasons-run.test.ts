@@ -1,7 +1,7 @@
 // Every reason a failed case can have, produced through `microremed run` with scripted
 // models (and noop) on the embedded cluster, one case each, read back from cases.jsonl. The
 // reasons come from what the case recorded: the executor's task results, the verdicts, the
-// cluster's 403 (the case's identity has no rights on chaos-mesh.org, src/identity/rules.ts).
+// cluster's 403 (the case's identity cannot reach Chaos Mesh's namespace, src/identity/rules.ts).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -97,7 +97,8 @@ describe("reasons through run", { timeout: 300_000 }, () => {
       turns: [
         printPlaybook(
           play(
-            "    - name: remove the chaos\n      ansible.builtin.command: kubectl delete podchaos --all -n {{namespace}}\n",
+            // where the harness keeps its chaos: Chaos Mesh's own namespace
+            "    - name: remove the chaos\n      ansible.builtin.command: kubectl delete podchaos --all -n chaos-mesh\n",
           ),
         ),
       ],
