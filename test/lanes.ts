@@ -14,6 +14,8 @@ export const LONG_LANE = [
   // every reference failure as seen from inside Online-Boutique's and Train-Ticket's pods
   "test/sim/workloads/failures-matrix-online-boutique.test.ts",
   "test/sim/workloads/failures-matrix-train-ticket.test.ts",
+  // and Simple-Micro's (about 24 s)
+  "test/sim/workloads/failures-matrix-simple-micro.test.ts",
   // kubernetes.core's integration targets through ansible-playbook
   "test/sim/clients/kubernetes-core-targets.test.ts",
   // a serial run and two parallel ones of the same six cases
