@@ -80,4 +80,8 @@ export const LONG_LANE = [
   "test/sim/controllers/hpa-kubectl.test.ts",
   "test/sim/clients/lived-in.test.ts",
   "test/faults/incident-steps.test.ts",
+  // CPU throttling and probes seen through kubectl, and kubectl's command matrix (about 20 s each)
+  "test/sim/workloads/cpu-throttle-kubectl.test.ts",
+  "test/sim/workloads/probes-kubectl.test.ts",
+  "test/sim/clients/kubectl-matrix.test.ts",
 ];
