@@ -11,59 +11,14 @@
 // template, no last-applied change), the CronJob controller
 // (pkg/controller/cronjob/cronjob_controllerv2.go: a Job per schedule time, none while suspended),
 // SREGym's configmap_drift, Argo CD's self-heal (live drift reverted at the next sync).
-import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { readCases, tmp, write } from "../cli/cli-helpers.js";
+import { playbook, runScenarios, scripted } from "./incident.js";
 
 const SCENARIOS = ["sticks-config-drift", "sticks-cronjob"];
 
 /** The family's scenarios (or some) on a system with a model, through `run`; its records. */
-async function runSticks(env: string, model: string, scenarios = SCENARIOS, extra: string[] = []) {
-  const dir = tmp("mr-sticks-");
-  const exp = write(dir, "incident.txt", `${scenarios.join("\n")}\n`);
-  const r = await execa(
-    process.execPath,
-    [
-      "dist/src/cli/main.js",
-      "run",
-      "--env",
-      env,
-      "--model",
-      model,
-      "--remediate-method",
-      "SoloGen",
-      "--experiment-path",
-      exp,
-      "--save-path",
-      dir,
-      "--run-name",
-      "sticks",
-      "--speed",
-      "600",
-      ...extra,
-    ],
-    { reject: false, timeout: 1_200_000 },
-  );
-  expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
-  return readCases(join(dir, "sticks"));
-}
-
-const playbook = (tasks: string) => `turns:
-  - content: |
-      \`\`\`yaml
-      - hosts: localhost
-        gather_facts: false
-        tasks:
-${tasks
-  .trim()
-  .split("\n")
-  .map((l) => `          ${l}`)
-  .join("\n")}
-      \`\`\`
-`;
-
-const scripted = (text: string) => `scripted:${write(tmp("mr-sticks-model-"), "fix.yaml", text)}`;
+const runSticks = (env: string, model: string, scenarios = SCENARIOS, extra: string[] = []) =>
+  runScenarios(env, scenarios, model, extra);
 
 /** The caller's address set right on the Deployment, under the agent that re-applies the ConfigMap. */
 const PATCH_CALLER = playbook(`

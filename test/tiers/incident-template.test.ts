@@ -14,57 +14,15 @@
 // refusals as the ReplicaSet's FailedCreate, pkg/controller/replicaset); redis src/server.c
 // processCommand (CMD_DENYOOM commands refused over maxmemory under noeviction), src/config.c
 // (CONFIG SET is runtime state, lost at restart).
-import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { readCases, tmp, write } from "../cli/cli-helpers.js";
+import { playbook, runOne, runScenarios } from "./incident.js";
 
 const SM = ["template-limitrange", "template-quota"];
 
 /** The scenarios on a system with a model (oracle, noop, runbook, scripted:<file>), through `run`. */
-async function run(env: string, scenarios: string[], model: string, name = "tpl") {
-  const dir = tmp(`mr-template-${name}-`);
-  const exp = write(dir, "incident.txt", `${scenarios.join("\n")}\n`);
-  const r = await execa(
-    process.execPath,
-    [
-      "dist/src/cli/main.js",
-      "run",
-      "--env",
-      env,
-      "--model",
-      model,
-      "--remediate-method",
-      "SoloGen",
-      "--experiment-path",
-      exp,
-      "--save-path",
-      dir,
-      "--run-name",
-      name,
-      "--speed",
-      "600",
-    ],
-    { reject: false, timeout: 1_200_000 },
-  );
-  expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
-  return readCases(join(dir, name));
-}
+const run = (env: string, scenarios: string[], model: string) => runScenarios(env, scenarios, model);
 
-const scripted = (env: string, scenario: string, tasks: string) => {
-  const dir = tmp("mr-template-model-");
-  const indented = tasks
-    .trim()
-    .split("\n")
-    .map((l) => `          ${l}`)
-    .join("\n");
-  const file = write(
-    dir,
-    "fix.yaml",
-    `turns:\n  - content: |\n      \`\`\`yaml\n      - hosts: localhost\n        gather_facts: false\n        tasks:\n${indented}\n      \`\`\`\n`,
-  );
-  return run(env, [scenario], `scripted:${file}`, "wrong-fix");
-};
+const scripted = (env: string, scenario: string, tasks: string) => runOne(env, scenario, playbook(tasks));
 
 describe("the template family on Simple-Micro", () => {
   it("the oracle repairs each from what the namespace shows, changing the cause and no workload", async () => {
@@ -82,7 +40,7 @@ describe("the template family on Simple-Micro", () => {
     // one run each: the runbook's rollout waits never end here, and at speed 600 they spend the
     // run's clock lead (the cluster then follows the wall clock, and a second story's waits are real)
     for (const scenario of SM) {
-      const [c] = await run("simple-micro", [scenario], "runbook", "runbook");
+      const [c] = await run("simple-micro", [scenario], "runbook");
       expect(c.status, scenario).toBe("failure");
       expect(c.reason?.code, scenario).toBe("ineffective");
     }

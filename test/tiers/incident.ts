@@ -17,7 +17,8 @@ import { describe, expect, it } from "vitest";
 import { readCases, tmp, write } from "../cli/cli-helpers.js";
 import { runAll } from "./run-all.js";
 
-const playbook = (tasks: string) => `turns:
+/** A scripted model's one answer: a playbook of these tasks on localhost. */
+export const playbook = (tasks: string) => `turns:
   - content: |
       \`\`\`yaml
       - hosts: localhost
@@ -31,11 +32,14 @@ ${tasks
       \`\`\`
 `;
 
-/** One scenario on a system, with a scripted model, through `run`; its records. */
-async function runOne(env: string, scenario: string, script: string) {
-  const dir = tmp(`mr-incident-${scenario}-`);
-  const exp = write(dir, "incident.txt", `${scenario}\n`);
-  const model = write(dir, "fix.yaml", script);
+/** A `scripted:` model id answering with this text. */
+export const scripted = (text: string) => `scripted:${write(tmp("mr-incident-model-"), "fix.yaml", text)}`;
+
+/** Scenarios on a system with a model (oracle, noop, runbook, scripted:<file>), SoloGen through
+ * `run` at --speed 600; their case records, in order. */
+export async function runScenarios(env: string, scenarios: string[], model: string, extra: string[] = []) {
+  const dir = tmp(`mr-incident-${scenarios[0]}-`);
+  const exp = write(dir, "incident.txt", `${scenarios.join("\n")}\n`);
   const r = await execa(
     process.execPath,
     [
@@ -44,7 +48,7 @@ async function runOne(env: string, scenario: string, script: string) {
       "--env",
       env,
       "--model",
-      `scripted:${model}`,
+      model,
       "--remediate-method",
       "SoloGen",
       "--experiment-path",
@@ -52,15 +56,20 @@ async function runOne(env: string, scenario: string, script: string) {
       "--save-path",
       dir,
       "--run-name",
-      "wrong-fix",
+      "r",
       "--speed",
       "600",
+      ...extra,
     ],
     { reject: false, timeout: 1_200_000 },
   );
   expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
-  return readCases(join(dir, "wrong-fix"));
+  return readCases(join(dir, "r"));
 }
+
+/** One scenario on a system with a scripted model answering `script`; its records. */
+export const runOne = (env: string, scenario: string, script: string) =>
+  runScenarios(env, [scenario], scripted(script));
 
 /** The incident tier's fairness on one system: oracle all, noop none, the runbook none. */
 export function incidentFairness(env: string) {
@@ -124,5 +133,3 @@ export const RESTART_ALERT = playbook(`
 - name: wait for it
   ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/{{service}} --timeout=120s
 `);
-
-export { runOne };
