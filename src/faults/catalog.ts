@@ -24,6 +24,7 @@ export const VERIFIER_IDS = [
   "calls",
   "throttle",
   "store",
+  "demand",
 ] as const;
 export type VerifierId = (typeof VERIFIER_IDS)[number];
 

@@ -70,6 +70,11 @@ export interface Scenario {
   /** Cluster seconds the alert may take to fire after the steps. */
   confirmSeconds?: number;
   causes: Cause[];
+  /**
+   * Checks held with the causes' that name no cause: what the story's users do, which a fix must
+   * leave as it is (a surge's users still served, not turned away).
+   */
+  checks: NonNullable<Cause["check"]>[];
   steps: Step[];
   /** Postmortems and the peers' problems the story is drawn from. */
   sources: string[];
@@ -112,6 +117,17 @@ const STEP = {
   ).map(([kind, props, required]) => step(kind, props, [...required])),
 };
 
+const CHECK = {
+  type: "object",
+  additionalProperties: false,
+  required: ["verifier", "service"],
+  properties: {
+    verifier: { type: "string" },
+    service: { type: "string" },
+    vars: { type: "object" },
+  },
+};
+
 const SCHEMA = {
   type: "object",
   required: ["incidents"],
@@ -140,19 +156,11 @@ const SCHEMA = {
               required: ["kind", "name"],
               properties: {
                 ...ref,
-                check: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: ["verifier", "service"],
-                  properties: {
-                    verifier: { type: "string" },
-                    service: { type: "string" },
-                    vars: { type: "object" },
-                  },
-                },
+                check: CHECK,
               },
             },
           },
+          checks: { type: "array", default: [], items: CHECK },
           steps: { type: "array", minItems: 1, items: STEP },
         },
       },
@@ -195,7 +203,7 @@ const PLACEHOLDER = /\[([a-z_]+)\]/g;
 
 /** The placeholders a scenario's steps and causes name. */
 export function scenarioPlaceholders(s: Scenario): string[] {
-  const text = JSON.stringify([s.steps, s.causes]);
+  const text = JSON.stringify([s.steps, s.causes, s.checks]);
   return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]))];
 }
 
@@ -221,5 +229,10 @@ export function fillValue<T>(v: T, vars: Record<string, unknown>): T {
 /** The scenario for a system: its placeholders filled with the defaults and the system's params. */
 export function renderScenario(s: Scenario, vars: Record<string, unknown>): Scenario {
   const all = { ...s.params, ...vars };
-  return { ...s, steps: fillValue(s.steps, all), causes: fillValue(s.causes, all) };
+  return {
+    ...s,
+    steps: fillValue(s.steps, all),
+    causes: fillValue(s.causes, all),
+    checks: fillValue(s.checks, all),
+  };
 }

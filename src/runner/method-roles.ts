@@ -78,20 +78,14 @@ function holdOf(faults: Fault[]): number {
   return judgedByUsers(faults) ? EXPERT_HOLD_SECONDS : 0;
 }
 
-/** A fault's own checks: its type's on its target, or each of an incident's causes' on its service. */
+/** A fault's own checks: its type's on its target, or an incident's: each cause's and the story's own (its users' demand) on its service. */
 function checksOf(f: Fault): { check: Verifier; service: string }[] {
   const scenario = scenarioOf(f);
   if (!scenario) return [{ check: verifierOf(f.failure, f.vars), service: f.target }];
-  return scenario.causes.flatMap((c) =>
-    c.check
-      ? [
-          {
-            check: verifierOf({ verifier: c.check.verifier as VerifierId }, c.check.vars),
-            service: c.check.service,
-          },
-        ]
-      : [],
-  );
+  return [...scenario.causes.flatMap((c) => (c.check ? [c.check] : [])), ...scenario.checks].map((c) => ({
+    check: verifierOf({ verifier: c.verifier as VerifierId }, c.vars),
+    service: c.service,
+  }));
 }
 
 /** Each fault's own check, what users see for a case judged by it, and no collateral damage, held for --hold. */

@@ -1,9 +1,10 @@
 // Verifiers by id (the catalog's `verifier` field). Most read only the target; `calls` reads the
 // edge its fault's values name (the caller's variable, the callee, the route), so a fault's check
-// is made with them: verifierOf.
+// is made with them: verifierOf. So is `demand` (an incident's load source, with its setting).
 import type { FailureType, VerifierId } from "../faults/catalog.js";
 import { callsVerifier, edgeOf } from "./calls.js";
 import { configVerifier } from "./config.js";
+import { demandOf, demandVerifier } from "./demand.js";
 import { endpointsVerifier } from "./endpoints.js";
 import { ioVerifier } from "./io.js";
 import { networkVerifier } from "./network.js";
@@ -15,7 +16,7 @@ import type { Verifier } from "./types.js";
 import { usageVerifier } from "./usage.js";
 
 /** The checks that read nothing but their target. */
-export const VERIFIERS: Record<Exclude<VerifierId, "calls">, Verifier> = {
+export const VERIFIERS: Record<Exclude<VerifierId, "calls" | "demand">, Verifier> = {
   cpu: usageVerifier("cpu"),
   memory: usageVerifier("memory"),
   pod: podVerifier,
@@ -33,5 +34,7 @@ export function verifierOf(
   spec: Pick<FailureType, "verifier">,
   vars: Record<string, unknown> = {},
 ): Verifier {
-  return spec.verifier === "calls" ? callsVerifier(edgeOf(vars)) : VERIFIERS[spec.verifier];
+  if (spec.verifier === "calls") return callsVerifier(edgeOf(vars));
+  if (spec.verifier === "demand") return demandVerifier(demandOf(vars));
+  return VERIFIERS[spec.verifier];
 }

@@ -10,42 +10,12 @@
 // past its quota waits for the next period); GoogleCloudPlatform/microservices-demo
 // src/loadgenerator (locust -u ${USERS}); kubectl's rollout history (an earlier revision's
 // template is its ReplicaSet's: kubectl/pkg/polymorphichelpers/history.go).
-import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { readCases, tmp, write } from "../cli/cli-helpers.js";
-import { RESTART_ALERT, runOne } from "./incident.js";
+import { playbook, RESTART_ALERT, runOne, runScenarios } from "./incident.js";
 
 /** One scenario on a system with a built-in model, through `run`; its records. */
-async function runModel(env: string, scenario: string, model: string, extra: string[] = []) {
-  const dir = tmp(`mr-load-${scenario}-${model}-`);
-  const exp = write(dir, "incident.txt", `${scenario}\n`);
-  const r = await execa(
-    process.execPath,
-    [
-      "dist/src/cli/main.js",
-      "run",
-      "--env",
-      env,
-      "--model",
-      model,
-      "--remediate-method",
-      "SoloGen",
-      "--experiment-path",
-      exp,
-      "--save-path",
-      dir,
-      "--run-name",
-      "r",
-      "--speed",
-      "600",
-      ...extra,
-    ],
-    { reject: false, timeout: 1_200_000 },
-  );
-  expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
-  return readCases(join(dir, "r"));
-}
+const runModel = (env: string, scenario: string, model: string, extra: string[] = []) =>
+  runScenarios(env, [scenario], model, extra);
 
 /** Restart the service the surge starves (a restart is what the hot pod's owner tries first). */
 const RESTART = (svc: string) =>
@@ -69,6 +39,21 @@ describe("load-surge on Online-Boutique: a surge on a CPU limit cut an hour befo
       expect(c.reason?.code, m).toBe("ineffective");
     }
   }, 2_400_000);
+
+  it("lowering the users cures the saturation by turning them away: the demand check fails", async () => {
+    const [c] = await runOne(
+      "online-boutique",
+      "load-surge",
+      playbook(`
+- name: back to ten users
+  ansible.builtin.command: kubectl -n {{namespace}} set env deployment/loadgenerator USERS=10
+- name: wait for it
+  ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/loadgenerator --timeout=600s
+`),
+    );
+    expect(c.status).toBe("failure");
+    expect(c.reason?.detail).toMatch(/USERS=10: the users' load \(40\) was turned away/);
+  }, 1_200_000);
 
   it("restarting the starved service leaves it at its limit under the same users", async () => {
     const [c] = await runOne("online-boutique", "load-surge", RESTART("productcatalogservice"));
