@@ -3,6 +3,7 @@
 
 import type { LogRequest, LogSource } from "../api/hooks.js";
 import { type Clock, parseStamp } from "../core/clock.js";
+import { shiftLoggerStamps } from "../core/log-stamps.js";
 
 interface Line {
   at: number;
@@ -50,8 +51,8 @@ export class LogBook implements LogSource {
 
   /**
    * A pod restored as started `ms` earlier (a lived-in namespace): what its containers wrote moves
-   * back with it, the times written inside the lines too (ISO-8601 and Unix ms, the only stamps
-   * the applications' templates write), so a start-up line keeps to the container's start.
+   * back with it, the times written inside the lines too (ISO-8601, Unix ms and the loggers' own
+   * formats, log-stamps.ts), so a start-up line keeps to the container's start.
    */
   dateBack(podUid: string, ms: number): void {
     for (const m of [this.current, this.previous])
@@ -128,7 +129,7 @@ const DAY = 86_400_000;
  * each in its own precision (a 13-digit number is an instant only within a day of the writing).
  */
 export function shiftStamps(text: string, ms: number, wrote: number): string {
-  return text
+  return shiftLoggerStamps(text, ms)
     .replace(ISO, (all, whole: string, frac: string | undefined) => {
       const t = Date.parse(`${whole}${frac ? frac.slice(0, 4) : ""}Z`);
       if (Number.isNaN(t)) return all;

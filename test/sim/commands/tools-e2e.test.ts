@@ -111,8 +111,9 @@ describe("simple-micro through kubectl", () => {
       "hello-service",
     ]);
     const lines = r.stdout.trim().split("\n");
+    // Python logging's asctime (basicConfig's %(asctime)s): "2026-11-28 06:03:01,369"
     expect(lines[0]).toMatch(
-      /^\d{4}-\d\d-\d\dT[\d:.]+Z \[INFO\] hello-service: starting hello-service on port 5000, time source http:\/\/time-service:5001\/time$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[INFO\] hello-service: starting hello-service on port 5000, time source http:\/\/time-service:5001\/time$/,
     );
     expect(lines[1]).toMatch(/\[INFO\] hello-service: hello-service ready, listening on 0\.0\.0\.0:5000$/);
   });

@@ -32,8 +32,10 @@ describe("startup", () => {
     const sim = deploy("simple-micro");
     sim.advance(20_000);
     const logs = sim.logs(sim.pod("hello-service"));
-    const start = Date.parse(logs[0].split(" ")[0]);
-    const ready = Date.parse(logs[1].split(" ")[0]);
+    // Python logging's asctime, "2026-11-28 06:03:01,369" (src/sim/core/log-stamps.ts)
+    const at = (l: string) => Date.parse(`${l.slice(0, 10)}T${l.slice(11, 23).replace(",", ".")}Z`);
+    const start = at(logs[0]);
+    const ready = at(logs[1]);
     expect(logs[0]).toMatch(/\[INFO\] hello-service: starting hello-service on port 5000, time source/);
     expect(logs[1]).toMatch(/\[INFO\] hello-service: hello-service ready, listening on 0\.0\.0\.0:5000$/);
     // python: 2 s at 200m wanted, limit 500m

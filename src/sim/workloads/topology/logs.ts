@@ -7,6 +7,7 @@
 
 import { type Edge, type ServiceModel, softOnly, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
+import { STAMPS } from "../../core/log-stamps.js";
 import type { Pod } from "../../core/objects.js";
 import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
@@ -17,7 +18,7 @@ import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path|timeout)\}/g;
+  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path|timeout)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -44,8 +45,14 @@ export type Vars = Partial<
 
 /** Fill a template's placeholders; anything else in braces (JSON) is left alone. */
 export function render(lines: string[] | undefined, vars: Vars): string[] {
+  const at = vars.time === undefined ? Number.NaN : Date.parse(String(vars.time));
   return (lines ?? []).map((l) =>
-    l.replace(PLACEHOLDERS, (all, k: keyof Vars) => (vars[k] === undefined ? all : String(vars[k]))),
+    l.replace(PLACEHOLDERS, (all, k: string) => {
+      const stamp = STAMPS[k];
+      if (stamp) return Number.isNaN(at) ? all : stamp(at);
+      const v = vars[k as keyof Vars];
+      return v === undefined ? all : String(v);
+    }),
   );
 }
 
