@@ -36,12 +36,13 @@ function table(header: string[], rows: string[][]): string {
     .join("\n");
 }
 
+/** What `kubectl get pods,deployments` shows, its ages counted from the cluster's time `now` (ms), as kubectl counts from its host's clock, which a cluster's nodes share. */
 export async function runtimeContext(
   client: KubeClient,
   namespace: string,
   services: string[],
+  now: number,
 ): Promise<string> {
-  const now = Date.now();
   const [pods, deps] = await Promise.all([
     client.list<Pod>("v1", "Pod", namespace),
     client.list<Deployment>("apps/v1", "Deployment", namespace),
@@ -138,6 +139,7 @@ export async function buildDiagnosis(
   namespace: string,
   faults: { failure: FailureType; target: string }[],
   inventoryPath: string,
+  nowMs: number,
   input: DiagnosisInput = {},
 ): Promise<DiagnosisReport> {
   const common = { env, namespace, inventory: readFileSync(inventoryPath, "utf8") };
@@ -147,5 +149,5 @@ export async function buildDiagnosis(
     pods: podCounts(await client.list<Pod>("v1", "Pod", namespace)),
   };
   const { report, detail } = reportAt(common, faults, { ...input, ...(symptom ? { symptom } : {}) });
-  return { ...report, runtimeContext: await runtimeContext(client, namespace, detail) };
+  return { ...report, runtimeContext: await runtimeContext(client, namespace, detail, nowMs) };
 }
