@@ -84,4 +84,6 @@ export const LONG_LANE = [
   "test/sim/workloads/cpu-throttle-kubectl.test.ts",
   "test/sim/workloads/probes-kubectl.test.ts",
   "test/sim/clients/kubectl-matrix.test.ts",
+  // every image family's root, WORKDIR and files through kubectl exec (three systems deployed, ~25 s)
+  "test/sim/userland/image-trees-kubectl.test.ts",
 ];

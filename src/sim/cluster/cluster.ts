@@ -21,6 +21,7 @@ import { processesOf } from "../kubelet/command.js";
 import { SimMetrics } from "../metrics/source.js";
 import type { StageDocs } from "../stages/load.js";
 import { Store } from "../store/store.js";
+import { installImageTrees } from "../userland/image-tree.js";
 import { installToolboxes } from "../userland/toolbox.js";
 import { FaultedBehavior } from "../workloads/faulted.js";
 import { GenericBehavior } from "../workloads/generic.js";
@@ -101,6 +102,7 @@ export class EmbeddedCluster {
     );
     const catalog = buildCatalog(opts.topology);
     installToolboxes(opts.stages.toolboxes);
+    installImageTrees(opts.stages.imageTrees);
     this.ctx = {
       store,
       registry,

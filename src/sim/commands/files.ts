@@ -30,8 +30,20 @@ async function cat(args: string[], p: Proc): Promise<number> {
 
 function mode(f: FileInfo): string {
   if (f.link !== undefined) return "lrwxrwxrwx";
-  if (f.dir) return f.readOnly ? "dr-xr-xr-x" : "drwxr-xr-x";
-  return f.readOnly ? "-r--r--r--" : "-rw-r--r--";
+  if (f.mode === undefined) {
+    if (f.dir) return f.readOnly ? "dr-xr-xr-x" : "drwxr-xr-x";
+    return f.readOnly ? "-r--r--r--" : "-rw-r--r--";
+  }
+  const m = f.mode;
+  const rwx = (bits: number, special: boolean, s: string) =>
+    `${bits & 4 ? "r" : "-"}${bits & 2 ? "w" : "-"}${special ? (bits & 1 ? s : s.toUpperCase()) : bits & 1 ? "x" : "-"}`;
+  return `${f.dir ? "d" : "-"}${rwx(m >> 6, !!(m & 0o4000), "s")}${rwx(m >> 3, !!(m & 0o2000), "s")}${rwx(m, !!(m & 0o1000), "t")}`;
+}
+
+/** ls -l's date: the time within six months of now, else the year (coreutils ls.c, BusyBox). */
+function lsDate(mtime: number, now: number): string {
+  const recent = now - mtime < (365.2425 * 24 * 3600 * 1000) / 2 && mtime <= now + 1000;
+  return formatDate(mtime, recent ? "%b %e %H:%M" : "%b %e  %Y");
 }
 
 /** Sizes as `ls -h` and `df -h` print them (1024-based, rounded up, one decimal below 10). */
@@ -47,11 +59,31 @@ export function human(n: number): string {
   return `${v < 10 ? Math.ceil(v * 10) / 10 : Math.ceil(v)}${units[i]}`;
 }
 
-function longLine(f: FileInfo, h: boolean, widths: { size: number }): string {
+interface Widths {
+  size: number;
+  nlink: number;
+  user: number;
+  group: number;
+}
+
+const ownerOf = (f: FileInfo) => (f.owner ?? "root:root").split(":");
+const nlinkOf = (f: FileInfo) => f.nlink ?? (f.dir ? 2 : 1);
+
+function widths(entries: FileInfo[], h: boolean): Widths {
+  const max = (xs: string[]) => Math.max(1, ...xs.map((x) => x.length));
+  return {
+    size: max(entries.map((e) => (h ? human(e.size) : String(e.size)))),
+    nlink: max(entries.map((e) => String(nlinkOf(e)))),
+    user: max(entries.map((e) => ownerOf(e)[0])),
+    group: max(entries.map((e) => ownerOf(e)[1] ?? ownerOf(e)[0])),
+  };
+}
+
+function longLine(f: FileInfo, h: boolean, w: Widths, now: number): string {
   const size = h ? human(f.size) : String(f.size);
-  const d = formatDate(f.mtime, "%b %e %H:%M");
+  const [user, group = user] = ownerOf(f);
   const target = f.link !== undefined ? ` -> ${f.link}` : "";
-  return `${mode(f)} ${f.dir ? 2 : 1} root root ${size.padStart(widths.size)} ${d} ${f.name}${target}`;
+  return `${mode(f)} ${String(nlinkOf(f)).padStart(w.nlink)} ${user.padEnd(w.user)} ${group.padEnd(w.group)} ${size.padStart(w.size)} ${lsDate(f.mtime, now)} ${f.name}${target}`;
 }
 
 function ls(args: string[], p: Proc): number {
@@ -63,8 +95,9 @@ function ls(args: string[], p: Proc): number {
   const targets = rest.length ? rest : ["."];
   let code = 0;
   const lines = (entries: FileInfo[]) => {
-    const w = { size: Math.max(1, ...entries.map((e) => (h ? human(e.size) : String(e.size)).length)) };
-    return entries.map((e) => (long ? longLine(e, h, w) : e.name));
+    const w = widths(entries, h);
+    const now = p.ctx.clock.now();
+    return entries.map((e) => (long ? longLine(e, h, w, now) : e.name));
   };
   const files: FileInfo[] = [];
   const dirs: { arg: string; entries: FileInfo[] }[] = [];
@@ -78,7 +111,8 @@ function ls(args: string[], p: Proc): number {
     } else if (!st.dir || flags.has("d") || st.link !== undefined) files.push({ ...st, name: t });
     else {
       let entries = p.fs.list(path).filter((e) => all || almost || !e.name.startsWith("."));
-      if (all) entries = [{ ...st, name: "." }, { ...st, name: ".." }, ...entries];
+      const up = p.fs.stat(path === "/" ? "/" : path.slice(0, path.lastIndexOf("/")) || "/") ?? st;
+      if (all) entries = [{ ...st, name: "." }, { ...up, name: ".." }, ...entries];
       dirs.push({ arg: t, entries });
     }
   }

@@ -8,6 +8,7 @@ import { defaultCommands } from "../commands/index.js";
 import type { SimContext } from "../context/context.js";
 import type { Container, ContainerStatus, Pod } from "../core/objects.js";
 import { containerEnv } from "../userland/env.js";
+import { imageWorkdir } from "../userland/image-tree.js";
 import { pidSpace } from "../userland/pids.js";
 import { type CommandRegistry, Proc, runHandler } from "../userland/process.js";
 import { EMPTY_INPUT, iterableInput, type Output } from "../userland/stream.js";
@@ -50,7 +51,7 @@ export class ContainerExec implements ExecHandler {
     const fs = this.files.forContainer(pod, spec, restartCount);
     const env = containerEnv(this.ctx, pod, spec);
     if (req.tty) env.set("TERM", "xterm");
-    const cwd = spec.workingDir ? String(spec.workingDir) : "/";
+    const cwd = spec.workingDir ? String(spec.workingDir) : imageWorkdir(String(spec.image ?? ""));
     // The runtime creates a missing working directory when it starts the container.
     if (!fs.stat(cwd)) fs.mkdir(cwd, true);
     const abort = new AbortController();

@@ -5,6 +5,7 @@ import type { ContainerRef } from "../context/behavior.js";
 import type { SimContext } from "../context/context.js";
 import { containerExecOf } from "../exec/handler.js";
 import { containerEnv } from "../userland/env.js";
+import { imageWorkdir } from "../userland/image-tree.js";
 import { Proc, type Stdio } from "../userland/process.js";
 
 /** A process in the container instance's filesystem and environment (main process or probe). */
@@ -12,7 +13,7 @@ export function containerProc(ctx: SimContext, ref: ContainerRef, io: Stdio, sig
   const { pod, container: spec } = ref;
   const exec = containerExecOf(ctx);
   const fs = exec.files.forContainer(pod, spec, ref.restartCount);
-  const cwd = spec.workingDir ? String(spec.workingDir) : "/";
+  const cwd = spec.workingDir ? String(spec.workingDir) : imageWorkdir(String(spec.image ?? ""));
   if (!fs.stat(cwd)) fs.mkdir(cwd, true);
   return new Proc({
     pod,

@@ -129,6 +129,8 @@ export interface StageDocs {
   toolboxes: Record<string, unknown>;
   /** The CRDs and objects a k3s server starts a cluster with (src/sim/cluster/k3s.ts). */
   k3s: K3sDoc;
+  /** What each image's root filesystem holds (src/sim/userland/image-tree.ts). */
+  imageTrees?: Record<string, unknown>;
 }
 
 const REQUIRED: Record<string, string[]> = {
@@ -136,6 +138,7 @@ const REQUIRED: Record<string, string[]> = {
   "images.yaml": ["broken", "sizes", "errors", "repositories"],
   "toolboxes.yaml": ["toolsets", "images", "runtimes", "signals", "default", "http"],
   "k3s.yaml": ["crds", "objects"],
+  "image-trees.yaml": ["trees", "images", "default"],
 };
 
 /** The stage files of a folder (the package's: the folder of stagesPath("pod.yaml")). */
@@ -152,6 +155,7 @@ export function loadStages(dir: string): StageDocs {
     images: read("images.yaml"),
     toolboxes: read("toolboxes.yaml"),
     k3s: read("k3s.yaml"),
+    imageTrees: read("image-trees.yaml"),
   };
 }
 

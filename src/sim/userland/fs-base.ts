@@ -32,6 +32,11 @@ export interface FileInfo {
   readOnly: boolean;
   /** A symlink's target (lstat of a pseudo filesystem's link). */
   link?: string;
+  /** Permission bits, when the file says (an image's); else ls derives them. */
+  mode?: number;
+  nlink?: number;
+  /** user:group, when not root. */
+  owner?: string;
 }
 
 /** Normalize a path against a working directory: resolves ".", ".." and repeated slashes. */
@@ -43,4 +48,45 @@ export function resolvePath(cwd: string, p: string): string {
     else parts.push(s);
   }
   return `/${parts.join("/")}`;
+}
+
+/** A file, directory or symlink of a layer; the optional parts are an image's (image-tree.ts). */
+export interface TreeNode {
+  dir: boolean;
+  data: Buffer;
+  mtime: number;
+  /** Permission bits (0o755, 0o1777, ...). */
+  mode?: number;
+  /** A symlink's target. */
+  link?: string;
+  /** user:group. */
+  owner?: string;
+  nlink?: number;
+  /** What stat says a directory's size is (its entries' blocks). */
+  size?: number;
+}
+
+/** A path with the tree's directory links resolved (bin/sh in a merged /usr is usr/bin/sh). */
+export function canonicalIn(nodes: ReadonlyMap<string, TreeNode>, rel: string, followLast = false): string {
+  const parts = rel.split("/").filter(Boolean);
+  let out: string[] = [];
+  for (let i = 0, hops = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (p === ".") continue;
+    if (p === "..") {
+      out.pop();
+      continue;
+    }
+    const cand = [...out, p].join("/");
+    const n = nodes.get(cand);
+    if (n?.link !== undefined && (i < parts.length - 1 || followLast) && hops++ < 16) {
+      const base = n.link.startsWith("/") ? [] : out;
+      parts.splice(0, i + 1, ...base, ...n.link.split("/").filter(Boolean));
+      out = [];
+      i = -1;
+      continue;
+    }
+    out.push(p);
+  }
+  return out.join("/");
 }

@@ -6,23 +6,22 @@
 // (/proc, /sys/fs/cgroup) answer lookups as they are made, with symlinks (/proc/self) resolved
 // for the process that reads (each process has its own view: `forPid`).
 
-import { type FileInfo, FsError } from "./fs-base.js";
+import { canonicalIn, type FileInfo, FsError, type TreeNode } from "./fs-base.js";
 import { type PseudoFs, PseudoView } from "./pseudo.js";
 
 export { type FileInfo, type FsCode, FsError, resolvePath } from "./fs-base.js";
 export type { PseudoFs, PseudoNode } from "./pseudo.js";
 
-interface Node {
-  dir: boolean;
-  data: Buffer;
-  mtime: number;
-}
+/** A file, directory or symlink; the optional parts are an image's (image-tree.ts). */
+type Node = TreeNode;
 
 /** Files of one mount (or of the root), by path relative to the mount ("" is its top). */
 export class Layer {
-  readonly nodes = new Map<string, Node>();
-  constructor(now: number, dirs: string[] = []) {
-    this.nodes.set("", { dir: true, data: Buffer.alloc(0), mtime: now });
+  readonly nodes: Map<string, Node>;
+  /** `base`: an image's tree, copied (its nodes are never changed in place, only replaced). */
+  constructor(now: number, dirs: string[] = [], base?: ReadonlyMap<string, Node>) {
+    this.nodes = new Map(base);
+    if (!base?.has("")) this.nodes.set("", { dir: true, data: Buffer.alloc(0), mtime: now });
     for (const d of dirs) this.nodes.set(d, { dir: true, data: Buffer.alloc(0), mtime: now });
   }
   get bytes(): number {
@@ -73,7 +72,11 @@ export class ContainerFs {
     /** The PID of the process this view belongs to (what /proc/self points at). */
     readonly self = 1,
   ) {
-    this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
+    // runc resolves a mount's destination through the image's links (/var/run -> /run)
+    const root = mounts.find((m) => m.path === "/")?.layer;
+    const real = (m: Mount) =>
+      root && m.path !== "/" ? { ...m, path: `/${canonicalIn(root.nodes, m.path.slice(1), true)}` } : m;
+    this.mounts = mounts.map(real).sort((a, b) => b.path.length - a.path.length);
     this.pseudo = new PseudoView(pseudo, self, now);
   }
 
@@ -95,14 +98,38 @@ export class ContainerFs {
     throw new FsError("ENOENT", path); // unreachable: the root is always mounted
   }
 
+  /** The root layer's symlinks resolved (an image's /bin -> usr/bin), then the kernel's. */
+  private resolve(path0: string, followLast = true): string {
+    const root = this.mounts[this.mounts.length - 1]?.layer;
+    const path = root && path0 !== "/" ? `/${canonicalIn(root.nodes, path0.slice(1), followLast)}` : path0;
+    return this.pseudo.canonical(path);
+  }
+
   /** Like stat, but a symlink at the end of the path is described rather than followed. */
   lstat(path: string): FileInfo | undefined {
-    return (path !== "/" && this.pseudo.link(path)) || this.stat(path);
+    if (path === "/") return this.stat(path);
+    const pseudo = this.pseudo.link(path);
+    if (pseudo) return pseudo;
+    const real = this.resolve(path, false);
+    const { mount, rel } = this.mountOf(real);
+    const node = mount.layer?.nodes.get(rel);
+    if (node?.link !== undefined)
+      return {
+        path: real,
+        name: path.slice(path.lastIndexOf("/") + 1),
+        dir: false,
+        size: node.link.length,
+        mtime: node.mtime,
+        readOnly: false,
+        link: node.link,
+        owner: node.owner,
+      };
+    return this.stat(path);
   }
 
   stat(path0: string): FileInfo | undefined {
     const name = path0 === "/" ? "/" : path0.slice(path0.lastIndexOf("/") + 1);
-    const path = this.pseudo.canonical(path0);
+    const path = this.resolve(path0);
     if (this.pseudo.owns(path)) {
       const n = this.pseudo.node(path);
       return n && this.pseudo.info(path0, name, n);
@@ -112,14 +139,17 @@ export class ContainerFs {
     const gen = this.generated[path];
     const { mount, rel } = this.mountOf(path);
     const node = mount.layer?.nodes.get(rel);
-    if (node)
+    if (node && node.link === undefined)
       return {
         path,
         name,
         dir: node.dir,
-        size: node.dir ? 4096 : node.data.length,
+        size: node.dir ? (node.size ?? 4096) : node.data.length,
         mtime: node.mtime,
         readOnly: mount.readOnly,
+        mode: node.mode,
+        nlink: node.nlink,
+        owner: node.owner,
       };
     // /proc files report size 0, as the kernel's do; the kubelet's files their real size
     if (gen)
@@ -153,7 +183,7 @@ export class ContainerFs {
   }
 
   read(path0: string): Buffer {
-    const path = this.pseudo.canonical(path0);
+    const path = this.resolve(path0);
     if (this.pseudo.owns(path)) {
       const n = this.pseudo.node(path);
       if (!n) throw new FsError("ENOENT", path0);
@@ -172,8 +202,9 @@ export class ContainerFs {
     return Buffer.from(mount.files?.()[rel] ?? "");
   }
 
-  write(path: string, data: string | Buffer, append = false): void {
-    if (this.pseudo.owns(this.pseudo.canonical(path))) throw new FsError("EROFS", path);
+  write(path0: string, data: string | Buffer, append = false): void {
+    const path = this.resolve(path0);
+    if (this.pseudo.owns(path)) throw new FsError("EROFS", path0);
     const { mount, rel } = this.mountOf(path);
     if (!mount.layer || mount.readOnly) throw new FsError("EROFS", path);
     if (rel === "") throw new FsError("EISDIR", path);
@@ -190,7 +221,8 @@ export class ContainerFs {
     });
   }
 
-  mkdir(path: string, parents = false): void {
+  mkdir(path0: string, parents = false): void {
+    const path = this.resolve(path0, false);
     if (this.pseudo.owns(this.pseudo.canonical(path))) {
       if (parents && this.stat(path)?.dir) return;
       throw new FsError(this.stat(path) ? "EEXIST" : "EROFS", path);
@@ -210,7 +242,8 @@ export class ContainerFs {
     mount.layer.nodes.set(rel, { dir: true, data: Buffer.alloc(0), mtime: this.now() });
   }
 
-  remove(path: string, recursive = false): void {
+  remove(path0: string, recursive = false): void {
+    const path = this.resolve(path0, false);
     if (this.pseudo.owns(this.pseudo.canonical(path)))
       throw new FsError(this.stat(path) ? "EROFS" : "ENOENT", path);
     const { mount, rel } = this.mountOf(path);
@@ -232,7 +265,7 @@ export class ContainerFs {
     const st = this.stat(path0);
     if (!st) throw new FsError("ENOENT", path0);
     if (!st.dir) throw new FsError("ENOTDIR", path0);
-    const path = this.pseudo.canonical(path0);
+    const path = this.resolve(path0);
     if (this.pseudo.owns(path)) return this.pseudo.list(path);
     const names = new Set<string>();
     const { mount, rel } = this.mountOf(path);
@@ -248,7 +281,7 @@ export class ContainerFs {
       if (m !== path && m.startsWith(join(path, ""))) names.add(m.slice(join(path, "").length).split("/")[0]);
     return [...names]
       .sort()
-      .map((n) => this.stat(join(path, n)))
+      .map((n) => this.lstat(join(path, n)))
       .filter((x): x is FileInfo => !!x);
   }
 

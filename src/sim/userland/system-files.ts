@@ -124,11 +124,6 @@ export function systemFiles(_ctx: SimContext, pod: Pod, _container: Container): 
     "/etc/hostname": () => `${pod.spec?.hostname ?? pod.metadata.name}\n`,
     "/etc/hosts": () => hosts(pod),
     "/etc/resolv.conf": () => resolvConf(pod),
-    "/etc/passwd": () =>
-      "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
-    "/etc/group": () => "root:x:0:\nnogroup:x:65534:\n",
-    "/etc/os-release": () =>
-      'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n',
     "/dev/null": () => "",
     // the kubelet's file for the termination message, empty until the container writes one
     "/dev/termination-log": () => "",

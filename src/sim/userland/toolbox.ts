@@ -238,7 +238,7 @@ export function imageBinaries(image: string): string[] {
  * runtimeBinaries: python, java, node, redis-server, ...) and its own default program (the Go
  * services' /src/server); a bare name is found on PATH in /usr/local/bin.
  */
-function imagePrograms(image: string): string[] {
+export function imagePrograms(image: string): string[] {
   const t = imageTools(image);
   const own = t.process?.split(" ")[0].replace(/:$/, "");
   const named = own ? [own.includes("/") ? own : `/usr/local/bin/${own}`] : [];

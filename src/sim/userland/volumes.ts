@@ -8,18 +8,19 @@
 
 import { bytes } from "../../util/quantity.js";
 import type { SimContext } from "../context/context.js";
+import { parseStamp } from "../core/clock.js";
 import type { Container, KeyToPath, Pod, Volume, VolumeProjection } from "../core/objects.js";
 import type { KObject } from "../core/types.js";
 import { sourceData } from "./env.js";
 import { type ContainerFs, Layer, type Mount } from "./fs.js";
-import { imageTree } from "./image-tree.js";
+import { imageTree, type TreeNode } from "./image-tree.js";
 import { injectToda, kernelFs } from "./kernel/container.js";
 import { type KernelState, kernelOf } from "./kernel/state.js";
 import { type KernelView, NO_VIEW } from "./kernel/view.js";
 import { forgetPidSpaces } from "./pids.js";
 import { systemFiles } from "./system-files.js";
-import { imageBinaries } from "./toolbox.js";
 
+const parentOf = (rel: string) => rel.slice(0, rel.lastIndexOf("/"));
 const SA_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 export class FsStore {
@@ -54,14 +55,34 @@ export class FsStore {
     return l;
   }
 
-  /** A container instance's root: a fresh copy of its image's tree (image-tree.ts). */
-  private rootLayer(key: string, image: string): Layer {
+  /**
+   * A container instance's root: a fresh copy of its image's tree (image-tree.ts). What the
+   * runtime makes when it starts the container dates from that start: the root itself, /etc
+   * (where it mounts hostname, hosts and resolv.conf) and /dev, a tmpfs of its own.
+   */
+  private rootLayer(key: string, image: string, startedAt: number): Layer {
     const known = this.layers.get(key);
     if (known) return known;
     const tree = imageTree(image);
-    const l = this.layer(key, tree.dirs);
-    for (const d of tree.dirs) l.nodes.get(d)!.mtime = tree.builtAt;
-    for (const [path, data] of tree.files) l.nodes.set(path, { dir: false, data, mtime: tree.builtAt });
+    const l = new Layer(startedAt, [], tree.nodes);
+    this.layers.set(key, l);
+    const started = (rel: string, extra: Partial<TreeNode> = {}) => {
+      const n = l.nodes.get(rel);
+      if (n?.dir) l.nodes.set(rel, { ...n, mtime: startedAt, ...extra });
+    };
+    started("", { nlink: 1 });
+    started("etc", { nlink: 1 });
+    started("dev", { size: 360, nlink: 5 });
+    started("sys", { size: 0, nlink: 13, mode: 0o555 });
+    // the runtime's mounts inside them (runc's default mounts; /sys/firmware masked)
+    for (const d of ["dev/pts", "dev/mqueue", "dev/shm", "sys/firmware"])
+      if (l.nodes.has(parentOf(d)))
+        l.nodes.set(d, {
+          dir: true,
+          data: Buffer.alloc(0),
+          mtime: startedAt,
+          mode: d === "dev/shm" ? 0o1777 : 0o755,
+        });
     return l;
   }
 
@@ -71,6 +92,11 @@ export class FsStore {
     const uid = pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
     const ns = pod.metadata.namespace!;
     const rootKey = `${uid}/root/${container.name}/`;
+    const status = [
+      ...(pod.status?.containerStatuses ?? []),
+      ...(pod.status?.initContainerStatuses ?? []),
+    ].find((c) => c.name === container.name);
+    const startedAt = parseStamp(this.ctx.clock, status?.state?.running?.startedAt) || this.ctx.clock.now();
     // An earlier instance's root is gone once the container restarted.
     for (const k of [...this.layers.keys()])
       if (k.startsWith(rootKey) && k !== `${rootKey}${restartCount}`) this.layers.delete(k);
@@ -80,12 +106,10 @@ export class FsStore {
         volume: "",
         kind: "root",
         readOnly: false,
-        layer: this.rootLayer(`${rootKey}${restartCount}`, String(container.image ?? "")),
+        layer: this.rootLayer(`${rootKey}${restartCount}`, String(container.image ?? ""), startedAt),
       },
     ];
     const generated = systemFiles(this.ctx, pod, container);
-    // the executables of the image's base distribution (/bin/sh, /usr/bin/env, ...)
-    for (const b of imageBinaries(String(container.image ?? ""))) generated[b] ??= () => "";
     const volumes = new Map<string, Volume>((pod.spec?.volumes ?? []).map((v: Volume) => [v.name, v]));
     for (const vm of container.volumeMounts ?? []) {
       const v = volumes.get(vm.name);
