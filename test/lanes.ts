@@ -84,4 +84,6 @@ export const LONG_LANE = [
   "test/sim/workloads/cpu-throttle-kubectl.test.ts",
   "test/sim/workloads/probes-kubectl.test.ts",
   "test/sim/clients/kubectl-matrix.test.ts",
+  // Train-Ticket's -Xmx read from the command line, OOM-killed on a pinned clock (about 35 s)
+  "test/sim/workloads/heap-cmdline-kubectl.test.ts",
 ];
