@@ -62,7 +62,8 @@ describe("load-heap-oom on Train-Ticket: a heap maximum above the memory limit",
     for (const m of ["noop", "runbook"]) {
       const [c] = await runModel(m);
       expect(c.status, m).toBe("failure");
-      expect(c.reason?.code, m).toBe("ineffective");
+      // between two kills the pod serves: the checks may pass first, then the hold sees the kill
+      expect(["ineffective", "not-held"], `${m}: ${JSON.stringify(c.reason)}`).toContain(c.reason?.code);
     }
   }, 2_400_000);
 
@@ -73,7 +74,11 @@ describe("load-heap-oom on Train-Ticket: a heap maximum above the memory limit",
     );
     const [c] = await runOne(ENV, SCENARIO, restart);
     expect(c.status).toBe("failure");
-    expect(c.reason?.code).toBe("ineffective");
-    expect(JSON.stringify(c.reason)).toMatch(/ts-basic-service.*restarted/);
+    // the fresh pod passes at first; it is killed in the hold (not-held: "ts-basic-service-…
+    // restarted"), or before the checks first pass (ineffective: the search fails meanwhile)
+    expect(["ineffective", "not-held"], JSON.stringify(c.reason)).toContain(c.reason?.code);
+    expect(JSON.stringify(c.reason)).toMatch(
+      /ts-basic-service[^"]*restarted|search: \d of \d requests failed/,
+    );
   }, 1_200_000);
 });
