@@ -86,4 +86,6 @@ export const LONG_LANE = [
   "test/sim/clients/kubectl-matrix.test.ts",
   // every image family's root, WORKDIR and files through kubectl exec (three systems deployed, ~25 s)
   "test/sim/userland/image-trees-kubectl.test.ts",
+  // Train-Ticket's -Xmx read from the command line, OOM-killed on a pinned clock (about 35 s)
+  "test/sim/workloads/heap-cmdline-kubectl.test.ts",
 ];

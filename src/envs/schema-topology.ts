@@ -121,6 +121,10 @@ const SETTING_SCHEMA = {
   properties: {
     env: { type: "array", items: ENV_NAME, minItems: 1, fix: "the variables read, first set wins" },
     pattern: { type: "string", fix: "a regular expression whose first group is the value, e.g. -Xmx(\\S+)" },
+    commandLine: {
+      type: "boolean",
+      fix: "true: the process's command line is read too (its last match wins over every variable)",
+    },
     default: { type: ["number", "string"], fix: "the value when no variable sets it" },
     unit: { enum: ["count", "duration", "bytes"] },
     perRequestMi: nonNegative("Mi the heap grows per request served, e.g. 2"),

@@ -27,6 +27,8 @@ const ONE_SYSTEM: Record<string, string> = {
   "load-retry-storm": "only Train-Ticket has a client whose retries are settings (its gateway)",
   "far-store-maxmemory":
     "only Online-Boutique has redis, whose runtime CONFIG it is (its family has two others)",
+  "load-heap-oom":
+    "only Train-Ticket has a JVM on the users' path (Online-Boutique's adservice fails no page: the frontend ignores its ads' errors)",
 };
 
 describe("chaos/incidents.yaml", () => {

@@ -97,6 +97,12 @@ export interface Setting {
   env: string[];
   /** The value is the first group of this expression in the variable (-Xmx(\S+) in JAVA_OPTS). */
   pattern?: string;
+  /**
+   * The process's command line is read too, with `pattern` (the container's command and args,
+   * else the image's CMD): the JVM takes the last -Xmx of its command line, and JAVA_TOOL_OPTIONS
+   * comes before the command line, so what the command line says wins over every variable.
+   */
+  commandLine?: boolean;
   /** What applies when no variable sets it (absent: the application has no such limit). */
   default?: number | string;
   unit: "count" | "duration" | "bytes";

@@ -5,12 +5,19 @@
 // milliseconds (DurationStyle.detectAndParse); the JVM reads -Xmx from JAVA_OPTS through its
 // start script, with k, m or g suffixes; Locust's entrypoint passes USERS to -u. A variable the
 // application reads that is unset gives the setting's default; no default: no such limit.
+// A setting read from the command line too (`commandLine`: Train-Ticket's images run
+// `java -Xmx200m -jar /app/<svc>-1.0.jar` as their CMD) takes the command line's last match over
+// every variable: the JVM parses JAVA_TOOL_OPTIONS before its command line (JDK docs, "The
+// JAVA_TOOL_OPTIONS Environment Variable": the options are prepended) and a later -Xmx replaces
+// an earlier one. The command line is the container's command and args with the kubelet's
+// $(VAR) expanded (kubecontainer.ExpandContainerCommandAndArgs), else the image's CMD.
 
 import { MiB } from "../../../util/quantity.js";
 import type { ServiceModel, Setting, SettingKind } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
-import type { Pod } from "../../core/objects.js";
-import { keptEnv } from "../../userland/env.js";
+import type { Container, Pod } from "../../core/objects.js";
+import { expandRefs, keptEnv } from "../../userland/env.js";
+import { commandLine } from "../../userland/toolbox.js";
 
 const DURATION_MS: Record<string, number> = {
   ns: 1e-6,
@@ -40,12 +47,28 @@ export function parseSetting(s: Setting, raw: string | number): number | undefin
   return size ? Number(size[1]) * BYTES[size[2].toLowerCase()] : undefined;
 }
 
-/** The setting's value in one pod of the service: what its environment says, else the default. */
+/**
+ * What the process's command line says of the setting (its last match), for a setting read there:
+ * each word split at blanks, so a shell's `-c "exec java -Xmx1g ..."` is read as the JVM gets it.
+ */
+function fromCommandLine(s: Setting, spec: Container | undefined, env?: ReadonlyMap<string, string>) {
+  if (!s.commandLine || !s.pattern || !spec) return undefined;
+  const line = commandLine(spec)
+    .flatMap((a) => (env ? expandRefs(a, env as Map<string, string>) : a).split(/\s+/))
+    .filter(Boolean)
+    .join(" ");
+  return line.match(new RegExp(s.pattern))?.[1];
+}
+
+/** The setting's value in one pod of the service: its command line, its environment, else the default. */
 export function settingOf(ctx: SimContext, pod: Pod, m: ServiceModel, kind: SettingKind): number | undefined {
   const s = m.settings[kind];
   if (!s) return undefined;
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   const env = spec ? keptEnv(ctx, pod, spec) : undefined;
+  const argv = fromCommandLine(s, spec, env);
+  const onLine = argv === undefined ? undefined : parseSetting(s, argv);
+  if (onLine !== undefined) return onLine;
   for (const name of s.env) {
     const raw = env?.get(name);
     if (raw === undefined) continue;
@@ -57,12 +80,13 @@ export function settingOf(ctx: SimContext, pod: Pod, m: ServiceModel, kind: Sett
   return s.default === undefined ? undefined : parseSetting(s, s.default);
 }
 
-/** Whether the container's environment sets it (not only its default). */
+/** Whether the container's command line or environment sets it (not only its default). */
 export function settingSet(ctx: SimContext, pod: Pod, m: ServiceModel, kind: SettingKind): boolean {
   const s = m.settings[kind];
   if (!s) return false;
   const spec = (pod.spec?.containers ?? []).find((c) => c.name === m.container);
   const env = spec ? keptEnv(ctx, pod, spec) : undefined;
+  if (fromCommandLine(s, spec, env) !== undefined) return true;
   return s.env.some((n) => {
     const raw = env?.get(n);
     return raw !== undefined && (!s.pattern || new RegExp(s.pattern).test(raw));
