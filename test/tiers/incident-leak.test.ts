@@ -2,7 +2,7 @@
 // embedded cluster at --speed 600, on Train-Ticket: a deploy long before raised a service's JVM heap
 // maximum above its memory limit, and the kernel OOM-kills it every few minutes. The tempting wrong
 // fix, a restart, passes at first and is OOM-killed within the hold. (The oracle, noop and the
-// runbook on it: test/sweep/incident-leak.test.ts, by hand.)
+// runbook on it: test/sweep/incident.test.ts, with Train-Ticket's other incidents, by hand.)
 // Sources: FudanSELab/train-ticket ts-*-service/Dockerfile (CMD java -Xmx200m -jar, which a
 // container's args replace); the JDK's JAVA_TOOL_OPTIONS (prepended: the command line's -Xmx
 // wins); the memory cgroup's OOM killer (mm/memcontrol.c: SIGKILL, exit 137, OOMKilled); kubectl's
