@@ -84,4 +84,6 @@ export const LONG_LANE = [
   "test/sim/workloads/cpu-throttle-kubectl.test.ts",
   "test/sim/workloads/probes-kubectl.test.ts",
   "test/sim/clients/kubectl-matrix.test.ts",
+  // the herring family's newer scenarios through `run` (6 runs)
+  "test/tiers/incident-herring.test.ts",
 ];

@@ -148,6 +148,7 @@ def wrong_port(st):
 DETECTORS = __import__("sticks").DETECTORS + [missing_service, foreign_selector, dead_target_port, wrong_port]
 import load; load.Finding = Finding; DETECTORS += load.DETECTORS  # noqa: E401,E702,E402 the load family's
 DETECTORS += __import__("template").DETECTORS
+DETECTORS[DETECTORS.index(wrong_port):DETECTORS.index(wrong_port)] = __import__("herring").DETECTORS  # the herring family's: a renumbered port before the callers' ports are read against it
 
 
 def main():
