@@ -49,8 +49,9 @@ const named = (xs: unknown[]) =>
   xs.every((x) => x !== null && typeof x === "object" && typeof (x as { name?: unknown }).name === "string");
 
 /**
- * A manifest with a change merged in, as a developer edits the file: objects field by field,
- * lists of named items (containers, env, ports, volumes) by name, any other list replaced.
+ * A manifest with a change merged in, as a developer edits the file: objects field by field (a
+ * null removes the field), lists of named items (containers, env, ports, volumes) by name, any
+ * other list replaced.
  */
 export function mergeManifest(base: unknown, change: unknown): unknown {
   if (Array.isArray(base) && Array.isArray(change) && named(base) && named(change)) {
@@ -71,7 +72,12 @@ export function mergeManifest(base: unknown, change: unknown): unknown {
     !Array.isArray(change)
   ) {
     const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-    for (const [k, v] of Object.entries(change)) if (!UNSAFE.has(k)) out[k] = mergeManifest(out[k], v);
+    for (const [k, v] of Object.entries(change)) {
+      if (UNSAFE.has(k)) continue;
+      // a null removes the field, as a JSON merge patch does (RFC 7386): an edit that drops a line
+      if (v === null) delete out[k];
+      else out[k] = mergeManifest(out[k], v);
+    }
     return out;
   }
   return change === undefined ? base : change;
