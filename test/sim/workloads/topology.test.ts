@@ -114,6 +114,21 @@ describe("usage", () => {
 });
 
 describe("logs", () => {
+  it("Spring Boot's start line: its own stopwatch behind the JVM's uptime, in ms, never on a whole second", () => {
+    // spring-boot StartupInfoLogger.getStartedMessage: "Started X in %.3f seconds (JVM running for %.3f)",
+    // the first from the application's StopWatch, the second from the JVM's uptime (RuntimeMXBean)
+    const sim = deploy("train-ticket", "tt");
+    sim.advance(240_000, 2000);
+    const starts = ["ts-auth-service", "ts-order-service", "ts-travel-service"].map(
+      (app) => sim.logs(sim.pod(app)).find((l) => / : Started \w+ in /.test(l))!,
+    );
+    for (const line of starts) {
+      const [, app, jvm] = line.match(/in ([\d.]+) seconds \(JVM running for ([\d.]+)\)$/)!.map(Number);
+      expect(jvm, line).toBeGreaterThan(app);
+      expect(`${app} ${jvm}`, line).not.toMatch(/\.000\b/);
+    }
+  });
+
   it("fill every placeholder of the startup and ready templates", () => {
     const sim = deploy("train-ticket", "tt");
     sim.advance(240_000, 2000);

@@ -214,9 +214,14 @@ export class TopologyBehavior implements Behavior {
     const rng = new Rng(`${key}/${now}/${moment}`);
     const rnd = () => rng.next();
     const logs = md.kind === "service" ? md.m.logs : md.s.logs;
+    // Spring Boot's "Started X in {seconds} seconds (JVM running for {jvmSeconds})": the JVM's
+    // uptime at the line, and the application's own stopwatch, started once the JVM has booted
+    // (StartupInfoLogger: both from the JVM's clock, in ms, never on a whole second)
+    const jvmMs = Math.max(0, now - ref.startedAt - Math.floor(rnd() * 200));
     const vars = {
       ...baseVars(this.ctx, pod, md.kind === "service" ? md.m : undefined, now, rnd),
-      seconds: ((now - ref.startedAt) / 1000).toFixed(3),
+      seconds: (Math.max(0, jvmMs - 600 - Math.floor(rnd() * 700)) / 1000).toFixed(3),
+      jvmSeconds: (jvmMs / 1000).toFixed(3),
     };
     const limit = bytes(ref.container.resources?.limits?.memory);
     const early = starting ? this.startLines(ref, md, pod, vars, limit) : [];

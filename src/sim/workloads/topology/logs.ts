@@ -18,7 +18,7 @@ import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path|timeout)\}/g;
+  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -37,6 +37,7 @@ export type Vars = Partial<
     | "what"
     | "ms"
     | "seconds"
+    | "jvmSeconds"
     | "id"
     | "timeout",
     string | number
