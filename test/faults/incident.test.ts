@@ -27,6 +27,8 @@ const ONE_SYSTEM: Record<string, string> = {
   "load-retry-storm": "only Train-Ticket has a client whose retries are settings (its gateway)",
   "far-store-maxmemory":
     "only Online-Boutique has redis, whose runtime CONFIG it is (its family has two others)",
+  "template-secret-rotated":
+    "only Online-Boutique's simulated store checks a password (Train-Ticket's MySQL does not yet)",
 };
 
 describe("chaos/incidents.yaml", () => {

@@ -125,4 +125,4 @@ export const RESTART_ALERT = playbook(`
   ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/{{service}} --timeout=120s
 `);
 
-export { runOne };
+export { playbook, runOne };
