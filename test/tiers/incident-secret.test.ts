@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { readCases, tmp, write } from "../cli/cli-helpers.js";
+import { look, traces } from "../fingerprints/look.js";
 import { playbook, runOne } from "./incident.js";
 
 const ROTATED = "template-secret-rotated";
@@ -110,4 +111,15 @@ describe("template-secret-rotated's wrong fixes fail for their stated reasons", 
     expect(c.status).toBe("failure");
     expect(c.reason?.detail).toMatch(/the store does not answer its client/);
   });
+});
+
+it("no trace of the harness after the story, where a model looks", async () => {
+  const { seen, saveDir } = await look(
+    "online-boutique",
+    `cases:\n  - {failure: ${ROTATED}, target: frontend}\n`,
+  );
+  expect(seen.length).toBe(1);
+  expect(traces(seen[0], saveDir)).toEqual([]);
+  // what the agent needs to see is there: the Secret both sides take their password from
+  expect(seen[0]).toMatch(/secretRef:\s+name: redis-cart-auth/);
 });
