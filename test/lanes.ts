@@ -84,4 +84,6 @@ export const LONG_LANE = [
   "test/sim/workloads/cpu-throttle-kubectl.test.ts",
   "test/sim/workloads/probes-kubectl.test.ts",
   "test/sim/clients/kubectl-matrix.test.ts",
+  // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
+  "test/sim/workloads/mysqld-options-kubectl.test.ts",
 ];

@@ -17,7 +17,7 @@ import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path|timeout)\}/g;
+  /\{(time|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|id|method|path|timeout|bind)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -37,7 +37,8 @@ export type Vars = Partial<
     | "ms"
     | "seconds"
     | "id"
-    | "timeout",
+    | "timeout"
+    | "bind",
     string | number
   >
 >;
