@@ -148,7 +148,7 @@ def wrong_port(st):
 DETECTORS = __import__("sticks").DETECTORS + [missing_service, foreign_selector, dead_target_port, wrong_port]
 import load; load.Finding = Finding; DETECTORS += load.DETECTORS  # noqa: E401,E702,E402 the load family's
 DETECTORS += __import__("template").DETECTORS
-DETECTORS += __import__("secret").DETECTORS  # the template family's Secret read at start
+DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start
 
 
 def main():

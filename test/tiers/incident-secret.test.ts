@@ -15,6 +15,14 @@
 // docs, Secrets (a Secret consumed as environment variables is not updated in a running
 // container); redis src/acl.c (WRONGPASS) and src/server.c processCommand (NOAUTH);
 // kubectl/pkg/polymorphichelpers/rollback.go (rollout undo: the previous revision's template).
+//   template-mounted-file    Train-Ticket's tsdb-mysql option file (a ConfigMap mounted into its
+//                            conf.d) edited long ago to bind-address = 127.0.0.1, read when the
+//                            server restarted: the oracle (models/oracle/started.py) fixes the file
+//                            and restarts the server; noop and the runbook (its restart of what is
+//                            not Ready reads the same file) do not; restarting alone and fixing the
+//                            file alone each leave the server bound to loopback.
+// Sources: docker-library/mysql Dockerfile.oracle (!includedir /etc/mysql/conf.d/), MySQL's option
+// files read at server start (mysys/my_default.cc), the radondb chart's node.cnf in Train-Ticket.
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -23,6 +31,7 @@ import { look, traces } from "../fingerprints/look.js";
 import { playbook, runOne } from "./incident.js";
 
 const ROTATED = "template-secret-rotated";
+const MOUNTED = "template-mounted-file";
 
 /** One scenario on a system with a built-in model, through `run`; its records. */
 async function runModel(env: string, scenario: string, model: string, extra: string[] = []) {
@@ -122,4 +131,49 @@ it("no trace of the harness after the story, where a model looks", async () => {
   expect(traces(seen[0], saveDir)).toEqual([]);
   // what the agent needs to see is there: the Secret both sides take their password from
   expect(seen[0]).toMatch(/secretRef:\s+name: redis-cart-auth/);
+});
+
+describe("template-mounted-file on Train-Ticket", () => {
+  it("the oracle fixes the file and restarts the server, both causes and nothing else", async () => {
+    const [c] = await runModel("train-ticket", MOUNTED, "oracle");
+    expect(c.status, JSON.stringify(c.reason)).toBe("success");
+    expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
+  });
+
+  it("noop and the runbook repair nothing: the server stays bound to loopback, not Ready", async () => {
+    for (const model of ["noop", "runbook"]) {
+      const [c] = await runModel("train-ticket", MOUNTED, model);
+      expect(c.status, model).toBe("failure");
+      expect(c.reason?.code, model).toBe("ineffective");
+      expect(c.reason?.detail, model).toMatch(/tsdb-mysql is not serving as deployed/);
+    }
+  });
+
+  it("restarting the server alone: it reads the same file again", async () => {
+    const [c] = await runOne(
+      "train-ticket",
+      MOUNTED,
+      playbook(`
+- name: restart the database
+  ansible.builtin.command: kubectl -n {{namespace}} rollout restart deployment/tsdb-mysql`),
+    );
+    expect(c.status).toBe("failure");
+    expect(c.reason?.detail).toMatch(/tsdb-mysql is not serving as deployed/);
+  });
+
+  it("fixing the file alone: the running server keeps what it read at start", async () => {
+    const cnf =
+      "[mysqld]\\nbind-address = 0.0.0.0\\ndefault_storage_engine=InnoDB\\nmax_connections=65535\\n";
+    const [c] = await runOne(
+      "train-ticket",
+      MOUNTED,
+      playbook(`
+- name: fix the option file
+  ansible.builtin.command: >-
+    kubectl -n {{namespace}} patch configmap tsdb-mysql --type merge
+    -p '{"data":{"node.cnf":"${cnf}"}}'`),
+    );
+    expect(c.status).toBe("failure");
+    expect(c.reason?.detail).toMatch(/tsdb-mysql is not serving as deployed/);
+  });
 });

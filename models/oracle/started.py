@@ -1,14 +1,20 @@
-# The incident oracle's detector for a Secret changed under running containers (docs/incident-tier.md,
-# template-secret-rotated): a container reads a Secret it takes its environment from (envFrom's
-# secretRef, an env entry's secretKeyRef) once, when it starts, so after a rotation the pods that
-# did not restart still hold the old value while those that did hold the new one, and the two sides
-# of a password disagree. It compares, for each Deployment whose containers take variables from a
-# Secret, what its running containers started with (their process environment, read through exec as
-# any agent reads it) with the Secret's data now; a Deployment whose containers hold another value
-# is restarted, so that its pods read the Secret again. The Secret is never written (the agent's
-# identity cannot, and the rotation is the intended state). Pods started after the Secret's last
-# write (its managedFields' times) are not read: they hold its current data.
+# The incident oracle's detectors for what a process read when it started (docs/incident-tier.md,
+# the template family). Each reads only what the case's identity reads and returns Findings;
+# incident-fix.py runs them with its own.
+#   secret_stale         (template-secret-rotated) a container reads a Secret it takes variables
+#                        from (envFrom's secretRef, secretKeyRef) once, when it starts: after a
+#                        rotation the side that did not restart holds the old value. It compares
+#                        the running containers' environment (read through exec) with the Secret's
+#                        data now, and restarts a Deployment whose containers hold another value.
+#                        The Secret is never written (the identity cannot; the rotation is the
+#                        intended state). Containers started after the Secret's last write (its
+#                        managedFields' times) are not read: they hold its current data.
+#   mounted_option_file  (template-mounted-file) a MySQL option file mounted from a ConfigMap into
+#                        conf.d that binds the server to loopback: the line set to every IPv4
+#                        address, then the server restarted to read it.
 import base64
+import json
+import re
 
 from cluster import get, kubectl
 
@@ -110,4 +116,58 @@ def secret_stale(st):
     return out
 
 
-DETECTORS = [secret_stale]
+
+CONF_DIRS = ("/etc/mysql/conf.d", "/etc/mysql/mysql.conf.d")
+SERVER_GROUP = re.compile(r"^(mysqld|server|mysqld-\d+\.\d+)$")
+BIND = re.compile(r"^(\s*bind[-_]address\s*=\s*)(\S+)(.*)$")
+LOOPBACK = re.compile(r"^(127\.\d+\.\d+\.\d+|localhost|::1)$")
+
+
+def loopback_binds(text):
+    """The lines of an option file's server groups that bind the server to the loopback address."""
+    group, out = "", []
+    for i, line in enumerate(text.split("\n")):
+        g = re.match(r"^\s*\[([^\]]+)\]\s*$", line)
+        if g:
+            group = g.group(1).strip().lower()
+            continue
+        m = BIND.match(line)
+        if m and SERVER_GROUP.match(group) and LOOPBACK.match(m.group(2).strip("'\"")):
+            out.append(i)
+    return out
+
+
+def mounted_option_file(st):
+    """A MySQL option file (a ConfigMap mounted into conf.d) that binds the server to loopback: it
+    refuses every connection to its pod's IP once it has read it at a start. The line set to every
+    IPv4 address, then the server restarted to read it (either alone leaves it bound to loopback)."""
+    maps = {c["metadata"]["name"]: c for c in items("configmaps")}
+    out, fixed = [], set()
+    for d in st["deployments"]:
+        spec = d["spec"]["template"]["spec"]
+        volumes = {v["name"]: v for v in spec.get("volumes") or []}
+        for c in spec.get("containers") or []:
+            for vm in c.get("volumeMounts") or []:
+                ref = (volumes.get(vm["name"]) or {}).get("configMap")
+                if not ref or vm.get("mountPath", "").rstrip("/") not in CONF_DIRS or ref["name"] not in maps:
+                    continue
+                data = maps[ref["name"]].get("data") or {}
+                changed = {}
+                for key, text in data.items():
+                    lines = loopback_binds(text or "")
+                    if key.endswith(".cnf") and lines:
+                        rows = text.split("\n")
+                        for i in lines:
+                            m = BIND.match(rows[i])
+                            rows[i] = f"{m.group(1)}0.0.0.0{m.group(3)}"
+                        changed[key] = "\n".join(rows)
+                if changed and ref["name"] not in fixed:
+                    fixed.add(ref["name"])
+                    out.append(Finding(f"ConfigMap/{ref['name']}", f"{', '.join(changed)} binds the server to loopback: no connection to the pod reaches it", ["patch", "configmap", ref["name"], "--type", "merge", "-p", json.dumps({"data": changed})]))
+                if changed:
+                    name = d["metadata"]["name"]
+                    out.append(Finding(f"Deployment/{name}", "its server read the option file when it started: restarted to read it again", ["rollout", "restart", f"deployment/{name}"]))
+    return out
+
+
+DETECTORS = [secret_stale, mounted_option_file]
