@@ -23,6 +23,8 @@
 //                            file alone each leave the server bound to loopback.
 // Sources: docker-library/mysql Dockerfile.oracle (!includedir /etc/mysql/conf.d/), MySQL's option
 // files read at server start (mysys/my_default.cc), the radondb chart's node.cnf in Train-Ticket.
+// At the symptom level the oracle's expert repair runs first; it waits only for a rollout it made,
+// so the Deployment only the detectors can make Ready does not hold it to its 600 s limit.
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -138,6 +140,11 @@ describe("template-mounted-file on Train-Ticket", () => {
     const [c] = await runModel("train-ticket", MOUNTED, "oracle");
     expect(c.status, JSON.stringify(c.reason)).toBe("success");
     expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
+  });
+
+  it("from the symptom level's alert too (the expert repair first leaves the rollout to the detectors)", async () => {
+    const [c] = await runModel("train-ticket", MOUNTED, "oracle", ["--report", "symptom"]);
+    expect(c.status, JSON.stringify(c.reason)).toBe("success");
   });
 
   it("noop and the runbook repair nothing: the server stays bound to loopback, not Ready", async () => {
