@@ -88,4 +88,6 @@ export const LONG_LANE = [
   "test/sim/userland/image-trees-kubectl.test.ts",
   // Train-Ticket's -Xmx read from the command line, OOM-killed on a pinned clock (about 35 s)
   "test/sim/workloads/heap-cmdline-kubectl.test.ts",
+  // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
+  "test/sim/workloads/mysqld-options-kubectl.test.ts",
 ];

@@ -92,7 +92,9 @@ def repair(SVC):
         kubectl("rollout", "restart", f"deployment/{SVC}")
         actions.append(f"deployment/{SVC} restarted (its objects are as deployed: the running pod is at fault)")
 
-    if dep:
+    # wait for the rollout it made; a Deployment it left as it was may be waiting on what another
+    # repair (the incident tier's detectors, run after it) is still to fix
+    if dep and any(a.startswith(f"deployment/{SVC} ") for a in actions):
         kubectl("rollout", "status", f"deployment/{SVC}", "--timeout=600s")
     return "; ".join(actions) or "nothing to repair"
 

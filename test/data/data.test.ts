@@ -203,6 +203,8 @@ const PLACEHOLDERS = new Set([
   "method",
   "path",
   "timeout",
+  // where a MySQL server listens, from its option files (src/sim/userland/mysqld-options.ts)
+  "bind",
 ]);
 const MEMORY_STRESS_MI = 1280;
 

@@ -29,6 +29,10 @@ const ONE_SYSTEM: Record<string, string> = {
     "only Online-Boutique has redis, whose runtime CONFIG it is (its family has two others)",
   "load-heap-oom":
     "only Train-Ticket has a JVM on the users' path (Online-Boutique's adservice fails no page: the frontend ignores its ads' errors)",
+  "template-secret-rotated":
+    "only Online-Boutique's simulated store checks a password (Train-Ticket's MySQL does not yet)",
+  "template-mounted-file":
+    "only Train-Ticket mounts a configuration file its application reads at start (its MySQL's node.cnf)",
 };
 
 describe("chaos/incidents.yaml", () => {

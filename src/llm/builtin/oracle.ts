@@ -27,7 +27,15 @@ function fixTasks(failure: string, namespace: string, service: string) {
 /** The oracle's scripts (models/oracle): the repair, and what it reads the namespace with. */
 const SCRIPTS = ["cluster.py", "localize.py", "expert-fix.py"];
 /** The incident repair and the families' detector files it imports. */
-const INCIDENT_SCRIPTS = ["incident-fix.py", "sticks.py", "load.py", "template.py", "leak.py", "herring.py"];
+const INCIDENT_SCRIPTS = [
+  "incident-fix.py",
+  "sticks.py",
+  "load.py",
+  "template.py",
+  "leak.py",
+  "herring.py",
+  "started.py",
+];
 
 /**
  * An incident's report names where users' requests fail, not the causes: the oracle runs its

@@ -6,6 +6,8 @@ import { stamp } from "../core/clock.js";
 import { internalIP } from "../core/meta.js";
 import type { Node, Pod } from "../core/objects.js";
 import { createContainerEnv } from "../userland/env.js";
+import { createMysqldOptions } from "../userland/mysqld-options.js";
+import { runtimeOf } from "../userland/toolbox.js";
 import { terminationOf } from "./command-exit.js";
 import { crashKey, pullKey, refOf } from "./facts.js";
 import { freshProbes, probeOf } from "./probes.js";
@@ -73,6 +75,9 @@ export const CTR_ACTIONS: Record<string, CtrAction> = {
     };
     // generateContainerConfig: the environment is composed when the container is created
     createContainerEnv(k.ctx, pod, specOf(pod, c), c.restartCount);
+    // and a MySQL server reads its option files as it starts
+    if (runtimeOf(specOf(pod, c)) === "mysqld")
+      createMysqldOptions(k.ctx, pod, specOf(pod, c), c.restartCount);
   },
   start(k, pod, rec, c, now) {
     const inst = c.inst!;

@@ -21,6 +21,8 @@ import type { Behavior, ContainerRef, ProbeReach, Usage } from "../../context/be
 import { type Runtime, type ServiceModel, type SidecarModel, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod, Probe } from "../../core/objects.js";
+import { mysqldOptions } from "../../userland/mysqld-options.js";
+import { runtimeOf } from "../../userland/toolbox.js";
 import type { MainProcessTable } from "../generic.js";
 import { appLaunched } from "../launch.js";
 import { bindFailure } from "./bind-failure.js";
@@ -222,6 +224,10 @@ export class TopologyBehavior implements Behavior {
       ...baseVars(this.ctx, pod, md.kind === "service" ? md.m : undefined, now, rnd),
       seconds: (Math.max(0, jvmMs - 600 - Math.floor(rnd() * 700)) / 1000).toFixed(3),
       jvmSeconds: (jvmMs / 1000).toFixed(3),
+      // where a MySQL server listens, as its start-up says (`*`: every address)
+      ...(runtimeOf(ref.container) === "mysqld"
+        ? { bind: mysqldOptions(this.ctx, pod, ref.container, ref.restartCount).bindAddress ?? "*" }
+        : {}),
     };
     const limit = bytes(ref.container.resources?.limits?.memory);
     const early = starting ? this.startLines(ref, md, pod, vars, limit) : [];

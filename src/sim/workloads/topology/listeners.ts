@@ -11,6 +11,7 @@ import type { ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod } from "../../core/objects.js";
 import { containerRef } from "../../metrics/usage.js";
+import { mysqldOptions } from "../../userland/mysqld-options.js";
 import { commandLine, imageTools, isPause, runtimeOf } from "../../userland/toolbox.js";
 import { appLaunched, appScript } from "../launch.js";
 import { bindBook } from "./binds.js";
@@ -28,6 +29,8 @@ export interface Listener {
   comm: string;
   /** The script the application runs, when its command gave one (what it serves follows it). */
   script?: string;
+  /** The one address it is bound to, when not every address (mysqld's bind-address). */
+  address?: string;
 }
 
 /** Runtimes that bind the IPv6 wildcard (dual stack). */
@@ -77,15 +80,23 @@ export function listeners(ctx: SimContext, pod: Pod, now: number, self?: Contain
     const ports = appPorts(spec, m);
     // an application whose port was taken exits rather than listen on the others
     if (m && portTakenAtOpen(ctx, ref, ports) !== undefined) continue;
+    // a MySQL server listens where its option files said when it started
+    const address =
+      runtime === "mysqld" ? mysqldOptions(ctx, pod, spec, ref.restartCount).bindAddress : undefined;
+    const v4 = address !== undefined && /^\d+\.\d+\.\d+\.\d+$/.test(address);
     for (const port of ports)
       out.push({
         port,
         container: spec.name,
         model: m,
         protocol: m && port === m.port ? m.protocol : (PROTOCOL_BY_RUNTIME[runtime] ?? "http"),
-        family: V6.has(runtime) || /^(java|go|nodejs|c#|erlang|mysql)/.test(m?.lang ?? "") ? "tcp6" : "tcp",
+        family:
+          !v4 && (V6.has(runtime) || /^(java|go|nodejs|c#|erlang|mysql)/.test(m?.lang ?? ""))
+            ? "tcp6"
+            : "tcp",
         comm: imageTools(String(spec.image)).runtime === "nginx" ? "nginx" : comm,
         ...(script ? { script } : {}),
+        ...(address !== undefined ? { address } : {}),
       });
   }
   for (const b of bindBook(ctx).active(pod.metadata.uid ?? "", now))

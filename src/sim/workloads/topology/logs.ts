@@ -18,7 +18,7 @@ import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout)\}/g;
+  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout|bind)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -39,7 +39,8 @@ export type Vars = Partial<
     | "seconds"
     | "jvmSeconds"
     | "id"
-    | "timeout",
+    | "timeout"
+    | "bind",
     string | number
   >
 >;

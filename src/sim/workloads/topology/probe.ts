@@ -12,6 +12,7 @@ import { Rng } from "../../../util/rng.js";
 import type { ContainerRef, ProbeReach } from "../../context/behavior.js";
 import type { SimContext } from "../../context/context.js";
 import type { Container, Pod, Probe } from "../../core/objects.js";
+import { loopbackOnly } from "../../userland/mysqld-options.js";
 import { answer } from "./http.js";
 import { type Listener, listeners } from "./listeners.js";
 
@@ -71,7 +72,8 @@ export function probeReach(
   const pod = ref.pod as Pod;
   const port = probePort(ref.container, handler.port);
   const l = port === undefined ? undefined : listeners(ctx, pod, now, ref).find((x) => x.port === port);
-  if (!l) return { kind: "refused" };
+  // the kubelet connects to the pod's IP: a socket bound to the loopback address refuses it
+  if (!l || loopbackOnly(l.address)) return { kind: "refused" };
   if (probe.tcpSocket) return { kind: "open" };
   if (probe.grpc || health) return l.protocol === "grpc" ? { kind: "open" } : { kind: "garbled", error: "" };
   const path = probe.httpGet?.path || "/";

@@ -15,6 +15,7 @@ import { R } from "../../api/resources.js";
 import type { SimContext } from "../../context/context.js";
 import type { HttpFault } from "../../context/faults.js";
 import type { Endpoints, Pod, Service, ServicePort } from "../../core/objects.js";
+import { loopbackOnly } from "../../userland/mysqld-options.js";
 import { type Impairment, oneWay } from "./impairments.js";
 import { type Listener, listeners } from "./listeners.js";
 import { type Asker, type Holder, resolveNow, whoHas } from "./names.js";
@@ -126,7 +127,8 @@ export function open(ctx: SimContext, from: Pod, to: Landing, opts: OpenOpts = {
       return { kind: "refused", why: "policy" };
   }
   const l = listeners(ctx, to.pod, ctx.clock.now()).find((x) => x.port === to.port);
-  if (!l) return { kind: "refused", why: "closed" };
+  // a socket bound to the loopback address takes no connection to the pod's own IP
+  if (!l || loopbackOnly(l.address)) return { kind: "refused", why: "closed" };
   return { kind: "open", listener: l, go, back };
 }
 

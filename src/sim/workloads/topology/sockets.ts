@@ -17,7 +17,7 @@ export function podSockets(ctx: SimContext, pod: Pod): SocketView[] {
   const ls = listeners(ctx, pod, now);
   const out: SocketView[] = ls.map((l) => ({
     family: l.family,
-    localIp: l.family === "tcp6" ? "::" : "0.0.0.0",
+    localIp: l.address ?? (l.family === "tcp6" ? "::" : "0.0.0.0"),
     localPort: l.port,
     peerIp: l.family === "tcp6" ? "::" : "0.0.0.0",
     peerPort: 0,

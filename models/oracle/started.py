@@ -1,0 +1,173 @@
+# The incident oracle's detectors for what a process read when it started (docs/incident-tier.md,
+# the template family). Each reads only what the case's identity reads and returns Findings;
+# incident-fix.py runs them with its own.
+#   secret_stale         (template-secret-rotated) a container reads a Secret it takes variables
+#                        from (envFrom's secretRef, secretKeyRef) once, when it starts: after a
+#                        rotation the side that did not restart holds the old value. It compares
+#                        the running containers' environment (read through exec) with the Secret's
+#                        data now, and restarts a Deployment whose containers hold another value.
+#                        The Secret is never written (the identity cannot; the rotation is the
+#                        intended state). Containers started after the Secret's last write (its
+#                        managedFields' times) are not read: they hold its current data.
+#   mounted_option_file  (template-mounted-file) a MySQL option file mounted from a ConfigMap into
+#                        conf.d that binds the server to loopback: the line set to every IPv4
+#                        address, then the server restarted to read it.
+import base64
+import json
+import re
+
+from cluster import get, kubectl
+
+
+class Finding:
+    """As incident-fix.py's: the object ("Kind/name"), what is wrong, the kubectl call that fixes it."""
+
+    def __init__(self, obj, why, fix, stdin=None):
+        self.obj, self.why, self.fix, self.stdin = obj, why, fix, stdin
+
+
+def items(kind):
+    return (get(kind) or {}).get("items", [])
+
+
+def secrets():
+    """Each Secret's data, decoded, and the time of its last write (the newest managedFields entry)."""
+    out = {}
+    for s in items("secrets"):
+        data = {k: base64.b64decode(v).decode("utf-8", "replace") for k, v in (s.get("data") or {}).items()}
+        times = [m.get("time") for m in s["metadata"].get("managedFields") or [] if m.get("time")]
+        out[s["metadata"]["name"]] = (data, max(times) if times else None)
+    return out
+
+
+def from_secrets(container, known):
+    """The variables a container takes from Secrets: name -> (secret, key)."""
+    out = {}
+    for src in container.get("envFrom") or []:
+        ref = src.get("secretRef")
+        if ref and ref.get("name") in known:
+            for key in known[ref["name"]][0]:
+                out[f"{src.get('prefix') or ''}{key}"] = (ref["name"], key)
+    for e in container.get("env") or []:
+        ref = (e.get("valueFrom") or {}).get("secretKeyRef")
+        if ref and ref.get("name") in known:
+            out[e["name"]] = (ref["name"], ref.get("key"))
+        else:
+            out.pop(e["name"], None)  # a later entry of the same name wins
+    return out
+
+
+def started_env(pod, container):
+    r = kubectl("exec", pod, "-c", container, "--", "cat", "/proc/1/environ", check=False)
+    text, sep = r.stdout, "\0"
+    if r.returncode != 0 or not text:
+        r = kubectl("exec", pod, "-c", container, "--", "printenv", check=False)
+        text, sep = r.stdout, "\n"
+    if r.returncode != 0:
+        return None
+    return dict(line.split("=", 1) for line in text.split(sep) if "=" in line)
+
+
+def started_at(pod, container):
+    for st in pod.get("status", {}).get("containerStatuses") or []:
+        if st.get("name") == container:
+            return ((st.get("state") or {}).get("running") or {}).get("startedAt")
+    return None
+
+
+def selects(selector, labels):
+    return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
+
+
+def secret_stale(st):
+    """A Deployment whose running containers started with another value than their Secret holds now."""
+    known = None
+    out = []
+    for d in st["deployments"]:
+        containers = d["spec"]["template"]["spec"].get("containers") or []
+        if not any(c.get("envFrom") or any("secretKeyRef" in (e.get("valueFrom") or {}) for e in c.get("env") or []) for c in containers):
+            continue
+        known = secrets() if known is None else known
+        sel = d["spec"].get("selector", {}).get("matchLabels") or {}
+        stale = []
+        for p in st["pods"]:
+            if p.get("status", {}).get("phase") != "Running" or p["metadata"].get("deletionTimestamp"):
+                continue
+            if not selects(sel, p["metadata"].get("labels") or {}):
+                continue
+            for c in p["spec"].get("containers") or []:
+                wanted = from_secrets(c, known)
+                if not wanted:
+                    continue
+                begun = started_at(p, c["name"])
+                written = max((known[s][1] or "" for s, _ in wanted.values()), default="")
+                if begun and written and begun > written:
+                    continue  # started after the Secrets' last write: it read their current data
+                env = started_env(p["metadata"]["name"], c["name"])
+                if env is None:
+                    continue
+                for var, (sname, key) in wanted.items():
+                    now = known[sname][0].get(key)
+                    if var in env and now is not None and env[var] != now:
+                        stale.append(f"{p['metadata']['name']}/{c['name']} started with another {var} than Secret {sname} holds now")
+        if stale:
+            name = d["metadata"]["name"]
+            out.append(Finding(f"Deployment/{name}", "; ".join(sorted(set(stale))), ["rollout", "restart", f"deployment/{name}"]))
+    return out
+
+
+
+CONF_DIRS = ("/etc/mysql/conf.d", "/etc/mysql/mysql.conf.d")
+SERVER_GROUP = re.compile(r"^(mysqld|server|mysqld-\d+\.\d+)$")
+BIND = re.compile(r"^(\s*bind[-_]address\s*=\s*)(\S+)(.*)$")
+LOOPBACK = re.compile(r"^(127\.\d+\.\d+\.\d+|localhost|::1)$")
+
+
+def loopback_binds(text):
+    """The lines of an option file's server groups that bind the server to the loopback address."""
+    group, out = "", []
+    for i, line in enumerate(text.split("\n")):
+        g = re.match(r"^\s*\[([^\]]+)\]\s*$", line)
+        if g:
+            group = g.group(1).strip().lower()
+            continue
+        m = BIND.match(line)
+        if m and SERVER_GROUP.match(group) and LOOPBACK.match(m.group(2).strip("'\"")):
+            out.append(i)
+    return out
+
+
+def mounted_option_file(st):
+    """A MySQL option file (a ConfigMap mounted into conf.d) that binds the server to loopback: it
+    refuses every connection to its pod's IP once it has read it at a start. The line set to every
+    IPv4 address, then the server restarted to read it (either alone leaves it bound to loopback)."""
+    maps = {c["metadata"]["name"]: c for c in items("configmaps")}
+    out, fixed = [], set()
+    for d in st["deployments"]:
+        spec = d["spec"]["template"]["spec"]
+        volumes = {v["name"]: v for v in spec.get("volumes") or []}
+        for c in spec.get("containers") or []:
+            for vm in c.get("volumeMounts") or []:
+                ref = (volumes.get(vm["name"]) or {}).get("configMap")
+                if not ref or vm.get("mountPath", "").rstrip("/") not in CONF_DIRS or ref["name"] not in maps:
+                    continue
+                data = maps[ref["name"]].get("data") or {}
+                changed = {}
+                for key, text in data.items():
+                    lines = loopback_binds(text or "")
+                    if key.endswith(".cnf") and lines:
+                        rows = text.split("\n")
+                        for i in lines:
+                            m = BIND.match(rows[i])
+                            rows[i] = f"{m.group(1)}0.0.0.0{m.group(3)}"
+                        changed[key] = "\n".join(rows)
+                if changed and ref["name"] not in fixed:
+                    fixed.add(ref["name"])
+                    out.append(Finding(f"ConfigMap/{ref['name']}", f"{', '.join(changed)} binds the server to loopback: no connection to the pod reaches it", ["patch", "configmap", ref["name"], "--type", "merge", "-p", json.dumps({"data": changed})]))
+                if changed:
+                    name = d["metadata"]["name"]
+                    out.append(Finding(f"Deployment/{name}", "its server read the option file when it started: restarted to read it again", ["rollout", "restart", f"deployment/{name}"]))
+    return out
+
+
+DETECTORS = [secret_stale, mounted_option_file]
