@@ -132,6 +132,40 @@ const SETTING_SCHEMA = {
   },
 } as const;
 
+/** How the handler words a failed request per callee (its calls in order; its client's words). */
+const ERRORS_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  fix: "{client: {refused: ..., dns: ..., timeout: ..., reset: ..., error: ...}, steps: [{to: callee, says: ...}]}",
+  properties: {
+    client: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        refused: { type: "string" },
+        dns: { type: "string" },
+        timeout: { type: "string" },
+        reset: { type: "string" },
+        error: { type: "string" },
+      },
+    },
+    steps: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["to"],
+        properties: {
+          to: { type: "string", fix: "a callee key or a store kind" },
+          says: { type: "string", fix: "the status it answers when this call fails ({err})" },
+          ok: lines,
+          warn: lines,
+        },
+      },
+    },
+  },
+} as const;
+
 const SERVICE_SCHEMA = {
   type: "object",
   additionalProperties: false,
@@ -167,6 +201,8 @@ const SERVICE_SCHEMA = {
     },
     runtime: RUNTIME_SCHEMA,
     logs: LOGS_SCHEMA,
+    rpc: { type: "string", fix: "the gRPC service it implements, e.g. hipstershop.CartService" },
+    errors: ERRORS_SCHEMA,
   },
 } as const;
 

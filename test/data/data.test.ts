@@ -205,6 +205,9 @@ const PLACEHOLDERS = new Set([
   "timeout",
   // where a MySQL server listens, from its option files (src/sim/userland/mysqld-options.ts)
   "bind",
+  "err",
+  "cause",
+  "rpc",
 ]);
 const MEMORY_STRESS_MI = 1280;
 
@@ -617,7 +620,21 @@ for (const system of SYSTEMS) {
         for (const s of Object.keys(t.logs)) {
           expect([...LOG_SITUATIONS, ...OPTIONAL_SITUATIONS], `${name}: situation ${s}`).toContain(s);
         }
-        if (t.calls?.length) {
+        const steps = (
+          t as { errors?: { steps?: { to: string; says?: string; ok?: string[]; warn?: string[] }[] } }
+        ).errors?.steps;
+        if (steps?.length) {
+          // a handler that words its failures per callee (workloads/topology/answers.ts) returns
+          // them to its caller: each step is one of its calls, its words with known placeholders
+          for (const st of steps) {
+            expect([...(t.calls ?? []), ...Object.keys(t.stores ?? {})], `${name}.errors.steps`).toContain(
+              st.to,
+            );
+            for (const k of ["ok", "warn"] as const)
+              if (st[k]) check(`${name}.errors.steps.${st.to}.${k}`, st[k]);
+            if (st.says !== undefined) check(`${name}.errors.steps.${st.to}.says`, [st.says]);
+          }
+        } else if (t.calls?.length) {
           // which dependency timed out: its name, its address, or what the caller says it wanted
           expect(
             t.logs.dependencyTimeout.join("\n"),

@@ -111,6 +111,31 @@ export interface Setting {
   meaning: string;
 }
 
+/** How a call failed, as the caller's client words it (`errors.client`). */
+export type ClientWords = Partial<Record<"refused" | "dns" | "timeout" | "reset" | "error", string>>;
+
+/** One call of the handler (`errors.steps`), in the order the handler makes them. */
+export interface Step {
+  /** The callee's key, or a store kind. */
+  to: string;
+  /** The status the handler answers when this call fails ({err}: the call's error); absent: it goes on. */
+  says?: string;
+  /** Lines written when the call succeeds (a service's log of what it did). */
+  ok?: string[];
+  /** Lines written when the call fails and the handler goes on ({err}). */
+  warn?: string[];
+}
+
+/**
+ * What a service's handler answers when it fails, per callee (checkoutservice's PlaceOrder wraps
+ * each callee's error in its own words): its calls in order, and its client's words for a call
+ * that failed. `rpc`: the gRPC service it implements (an "unknown service" names it).
+ */
+export interface Errors {
+  client: ClientWords;
+  steps: Step[];
+}
+
 export interface ServiceModel {
   key: string;
   system: string;
@@ -130,6 +155,10 @@ export interface ServiceModel {
   settings: Partial<Record<SettingKind, Setting>>;
   runtime: Runtime;
   logs: Logs;
+  /** The gRPC service it implements (hipstershop.CartService). */
+  rpc?: string;
+  /** How its handler words a failed request, per callee (absent: the logs' templates alone). */
+  errors?: Errors;
 }
 
 export interface SidecarModel {
@@ -208,6 +237,8 @@ export interface TopologyInput {
       settings?: Partial<Record<SettingKind, Setting>>;
       runtime: Runtime;
       logs?: Partial<Logs>;
+      rpc?: string;
+      errors?: { client?: ClientWords; steps?: Step[] };
     }
   >;
 }
@@ -266,6 +297,8 @@ function buildSystem(doc: TopologyInput): SystemModel {
       settings: raw.settings ?? {},
       runtime: raw.runtime,
       logs: logsOf(raw.logs),
+      ...(raw.rpc ? { rpc: raw.rpc } : {}),
+      ...(raw.errors ? { errors: { client: raw.errors.client ?? {}, steps: raw.errors.steps ?? [] } } : {}),
     };
     services.set(key, m);
     for (const s of m.services) bySvcName.set(s, key);
@@ -343,8 +376,13 @@ export function buildCatalog(docs: TopologyInput[]): Catalog {
   return { systems, byApp, sidecars };
 }
 
-/** A callee every page of the service calls only softly (its failure is ignored: the ads). */
+/**
+ * A callee whose failure the service ignores: every page calls it only softly (the frontend's
+ * ads), or every call its handler makes to it goes on when it fails (the order confirmation).
+ */
 export function softOnly(m: ServiceModel, callee: string): boolean {
+  const steps = m.errors?.steps.filter((s) => s.to === callee) ?? [];
+  if (steps.length && steps.every((s) => s.says === undefined)) return true;
   return m.routes.some((r) => r.soft.includes(callee)) && !m.routes.some((r) => r.calls.includes(callee));
 }
 

@@ -6,6 +6,7 @@ import { qosClass } from "../api/defaults.js";
 import type { ContainerRef } from "../context/behavior.js";
 import type { Pod } from "../core/objects.js";
 import type { Facts, Vars } from "../stages/stage.js";
+import { handlesTerm, pid1Exit } from "../userland/toolbox.js";
 import { goDuration } from "./backoff.js";
 import { startFailureOf } from "./command.js";
 import { probeFact } from "./probes.js";
@@ -161,10 +162,10 @@ export function ctrDelay(
       return info.ref && k.imageCached(rec.node, info.ref.canonical) ? t.pull.cached : t.pull[info.size];
     }
     case "stop": {
-      const grace = pod.metadata.deletionTimestamp
-        ? pod.metadata.deletionGracePeriodSeconds
-        : pod.spec.terminationGracePeriodSeconds;
-      return Math.min(t.stop, (grace ?? 30) * 1000);
+      // SIGTERM, then SIGKILL when the grace period is over (kuberuntime killContainer): a PID 1
+      // with no SIGTERM handler is not sent it by the kernel and lasts the whole grace period
+      const grace = (graceOf(pod) ?? 30) * 1000;
+      return handlesTerm(spec) ? Math.min(t.stop, grace) : grace;
     }
     case "pullBackOff":
       return k.pull.leftSinceUpdate(pullKey(rec, spec.image), now);
@@ -173,6 +174,18 @@ export function ctrDelay(
     default:
       return (t as unknown as Record<string, number>)[name];
   }
+}
+
+const graceOf = (pod: Pod) =>
+  pod.metadata.deletionTimestamp
+    ? pod.metadata.deletionGracePeriodSeconds
+    : pod.spec.terminationGracePeriodSeconds;
+
+/** How a container the kubelet stops ends: its SIGTERM handler's exit code (0 reads Completed), or 137 from the grace period's SIGKILL. */
+function stopExit(spec: CtrSpec): { code: number; reason: string } {
+  const code = pid1Exit(spec, "TERM");
+  if (code === undefined) return { code: 137, reason: "Error" };
+  return { code, reason: code === 0 ? "Completed" : "Error" };
 }
 
 export function podVars(pod: Pod, rec: PodRec): Vars {
@@ -203,6 +216,8 @@ export function ctrVars(k: KubeletState, pod: Pod, rec: PodRec, c: CtrRec, now: 
     pullError: info.error,
     backoff: goDuration(k.crash.current(crashKey(rec, c, spec.image))),
     exitCode: (c.step === "Running" ? exitNow(k, pod, c, spec, now) : undefined) ?? c.exitCode ?? 1,
+    stopCode: stopExit(spec).code,
+    stopReason: stopExit(spec).reason,
     process: String(spec.command?.[0] ?? info.process ?? info.ref?.name.split("/").pop() ?? c.name)
       .split("/")
       .pop(),

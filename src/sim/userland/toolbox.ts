@@ -19,6 +19,8 @@ interface ImageRule {
   runtime?: string;
   /** Files the image's Dockerfile adds: path -> size in bytes (a program) or text. */
   files?: Record<string, number | string>;
+  /** How its own program takes signals, where it differs from its runtime's (locust's SIGTERM handler). */
+  signals?: Record<string, number>;
 }
 
 interface ToolboxDoc {
@@ -42,6 +44,8 @@ export interface ImageTools {
   known: boolean;
   /** Files its Dockerfile adds (path -> size or text). */
   files: Record<string, number | string>;
+  /** Its own program's signal handling, where it differs from its runtime's. */
+  signals?: Record<string, number>;
 }
 
 let doc: ToolboxDoc | undefined;
@@ -98,6 +102,7 @@ export function imageTools(image: string): ImageTools {
     runtime: rule?.runtime ?? d.default.runtime,
     known: !!rule,
     files: rule?.files ?? {},
+    ...(rule?.signals ? { signals: rule.signals } : {}),
   };
   memo.set(image, t);
   return t;
@@ -123,10 +128,20 @@ export function runtimeOf(spec: Spec): string {
   return named ?? imageTools(String(spec?.image ?? "")).runtime;
 }
 
-/** Exit code when PID 1 gets `signal` (TERM, KILL, ...) from inside; undefined: ignored. */
+/**
+ * Exit code when PID 1 gets `signal` (TERM, KILL, ...), from inside the container or from the
+ * runtime as the kubelet stops it; undefined: PID 1 has no handler for it, so the kernel does not
+ * deliver it (only SIGKILL from outside the PID namespace ends it then).
+ */
 export function pid1Exit(spec: Spec, signal: string): number | undefined {
+  const own = imageTools(String(spec?.image ?? "")).signals;
+  // the image's own program runs when the pod gives no command of its own
+  if (own && !spec?.command?.length && !spec?.args?.length) return own[signal];
   return load().signals[runtimeOf(spec)]?.[signal];
 }
+
+/** PID 1 installs a SIGTERM handler: it stops when the kubelet asks, not at the grace period's SIGKILL. */
+export const handlesTerm = (spec: Spec) => pid1Exit(spec, "TERM") !== undefined;
 
 export const isPause = (spec: Spec | undefined) => imageTools(String(spec?.image ?? "")).runtime === "pause";
 

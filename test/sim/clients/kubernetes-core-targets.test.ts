@@ -10,6 +10,10 @@
 // `strategy: {}` as maxUnavailable 1); a DaemonSet had no deprecated.daemonset.template.generation
 // for k8s_rollback to read; NetworkPolicies were not served. Then: server-side apply recorded no
 // managedFields and had no conflicts (k8s_apply's ConfigMap steps with three field managers).
+// Then: k8s_waiter's short_wait_remove_pod (its last step) waited out the deletion of a pod whose
+// PID 1 is busybox `sleep`, which has no SIGTERM handler and so lasts the 30 s grace period; that
+// step runs on a cluster of its own at speed 4, where the target's 5 s timeout is 20 s of cluster
+// time, short of the grace period as on a real cluster.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { playbook } from "../../helpers/ansible.js";
@@ -375,6 +379,54 @@ function serverSideApply(): Open[] {
   ];
 }
 
+/** k8s_waiter's "Remove Pod with very short timeout": wait-pod runs `sleep 10000` as PID 1. */
+const SHORT_WAIT_REMOVE = play([
+  namespace("wait"),
+  k8s({
+    definition: {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "wait-pod", namespace: "wait" },
+      spec: podSpec("alpine:3.8", ["sleep", "10000"]),
+    },
+  }),
+  {
+    name: "wait-pod runs",
+    "kubernetes.core.k8s_info": { kind: "Pod", name: "wait-pod", namespace: "wait" },
+    register: "pod",
+    until: "pod.resources and pod.resources[0].status.phase == 'Running'",
+    retries: 30,
+    delay: 1,
+  },
+  k8s(
+    {
+      api_version: "v1",
+      kind: "Pod",
+      name: "wait-pod",
+      namespace: "wait",
+      state: "absent",
+      wait: true,
+      wait_sleep: 2,
+      wait_timeout: 5,
+    },
+    { name: "Remove Pod with very short timeout", ignore_errors: true, register: "short_wait_remove_pod" },
+  ),
+  assert("short_wait_remove_pod is failed"),
+  info("Pod", "wait-pod", "wait", "terminating"),
+  assert(
+    "terminating.resources | length == 1",
+    "terminating.resources[0].metadata.deletionTimestamp is defined",
+  ),
+  {
+    name: "wait-pod goes when its grace period is over",
+    "kubernetes.core.k8s_info": { kind: "Pod", name: "wait-pod", namespace: "wait" },
+    register: "gone",
+    until: "gone.resources | length == 0",
+    retries: 30,
+    delay: 1,
+  },
+]);
+
 let t: TestCluster;
 const failed = (out: string) => /failed=(\d+)/.exec(out)?.[1];
 
@@ -426,4 +478,21 @@ describe("kubernetes.core 2.4.0's integration targets, through ansible-playbook"
       ).stdout,
     ).toBe("1");
   }, 400_000);
+});
+
+describe("k8s_waiter's short_wait_remove_pod, on a cluster at speed 4", () => {
+  let slow: TestCluster;
+  beforeAll(async () => {
+    slow = await startTestCluster(4);
+  });
+  afterAll(() => slow?.stop());
+
+  it("a delete waited on for less than the grace period of a pod running sleep fails; the pod goes when the grace period is over", async () => {
+    const r = await playbook(slow, slow.file("short-wait.yml", SHORT_WAIT_REMOVE));
+    expect(r.code, r.out).toBe(0);
+    expect(failed(r.out)).toBe("0");
+    expect(r.out).toMatch(
+      /TASK \[Remove Pod with very short timeout\][\s\S]*?wait-pod\W{0,3}: Timed out waiting on resource/,
+    );
+  }, 120_000);
 });

@@ -180,7 +180,15 @@ describe("logs", () => {
     // grpc-go dials the address its resolver gave: the Service's ClusterIP, which has no endpoints
     const catalogIp = (ob.cluster.ctx.registry.get(R("Service"), ob.ns, "productcatalogservice") as Service)
       .spec.clusterIP;
-    expect(tail("checkoutservice")).toContain(`dial tcp ${catalogIp}:3550: connect: connection refused`);
+    const front = ob.logs(ob.pod("frontend")).slice(-200).join("\n");
+    expect(front).toContain(`dial tcp ${catalogIp}:3550: connect: connection refused`);
+    // checkoutservice returns its failure to the frontend and logs none itself; its words drop
+    // the product's error (src/checkoutservice/main.go prepOrderItems: "failed to get product #%q")
+    expect(tail("checkoutservice")).toContain("[PlaceOrder] user_id=");
+    expect(tail("checkoutservice")).not.toContain('"severity":"error"');
+    expect(front).toContain(
+      '"error":"failed to complete the order: rpc error: code = Internal desc = failed to prepare order: failed to get product #\\"OLJCESPC7Z\\""',
+    );
     // the frontend fails the requests whose calls failed below it
     // logrus's JSONFormatter writes the fields sorted by name
     expect(tail("frontend")).toMatch(/"message":"request error","session":"[^"]+","severity":"error"/);

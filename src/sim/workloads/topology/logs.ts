@@ -9,16 +9,18 @@ import { type Edge, type ServiceModel, softOnly, systemOf } from "../../context/
 import type { SimContext } from "../../context/context.js";
 import { STAMPS } from "../../core/log-stamps.js";
 import type { Pod } from "../../core/objects.js";
+import { type Writer, walk } from "./answers.js";
 import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
 import { ioFaultsOnMounts } from "./impairments.js";
 import { ownMs } from "./own-time.js";
+import type { SvcState } from "./service-state.js";
 import { javaDuration } from "./settings.js";
 import { authLines } from "./store-auth.js";
 import { refusalLines } from "./store-clients.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout|bind)\}/g;
+  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout|bind|err|cause|rpc)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -40,7 +42,10 @@ export type Vars = Partial<
     | "jvmSeconds"
     | "id"
     | "timeout"
-    | "bind",
+    | "bind"
+    | "err"
+    | "cause"
+    | "rpc",
     string | number
   >
 >;
@@ -79,6 +84,9 @@ export function baseVars(
     id: uuid(rnd),
   };
 }
+
+/** How answers.ts fills a handler's lines: these templates, a fresh id for each call's own. */
+const writer = (rnd: () => number): Writer => ({ fill: render, newId: () => uuid(rnd) });
 
 function uuid(rnd: () => number): string {
   const h = Array.from({ length: 4 }, () =>
@@ -164,6 +172,29 @@ function linesOf(
   return failureLines(m, e, o, v);
 }
 
+/**
+ * What the callee answered when it failed the call with an error ({cause}): its handler's own
+ * words for the callee of its own that failed (answers.ts), else the caller's client's words.
+ */
+function causeOf(
+  ctx: SimContext,
+  services: Map<string, SvcState>,
+  m: ServiceModel,
+  e: Edge,
+  o: CallOutcome,
+  vars: Vars,
+  rnd: () => number,
+): string {
+  if (o !== "error" || e.store) return "";
+  const callee = services.get(e.to);
+  if (callee?.model.errors?.steps.length && callee.serving.length) {
+    const there = callee.serving[Math.floor(rnd() * callee.serving.length)];
+    const w = walk(ctx, services, callee.model, there, vars, rnd, writer(rnd), true);
+    if (w.says !== undefined) return w.says;
+  }
+  return render([m.errors?.client.error ?? ""], { ...vars, rpc: callee?.model.rpc ?? "" })[0];
+}
+
 export interface SampleOpts {
   /** Requests per second this pod handles or sends. */
   rate: number;
@@ -207,6 +238,14 @@ export function sample(
   if (expected <= 0 || (expected < 1 && rnd() >= expected)) return out;
   // its own time and the wait for a worker (capacity.ts)
   let spent = ownMs(ctx, m, pod, traffic.podRps(pod, m)) + (st.services.get(m.key)?.queueMs ?? 0);
+  // a handler that words its failures per callee (answers.ts) logs what it did, and on a failure
+  // only what it logs itself (PlaceOrder returns its error to the caller, which logs it); one with
+  // stores logs its store client's failures and refusals in the loop below (store-clients.ts)
+  if (m.errors?.steps.length && !Object.keys(m.stores).length) {
+    const w = walk(ctx, st.services, m, pod, vars, rnd, writer(rnd));
+    const ms = Math.max(1, Math.round(spent + w.ms));
+    return [...out, ...render(m.logs.request, requestVars(vars, ms)), ...w.lines];
+  }
   for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
     if (rnd() >= e.perReq) continue;
     const v = view(e);
@@ -224,7 +263,14 @@ export function sample(
       continue;
     }
     const lines = linesOf(ctx, m, e, res, v, rnd);
-    if (lines?.length) return [...out, ...render(lines, callVars(vars, e, v, spent + ms, m))];
+    if (lines?.length)
+      return [
+        ...out,
+        ...render(lines, {
+          ...callVars(vars, e, v, spent + ms, m),
+          cause: causeOf(ctx, st.services, m, e, res, vars, rnd),
+        }),
+      ];
     // no template for it: the request still went badly, shown by its duration
     spent += ms;
   }
