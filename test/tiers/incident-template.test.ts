@@ -1,8 +1,7 @@
 // Fairness of the template family's incidents and the store's runtime limit (docs/incident-tier.md),
-// through the CLI on the embedded cluster: the oracle repairs each from what the agent can read
-// (its detectors, models/oracle/template.py: a LimitRange's maximum against what the Deployments
-// declare, a ResourceQuota against what they need, redis-cli CONFIG GET / INFO memory in the
-// store), noop and the runbook none, and each tempting wrong fix fails for its stated reason:
+// through the CLI on the embedded cluster: each tempting wrong fix fails for its stated reason (the
+// oracle, models/oracle/template.py, noop and the runbook: Simple-Micro's in
+// test/tiers/incident.test.ts, the other systems' in the by-hand sweep):
 //   template-limitrange  restarting the service without a pod (and another): the LimitRange refuses
 //                        the new pods too, a restart makes it worse;
 //   template-quota       undoing the newest rollout (the stalled, benign one): the quota stays and
@@ -15,37 +14,9 @@
 // processCommand (CMD_DENYOOM commands refused over maxmemory under noeviction), src/config.c
 // (CONFIG SET is runtime state, lost at restart).
 import { describe, expect, it } from "vitest";
-import { playbook, runOne, runScenarios } from "./incident.js";
-
-const SM = ["template-limitrange", "template-quota"];
-
-/** The scenarios on a system with a model (oracle, noop, runbook, scripted:<file>), through `run`. */
-const run = (env: string, scenarios: string[], model: string) => runScenarios(env, scenarios, model);
+import { playbook, runOne } from "./incident.js";
 
 const scripted = (env: string, scenario: string, tasks: string) => runOne(env, scenario, playbook(tasks));
-
-describe("the template family on Simple-Micro", () => {
-  it("the oracle repairs each from what the namespace shows, changing the cause and no workload", async () => {
-    const cases = await run("simple-micro", SM, "oracle");
-    expect(cases.map((c) => c.status)).toEqual(["success", "success"]);
-    for (const c of cases) expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
-  });
-
-  it("noop repairs none: the evicted pod's replacement stays refused", async () => {
-    const cases = await run("simple-micro", SM, "noop");
-    expect(cases.map((c) => c.status)).toEqual(["failure", "failure"]);
-  });
-
-  it("the runbook repairs none: restarting and undoing what is not Ready makes pods admission refuses", async () => {
-    // one run each: the runbook's rollout waits never end here, and at speed 600 they spend the
-    // run's clock lead (the cluster then follows the wall clock, and a second story's waits are real)
-    for (const scenario of SM) {
-      const [c] = await run("simple-micro", [scenario], "runbook");
-      expect(c.status, scenario).toBe("failure");
-      expect(c.reason?.code, scenario).toBe("ineffective");
-    }
-  });
-});
 
 describe("each scenario's wrong fix fails for its stated reason", () => {
   it("limitrange: restarting makes it worse, the new pods are refused too", async () => {
@@ -86,12 +57,5 @@ describe("each scenario's wrong fix fails for its stated reason", () => {
     );
     expect(c.status).toBe("failure");
     expect(c.reason?.detail).toMatch(/add-to-cart/);
-  });
-
-  it("store: the oracle repairs it at the store (CONFIG SET), noop does not", async () => {
-    const [o] = await run("online-boutique", ["far-store-maxmemory"], "oracle");
-    expect(o.status, JSON.stringify(o.reason)).toBe("success");
-    const [n] = await run("online-boutique", ["far-store-maxmemory"], "noop");
-    expect(n.status).toBe("failure");
   });
 });
