@@ -164,7 +164,8 @@ export function ctrDelay(
     case "stop": {
       // SIGTERM, then SIGKILL when the grace period is over (kuberuntime killContainer): a PID 1
       // with no SIGTERM handler is not sent it by the kernel and lasts the whole grace period
-      const grace = (graceOf(pod) ?? 30) * 1000;
+      // (never under 2 s: kuberuntime_container.go's minimumGracePeriodInSeconds)
+      const grace = Math.max(2, graceOf(pod) ?? 30) * 1000;
       return handlesTerm(spec) ? Math.min(t.stop, grace) : grace;
     }
     case "pullBackOff":

@@ -219,10 +219,12 @@ export class TopologyBehavior implements Behavior {
     // Spring Boot's "Started X in {seconds} seconds (JVM running for {jvmSeconds})": the JVM's
     // uptime at the line, and the application's own stopwatch, started once the JVM has booted
     // (StartupInfoLogger: both from the JVM's clock, in ms, never on a whole second)
-    const jvmMs = Math.max(0, now - ref.startedAt - Math.floor(rnd() * 200));
+    // (a stream of its own, so that the lines' other draws stay as they were)
+    const jitter = new Rng(`${key}/${now}/jvm`);
+    const jvmMs = Math.max(0, now - ref.startedAt - Math.floor(jitter.next() * 200));
     const vars = {
       ...baseVars(this.ctx, pod, md.kind === "service" ? md.m : undefined, now, rnd),
-      seconds: (Math.max(0, jvmMs - 600 - Math.floor(rnd() * 700)) / 1000).toFixed(3),
+      seconds: (Math.max(0, jvmMs - 600 - Math.floor(jitter.next() * 700)) / 1000).toFixed(3),
       jvmSeconds: (jvmMs / 1000).toFixed(3),
       // where a MySQL server listens, as its start-up says (`*`: every address)
       ...(runtimeOf(ref.container) === "mysqld"
