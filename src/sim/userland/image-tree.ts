@@ -5,6 +5,7 @@
 // is built once per image and shared: a container's root layer copies only the map of it.
 import { hashString } from "../../util/rng.js";
 import { canonicalIn, type TreeNode } from "./fs-base.js";
+import { globRe } from "./glob.js";
 import { parseImage } from "./images.js";
 import { imageBinaries, imagePrograms, imageTools } from "./toolbox.js";
 
@@ -47,14 +48,6 @@ export function installImageTrees(d: Record<string, unknown> | undefined): void 
   if (!d || (doc as unknown) === d) return;
   doc = d as unknown as TreesDoc;
   memo.clear();
-}
-
-function globRe(glob: string): RegExp {
-  const body = glob
-    .split(/(\*\*|\*)/)
-    .map((p) => (p === "**" ? ".*" : p === "*" ? "[^/]*" : p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
-    .join("");
-  return new RegExp(`^${body}$`);
 }
 
 /** One buffer per size and kind: a program's bytes are never read as text, so they are shared. */

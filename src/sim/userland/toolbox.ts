@@ -6,6 +6,7 @@
 // shell's message for a missing command differs from the runtime's and `kill` is a builtin there.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Container } from "../core/objects.js";
+import { globRe } from "./glob.js";
 import { parseImage } from "./images.js";
 import type { CommandHandler, Proc } from "./process.js";
 
@@ -64,14 +65,6 @@ export function installToolboxes(d: Record<string, unknown>): void {
 function load(): ToolboxDoc {
   if (!doc) throw new Error("no toolboxes: build an EmbeddedCluster with its stages first");
   return doc;
-}
-
-function globRe(glob: string): RegExp {
-  const body = glob
-    .split(/(\*\*|\*)/)
-    .map((p) => (p === "**" ? ".*" : p === "*" ? "[^/]*" : p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
-    .join("");
-  return new RegExp(`^${body}$`);
 }
 
 function toolsOf(d: ToolboxDoc, set: string, depth = 0): Record<string, string> {
