@@ -1,9 +1,7 @@
 // Fairness of the incident tier's "the fix does not stick" family (docs/incident-tier.md), on
-// Simple-Micro through `microremed run` on the embedded cluster: the oracle repairs each scenario
-// from what the agent can read (its detectors find the source: the config agent's ConfigMap, the
-// CronJob) at the full and the symptom report level; noop none; the runbook none (its undo and
-// its scale-up are reverted by the source within the hold); and each tempting wrong fix fails for
-// its stated reason:
+// Simple-Micro through `microremed run` on the embedded cluster: each tempting wrong fix fails for
+// its stated reason (the oracle, whose detectors find the source, the config agent's ConfigMap and
+// the CronJob, noop and the runbook: Simple-Micro's fairness run, test/tiers/incident.test.ts):
 //   config drift  patching the caller's env: the agent sets it back within 30 s;
 //                 scaling the agent to 0 first: the namespace's health (the agent is part of it);
 //   cronjob       scaling the service back up: the next run scales it to 0 within the hold.
@@ -45,33 +43,6 @@ const SCALE_UP = playbook(`
 - name: wait for it
   ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/time-service --timeout=120s
 `);
-
-describe("simple-micro, the incident tier's sticks family", () => {
-  it("the oracle repairs each from the source, at the full and the symptom level, changing only the causes", async () => {
-    for (const level of ["full", "symptom"]) {
-      const cases = await runSticks("simple-micro", "oracle", SCENARIOS, ["--report", level]);
-      expect(
-        cases.map((c) => c.status),
-        level,
-      ).toEqual(["success", "success"]);
-      if (level === "full")
-        for (const c of cases) expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
-    }
-  });
-
-  it("noop repairs none", async () => {
-    const cases = await runSticks("simple-micro", "noop");
-    expect(cases.map((c) => c.status)).toEqual(["failure", "failure"]);
-  });
-
-  it("the runbook repairs none: its undo and its scale-up are reverted by the source within the hold", async () => {
-    const [drift, cron] = await runSticks("simple-micro", "runbook");
-    expect(drift.status).toBe("failure");
-    expect(drift.reason?.detail).toMatch(/TIME_SERVICE_ADDR/);
-    expect(cron.status).toBe("failure");
-    expect(cron.reason?.code).toBe("ineffective");
-  });
-});
 
 describe("the sticks family's wrong fixes fail for their stated reasons", () => {
   it("patching the caller under the config agent is reverted within the hold", async () => {
