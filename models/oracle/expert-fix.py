@@ -16,6 +16,39 @@ from cluster import LAST, NS, applied_of, deployment_view, get, kubectl
 from localize import find_services
 
 
+UPSTREAM = re.compile(r'upstream: "https?://(\d+\.\d+\.\d+\.\d+):(\d+)')
+
+
+def restart_stale_callers(SVC, ports):
+    """Callers that resolved the Service's name once, when they started (nginx's proxy_pass with no
+    resolver), still dial its old address, which their error log names ("upstream:
+    \"http://IP:PORT/...\""); they read the new one only when they start again."""
+    new_ip = ((get("service", SVC) or {}).get("spec") or {}).get("clusterIP")
+    pods = (get("pod") or {}).get("items", [])
+    pod_ips = {p.get("status", {}).get("podIP") for p in pods}
+    done = []
+    for d in (get("deployment") or {}).get("items", []):
+        name = d["metadata"]["name"]
+        sel = (d["spec"].get("selector") or {}).get("matchLabels") or {}
+        if name == SVC or not sel:
+            continue
+        stale = False
+        for p in pods:
+            labels = p["metadata"].get("labels") or {}
+            if p.get("status", {}).get("phase") != "Running" or any(labels.get(k) != v for k, v in sel.items()):
+                continue
+            for c in p["spec"].get("containers") or []:
+                r = kubectl("logs", p["metadata"]["name"], "-c", c["name"], "--tail=100", check=False)
+                for ip, port in UPSTREAM.findall(r.stdout or ""):
+                    if int(port) in ports and ip != new_ip and ip not in pod_ips:
+                        stale = True
+        if stale:
+            kubectl("rollout", "restart", f"deployment/{name}")
+            kubectl("rollout", "status", f"deployment/{name}", "--timeout=600s")
+            done.append(f"deployment/{name} restarted (it still dialed {SVC}'s old address)")
+    return done
+
+
 def repair(SVC):
     """Diagnose one service from what the namespace shows, repair what is found; returns what was done."""
     actions = []
@@ -58,6 +91,7 @@ def repair(SVC):
         }
         kubectl("create", "-f", "-", stdin=json.dumps(svc_obj))
         actions.append(f"service/{SVC} created for ports {[p['port'] for p in ports]}")
+        actions += restart_stale_callers(SVC, {p["port"] for p in ports})
     elif svc is not None:
         applied = applied_of(svc)
         if applied:
