@@ -71,6 +71,9 @@ export async function runScenarios(env: string, scenarios: string[], model: stri
 export const runOne = (env: string, scenario: string, script: string) =>
   runScenarios(env, [scenario], scripted(script));
 
+/** Scenarios whose canonical fix is made inside a container (exec), out of the API's change record. */
+const RUNTIME_FIXES = new Set(["far-store-maxmemory"]);
+
 /** The incident tier's fairness on one system: oracle all, noop none, the runbook none. */
 export function incidentFairness(env: string) {
   describe(`${env}, the incident tier`, () => {
@@ -82,9 +85,11 @@ export function incidentFairness(env: string) {
       expect(row.injectionFailures, `see ${dir}`).toBe(0);
       expect(row.evaluated).toBeGreaterThanOrEqual(2);
       expect(row.successRate, `see ${dir}`).toBe(1);
-      // the causes were found and changed, each of them (localization per cause)
+      // the causes were found and changed, each of them (localization per cause), save a cause
+      // repaired at run time through exec (redis-cli CONFIG SET), which no API write records
       for (const c of readCases(join(dir, "SoloGen_incident")))
-        expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
+        if (!RUNTIME_FIXES.has(String(c.failure)))
+          expect(c.localization?.localized, JSON.stringify(c.localization)).toBe(true);
     });
 
     it("noop repairs none", async () => {
