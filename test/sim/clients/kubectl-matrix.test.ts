@@ -197,6 +197,10 @@ describe("kubectl against the embedded cluster", () => {
     const before = await kn("get", "pods", "-l", "app=web", "-o", "name");
     await kn("rollout", "restart", "deploy/web");
     await kn("rollout", "status", "deploy/web", "--timeout=90s");
+    // the old pods are Terminating for their containers' stop (a PID 1 without a SIGTERM handler
+    // lasts the grace period), as `kubectl get pods` shows on any cluster: wait them out
+    for (const old of before.split("\n").filter(Boolean))
+      await t.kubectl(["-n", "shop", "wait", "--for=delete", old, "--timeout=60s"], { reject: false });
     const after = await kn("get", "pods", "-l", "app=web", "-o", "name");
     expect(after.split("\n").some((p) => before.includes(p))).toBe(false);
   });

@@ -218,13 +218,14 @@ export class TopologyBehavior implements Behavior {
     const logs = md.kind === "service" ? md.m.logs : md.s.logs;
     // Spring Boot's "Started X in {seconds} seconds (JVM running for {jvmSeconds})": the JVM's
     // uptime at the line, and the application's own stopwatch, started once the JVM has booted
-    // (StartupInfoLogger: both from the JVM's clock, in ms, never on a whole second)
-    // (a stream of its own, so that the lines' other draws stay as they were)
-    const jitter = new Rng(`${key}/${now}/jvm`);
-    const jvmMs = Math.max(0, now - ref.startedAt - Math.floor(jitter.next() * 200));
+    // (StartupInfoLogger: both from the JVM's clock, in ms, never on a whole second); drawn for a
+    // JVM only, so that the other applications' lines draw as they did
+    const jvm = md.kind === "service" && /^java/.test(md.m.lang ?? "");
+    const jvmMs = Math.max(0, now - ref.startedAt - (jvm ? Math.floor(rnd() * 200) : 0));
+    const appMs = jvm ? Math.max(0, jvmMs - 600 - Math.floor(rnd() * 700)) : jvmMs;
     const vars = {
       ...baseVars(this.ctx, pod, md.kind === "service" ? md.m : undefined, now, rnd),
-      seconds: (Math.max(0, jvmMs - 600 - Math.floor(jitter.next() * 700)) / 1000).toFixed(3),
+      seconds: (appMs / 1000).toFixed(3),
       jvmSeconds: (jvmMs / 1000).toFixed(3),
       // where a MySQL server listens, as its start-up says (`*`: every address)
       ...(runtimeOf(ref.container) === "mysqld"
