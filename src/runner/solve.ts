@@ -10,6 +10,7 @@ import type { Model } from "../llm/types.js";
 import { executionError } from "../methods/errors.js";
 import type { Method, MethodContext, MethodError, MethodResult } from "../methods/types.js";
 import type { MethodTimes } from "../runlog/records.js";
+import { toldScorer } from "../verify/told.js";
 import type { Scorer } from "../verify/types.js";
 import { actingAs } from "./acting.js";
 import type { RunConfig } from "./config.js";
@@ -56,7 +57,7 @@ export async function solve(
     report,
     identity: accessText(ctx.cfg.agentAccess, scope.namespace),
     model: timedModel(ctx.model, times),
-    scorer: timedScorer(scorer, scope.time, speed, times),
+    scorer: timedScorer(toldScorer(scorer, report), scope.time, speed, times),
     prober: probe && timedProber(probe, times),
     launcher: timedLauncher(launcher, scope.time, times),
     executor: timedExecutor(executor, scope.time, times),

@@ -11,6 +11,8 @@ export interface Verdict {
   measurements: Record<string, unknown>;
   /** The measurement could not be made (no metrics yet, a command gave no result): says nothing about the fault. */
   inconclusive?: boolean;
+  /** What a method may be told of this verdict, where its report names no cause (told.ts); else `reason`. */
+  told?: string;
 }
 
 /**

@@ -33,7 +33,7 @@ beforeAll(() => {
 });
 
 /** One case through `microremed run` with a scripted Coordinator; its record and conversation. */
-async function runCase(name: string, turns: Turn[]) {
+async function runCase(name: string, turns: Turn[], extra: string[] = []) {
   const script = join(dir, `${name}.yaml`);
   writeFileSync(script, stringify({ turns }));
   const args = [
@@ -54,6 +54,7 @@ async function runCase(name: string, turns: Turn[]) {
     dir,
     "--run-name",
     name,
+    ...extra,
   );
   const r = await execa("node", [CLI, ...args], { reject: false, all: true, timeout: 240_000 });
   const file = join(dir, name, "cases.jsonl");
@@ -129,6 +130,24 @@ describe("ThinkRemed through the CLI on the embedded cluster", { timeout: 240_00
     );
     expect(reflection.content).toContain("PLAY RECAP");
     expect(reflection.content).toContain(`Verification: failed: ${convo.attempts[0].verdict.reason}`);
+  });
+
+  it("tells a method whose report names no service what users and the namespace show, never the fault's own check", async () => {
+    const { rec, convo, log } = await runCase("reflect-symptom", [print(NOTHING, usage), print(FIX.replaceAll("{{service}}", "time-service"), usage)], [
+      "--report",
+      "symptom",
+    ]);
+    expect(rec.status, log).toBe("success");
+    const first = convo.attempts[0].verdict;
+    // the record keeps the whole verdict; the model heard only what its alert lets it know
+    expect(first.reason).toContain("time-service");
+    expect(first.told).toBeDefined();
+    expect(first.told).not.toContain(first.reason);
+    const reflection = convo.conversation.find((m: { content: string }) =>
+      m.content.includes("has not been remediated"),
+    );
+    expect(reflection.content).toContain(`Verification: failed: ${first.told}`);
+    expect(reflection.content).not.toContain(first.reason);
   });
 
   it("gives up after T_max attempts", async () => {

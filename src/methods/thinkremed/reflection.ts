@@ -20,7 +20,7 @@ function status(a: Attempt): string {
 
 export function reflection(cfg: ThinkRemedConfig, a: Attempt): string {
   const verdict = a.verdict
-    ? `${a.verdict.pass ? "passed" : "failed"}: ${a.verdict.reason}`
+    ? `${a.verdict.pass ? "passed" : "failed"}: ${a.verdict.told ?? a.verdict.reason}`
     : "not run, because nothing was executed";
   return cfg.prompt("reflection", {
     attempt: String(a.index),
