@@ -29,7 +29,7 @@ const PATCH_CALLER = playbook(`
 /** The agent scaled away, then the caller's address set right: it sticks, the namespace is short of its agent. */
 const SCALE_AGENT_AWAY = playbook(`
 - name: stop the agent
-  ansible.builtin.command: kubectl -n {{namespace}} scale deployment/config-agent --replicas=0
+  ansible.builtin.command: kubectl -n {{namespace}} scale deployment/platform-sync --replicas=0
 - name: set the address right
   ansible.builtin.command: kubectl -n {{namespace}} set env deployment/hello-service TIME_SERVICE_ADDR=time-service:5001
 - name: wait for it
@@ -55,7 +55,7 @@ describe("the sticks family's wrong fixes fail for their stated reasons", () => 
   it("scaling the agent away makes the fix stick but costs the namespace its agent", async () => {
     const [c] = await runSticks("simple-micro", scripted(SCALE_AGENT_AWAY), ["sticks-config-drift"]);
     expect(c.status).toBe("failure");
-    expect(c.reason?.detail).toMatch(/config-agent was scaled from 1 to 0/);
+    expect(c.reason?.detail).toMatch(/platform-sync was scaled from 1 to 0/);
     expect(c.reason?.detail).not.toMatch(/TIME_SERVICE_ADDR/);
   });
 
