@@ -108,8 +108,11 @@ afterEach(async () => {
 
 describe("StressChaos", () => {
   it("cpu-stress: ten stress-ng-cpu workers in /proc, in the container's cgroup, throttled at 500m", async () => {
+    // the service's own requests below its limit wait at a period boundary now and then
+    // (cgroup.ts: a burst past a period's share of the quota); nr_throttled counts whole periods of
+    // that rate's integral, so 30 s of it may cross one whole period or none, by where it started
     const quiet = await cpuStatOver(30);
-    expect(quiet.b.nr_throttled - quiet.a.nr_throttled).toBe(0);
+    expect(quiet.b.nr_throttled - quiet.a.nr_throttled).toBeLessThanOrEqual(1);
     await apply("cpu-stress");
     const procs = await processes(kn, pod.metadata.name, APP);
     const master = [...procs].find(([, p]) => p.status.get("Name") === "stress-ng")!;
@@ -143,7 +146,7 @@ describe("StressChaos", () => {
       [],
     );
     const calm = await cpuStatOver(30);
-    expect(calm.b.nr_throttled - calm.a.nr_throttled).toBe(0);
+    expect(calm.b.nr_throttled - calm.a.nr_throttled).toBeLessThanOrEqual(1);
   }, 120_000);
 
   it("memory-stress: the stress-ng-vm worker holds 1280 MiB (VmRSS), memory.current counts it", async () => {
