@@ -134,6 +134,5 @@ export function alertText(m: SymptomMeasurement): string {
     lines.push(`- Alert: the namespace's health alert fired ${since}`);
     lines.push(...healthLines(m), "- (this system has no user-facing check to measure requests with)");
   }
-  lines.push("- Which service is at fault, and why, is not known: that is for the responder to find.");
   return lines.join("\n");
 }
