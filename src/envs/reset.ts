@@ -3,8 +3,10 @@
 // before it did or the agent wrote:
 //   - an object the snapshot lacks (of no owner) is deleted;
 //   - a changed Service, ConfigMap, Secret, ServiceAccount or NetworkPolicy is written back;
-//   - a changed workload (a new generation, new annotations such as a change-cause, a ReplicaSet
-//     more or less) is deleted with its ReplicaSets and pods and created again as it was, its
+//   - a changed Deployment whose ReplicaSets of the snapshot are all still there is rolled back
+//     in place (rewind.ts), keeping its age; any other changed workload (a new generation, new
+//     annotations such as a change-cause, a ReplicaSet more or less) is deleted with its
+//     ReplicaSets and pods and created again as it was, its
 //     ReplicaSets first: the Deployment controller adopts ReplicaSets of no owner that its
 //     selector matches (kube's ClaimReplicaSets) and finds its current one by template, so
 //     `kubectl rollout history` shows the revisions and change-causes of the snapshot and
@@ -20,6 +22,7 @@ import type { KObj } from "../kube/objects.js";
 import type { Clock } from "../kube/time.js";
 import { waitFor } from "../kube/wait.js";
 import { waitHealthy } from "./deploy.js";
+import { canRewind, rewindDeployment } from "./rewind.js";
 import {
   content,
   keyOf,
@@ -71,6 +74,7 @@ export async function resetNamespace(snap: NamespaceSnapshot, o: ResetOptions): 
     }
 
   const recreate: KObj[] = [];
+  const rewound: string[] = [];
   for (const [key, was] of snap.objects) {
     const live = now.objects.get(key);
     if (live && signature(live, now.history.get(key)) === snap.marks.get(key)) continue;
@@ -85,13 +89,24 @@ export async function resetNamespace(snap: NamespaceSnapshot, o: ResetOptions): 
       out.replaced.push(key);
       continue;
     }
+    // a Deployment rolls back in place where it and its ReplicaSets are the same objects: it keeps
+    // its age (rewind.ts)
+    if (
+      was.kind === "Deployment" &&
+      canRewind(was, live, snap.history.get(key) ?? [], now.history.get(key) ?? [])
+    ) {
+      await rewindDeployment(o, ns, was, snap.history.get(key) ?? []);
+      out.replaced.push(key);
+      rewound.push(was.metadata.name!);
+      continue;
+    }
     recreate.push(was);
   }
   for (const was of recreate) await recreateObject(snap, was, o);
   out.recreated.push(...recreate.map(keyOf));
 
   // pods of workloads left alone whose containers restarted since: their controllers replace them
-  const gone = new Set(recreate.map((w) => w.metadata.name));
+  const gone = new Set([...recreate.map((w) => w.metadata.name), ...rewound]);
   for (const p of now.pods) {
     const owner = p.metadata.ownerReferences?.find((r) => r.controller);
     const before = snap.restarts.get(p.metadata.name!);
@@ -102,7 +117,7 @@ export async function resetNamespace(snap: NamespaceSnapshot, o: ResetOptions): 
     }
   }
 
-  if (out.recreated.length || out.pods.length || out.deleted.length)
+  if (out.recreated.length || rewound.length || out.pods.length || out.deleted.length)
     await waitHealthy(client, o.time, ns, o.timeoutSeconds, o.signal);
   await untilNoneTerminating(ns, o);
   out.events = await dropEvents(snap, o);
