@@ -117,6 +117,19 @@ async function podOf(s: StepScope, app: string): Promise<Pod> {
   return pod;
 }
 
+/** `count` Running pods of a service, the first by name; fewer than that is an error. */
+async function podsOf(s: StepScope, app: string, count: number): Promise<Pod[]> {
+  const pods = (await s.client.list<Pod>("v1", "Pod", s.namespace, `app=${app}`))
+    .filter((p) => p.status?.phase === "Running" && !p.metadata.deletionTimestamp)
+    .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
+  if (pods.length < count)
+    throw new MicroRemedError(
+      "E_CLUSTER",
+      `an incident step deletes ${count} pods of ${app} in ${s.namespace}, which runs ${pods.length}`,
+    );
+  return pods.slice(0, count);
+}
+
 /** One step; returns what it touched. */
 async function runStep(s: StepScope, step: Step): Promise<Touched[]> {
   const { client, namespace } = s;
@@ -153,8 +166,10 @@ async function runStep(s: StepScope, step: Step): Promise<Touched[]> {
       await waitHealthy(client, s.time, namespace, s.readyTimeoutSeconds, s.signal);
       return [];
     case "delete-pod": {
-      const pod = await podOf(s, step.app);
-      await client.delete("v1", "Pod", namespace, pod.metadata.name!);
+      // one pod (the first Running one), or `count` of them, the first by name: which pods a
+      // partial restart leaves running is part of the story, and the same on every run
+      const pods = step.count ? await podsOf(s, step.app, step.count) : [await podOf(s, step.app)];
+      for (const pod of pods) await client.delete("v1", "Pod", namespace, pod.metadata.name!);
       return [];
     }
     case "exec": {
