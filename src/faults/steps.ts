@@ -60,7 +60,8 @@ export function mergeManifest(base: unknown, change: unknown): unknown {
       return c ? mergeManifest(b, c) : b;
     });
     for (const c of change)
-      if (!base.some((b) => (b as { name: string }).name === (c as { name: string }).name)) out.push(c);
+      if (!base.some((b) => (b as { name: string }).name === (c as { name: string }).name))
+        out.push(withoutNulls(c));
     return out;
   }
   if (
@@ -80,7 +81,21 @@ export function mergeManifest(base: unknown, change: unknown): unknown {
     }
     return out;
   }
-  return change === undefined ? base : change;
+  if (change === undefined) return base;
+  // what the file did not have is written as the change gives it, less the fields it nulls (an
+  // env entry added with `value: null` beside its valueFrom, on a system whose manifest lacks it)
+  return base === undefined ? withoutNulls(change) : change;
+}
+
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k, x]) => x !== null && !UNSAFE.has(k))
+        .map(([k, x]) => [k, withoutNulls(x)]),
+    );
+  return v;
 }
 
 /** What the steps run with: the cluster, its clock, the namespace and the system's manifests. */
