@@ -36,7 +36,8 @@ export interface ObjectRef {
  *   delete  one object deleted
  *   wait    cluster seconds pass, so what follows is newer than what came before
  *   ready   until every workload of the namespace is Ready again
- *   delete-pod  one pod of a service deleted (its controller replaces it)
+ *   delete-pod  one pod of a service deleted (its controller replaces it); `count` deletes that
+ *           many of its Running pods at once (a node drained, a hand restart of some of them)
  *   exec    a command run in a pod of a service (runtime state: the service's pods are replaced at restore)
  * `benign` marks a step that is not a cause (a red herring): documentation, and the tests' check
  * that no cause is benign.
@@ -48,7 +49,7 @@ export type Step = { benign?: boolean; note?: string } & (
   | { do: "delete"; kind: string; name: string }
   | { do: "wait"; seconds: number }
   | { do: "ready" }
-  | { do: "delete-pod"; app: string }
+  | { do: "delete-pod"; app: string; count?: number }
   | { do: "exec"; app: string; container?: string; command: string[] }
 );
 
@@ -103,7 +104,7 @@ const STEP = {
       ["delete", ref, ["kind", "name"]],
       ["wait", { seconds: { type: "number", minimum: 1 } }, ["seconds"]],
       ["ready", {}, []],
-      ["delete-pod", { app: { type: "string" } }, ["app"]],
+      ["delete-pod", { app: { type: "string" }, count: { type: "integer", minimum: 1 } }, ["app"]],
       [
         "exec",
         {

@@ -60,7 +60,8 @@ export function mergeManifest(base: unknown, change: unknown): unknown {
       return c ? mergeManifest(b, c) : b;
     });
     for (const c of change)
-      if (!base.some((b) => (b as { name: string }).name === (c as { name: string }).name)) out.push(c);
+      if (!base.some((b) => (b as { name: string }).name === (c as { name: string }).name))
+        out.push(withoutNulls(c));
     return out;
   }
   if (
@@ -80,7 +81,21 @@ export function mergeManifest(base: unknown, change: unknown): unknown {
     }
     return out;
   }
-  return change === undefined ? base : change;
+  if (change === undefined) return base;
+  // what the file did not have is written as the change gives it, less the fields it nulls (an
+  // env entry added with `value: null` beside its valueFrom, on a system whose manifest lacks it)
+  return base === undefined ? withoutNulls(change) : change;
+}
+
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k, x]) => x !== null && !UNSAFE.has(k))
+        .map(([k, x]) => [k, withoutNulls(x)]),
+    );
+  return v;
 }
 
 /** What the steps run with: the cluster, its clock, the namespace and the system's manifests. */
@@ -115,6 +130,19 @@ async function podOf(s: StepScope, app: string): Promise<Pod> {
   if (!pod)
     throw new MicroRemedError("E_CLUSTER", `no running pod of ${app} in ${s.namespace} for an incident step`);
   return pod;
+}
+
+/** `count` Running pods of a service, the first by name; fewer than that is an error. */
+async function podsOf(s: StepScope, app: string, count: number): Promise<Pod[]> {
+  const pods = (await s.client.list<Pod>("v1", "Pod", s.namespace, `app=${app}`))
+    .filter((p) => p.status?.phase === "Running" && !p.metadata.deletionTimestamp)
+    .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
+  if (pods.length < count)
+    throw new MicroRemedError(
+      "E_CLUSTER",
+      `an incident step deletes ${count} pods of ${app} in ${s.namespace}, which runs ${pods.length}`,
+    );
+  return pods.slice(0, count);
 }
 
 /** One step; returns what it touched. */
@@ -153,8 +181,10 @@ async function runStep(s: StepScope, step: Step): Promise<Touched[]> {
       await waitHealthy(client, s.time, namespace, s.readyTimeoutSeconds, s.signal);
       return [];
     case "delete-pod": {
-      const pod = await podOf(s, step.app);
-      await client.delete("v1", "Pod", namespace, pod.metadata.name!);
+      // one pod (the first Running one), or `count` of them, the first by name: which pods a
+      // partial restart leaves running is part of the story, and the same on every run
+      const pods = step.count ? await podsOf(s, step.app, step.count) : [await podOf(s, step.app)];
+      for (const pod of pods) await client.delete("v1", "Pod", namespace, pod.metadata.name!);
       return [];
     }
     case "exec": {

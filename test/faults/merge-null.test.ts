@@ -30,4 +30,24 @@ describe("an apply step's manifest with a null", () => {
     });
     expect(base.spec.containers[0].env[0].value).toBe("svc:5001");
   });
+  it("drops a null in an item the manifest did not have (an env entry added over an envFrom's key)", () => {
+    const base = { spec: { containers: [{ name: "app", env: [{ name: "NODE_IP", value: "x" }] }] } };
+    const ref = { configMapKeyRef: { name: "cm", key: "DB_PORT" } };
+    const merged = mergeManifest(base, {
+      spec: { containers: [{ name: "app", env: [{ name: "DB_PORT", value: null, valueFrom: ref }] }] },
+    });
+    expect(merged).toEqual({
+      spec: {
+        containers: [
+          {
+            name: "app",
+            env: [
+              { name: "NODE_IP", value: "x" },
+              { name: "DB_PORT", valueFrom: ref },
+            ],
+          },
+        ],
+      },
+    });
+  });
 });
