@@ -210,7 +210,9 @@ function composeEnv(ctx: SimContext, obj: KObject, container: Container): Map<st
   }
   for (const e of container?.env ?? []) {
     let v: string | undefined;
-    if (e.value !== undefined) v = expandRefs(String(e.value), env, services);
+    // as the kubelet (kubelet_pods.go makeEnvironmentVariables): a value that is empty (the API
+    // decodes a null string as "") gives way to valueFrom
+    if (e.value != null && e.value !== "") v = expandRefs(String(e.value), env, services);
     else if (e.valueFrom?.fieldRef) v = fieldValue(pod, e.valueFrom.fieldRef.fieldPath);
     else if (e.valueFrom?.resourceFieldRef) v = resourceValue(container, e.valueFrom.resourceFieldRef);
     else if (e.valueFrom?.configMapKeyRef)

@@ -58,6 +58,8 @@ beforeAll(async () => {
             { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
             { name: "LOG_LEVEL", valueFrom: { configMapKeyRef: { name: "cfg", key: "LEVEL" } } },
             { name: "DB_PASSWORD", valueFrom: { secretKeyRef: { name: "creds", key: "password" } } },
+            // an empty value (a null decodes as "") gives way to valueFrom (kubelet_pods.go makeEnvironmentVariables)
+            { name: "DB_SECRET", value: "", valueFrom: { secretKeyRef: { name: "creds", key: "password" } } },
           ],
           envFrom: [{ configMapRef: { name: "cfg" }, prefix: "CFG_" }],
           volumeMounts: [{ name: "logs", mountPath: "/logs" }],
@@ -100,6 +102,7 @@ describe("kubectl exec", () => {
       POD_NAME: "web",
       LOG_LEVEL: "debug",
       DB_PASSWORD: "s3cret",
+      DB_SECRET: "s3cret",
       CFG_LEVEL: "debug",
       KUBERNETES_SERVICE_HOST: "10.43.0.1",
       CART_DB_SERVICE_PORT: "3306",
