@@ -90,4 +90,6 @@ export const LONG_LANE = [
   "test/sim/workloads/heap-cmdline-kubectl.test.ts",
   // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
   "test/sim/workloads/mysqld-options-kubectl.test.ts",
+  // far-wrong-twin's wrong fixes on Online-Boutique and Train-Ticket's oracle (4 runs through the CLI)
+  "test/tiers/incident-far-twin.test.ts",
 ];

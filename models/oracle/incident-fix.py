@@ -151,6 +151,7 @@ DETECTORS += __import__("template").DETECTORS
 import leak; leak.Finding = Finding; DETECTORS += leak.DETECTORS  # noqa: E401,E702,E402 a heap past its limit
 DETECTORS[DETECTORS.index(wrong_port):DETECTORS.index(wrong_port)] = __import__("herring").DETECTORS  # the herring family's: a renumbered port before the callers' ports are read against it
 DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start
+import twin; twin.Finding = Finding; DETECTORS += twin.DETECTORS  # noqa: E401,E702,E402 the far family's: a valid address of the wrong service
 
 
 def main():
