@@ -90,6 +90,8 @@ export const LONG_LANE = [
   "test/sim/workloads/heap-cmdline-kubectl.test.ts",
   // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
   "test/sim/workloads/mysqld-options-kubectl.test.ts",
+  // a datasource naming another MySQL server: Train-Ticket deployed, Access denied (about 36 s)
+  "test/sim/workloads/wrong-store-kubectl.test.ts",
   // far-wrong-twin's wrong fixes on Online-Boutique and Train-Ticket's oracle (4 runs through the CLI)
   "test/tiers/incident-far-twin.test.ts",
 ];
