@@ -90,6 +90,6 @@ export const LONG_LANE = [
   "test/sim/workloads/heap-cmdline-kubectl.test.ts",
   // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
   "test/sim/workloads/mysqld-options-kubectl.test.ts",
-  // template-stale-replica's two wrong fixes on Simple-Micro, one run each (about 40 s)
-  "test/tiers/incident-stale.test.ts",
+  // a datasource naming another MySQL server: Train-Ticket deployed, Access denied (about 36 s)
+  "test/sim/workloads/wrong-store-kubectl.test.ts",
 ];

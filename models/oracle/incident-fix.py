@@ -152,6 +152,7 @@ import leak; leak.Finding = Finding; DETECTORS += leak.DETECTORS  # noqa: E401,E
 DETECTORS[DETECTORS.index(wrong_port):DETECTORS.index(wrong_port)] = __import__("herring").DETECTORS  # the herring family's: a renumbered port before the callers' ports are read against it
 DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start
 DETECTORS += __import__("stale").DETECTORS  # the template family's: a replica started before its ConfigMap's last write
+import twin; twin.Finding = Finding; DETECTORS += twin.DETECTORS  # noqa: E401,E702,E402 the far family's: a valid address of the wrong service
 
 
 def main():

@@ -36,6 +36,7 @@ const INCIDENT_SCRIPTS = [
   "herring.py",
   "started.py",
   "stale.py",
+  "twin.py",
 ];
 
 /**

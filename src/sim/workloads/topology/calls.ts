@@ -276,10 +276,12 @@ function spotView(
     p.reset = 1;
     return { p, latencyMs: 2 * rtt, readPhase: false };
   }
-  // another application on that port: it does not know the call (gRPC Unimplemented, HTTP 404)
+  // another application on that port: it does not know the call (gRPC Unimplemented, HTTP 404);
+  // another MySQL server has no account for the client's user (Access denied: store-auth.ts)
   if (!there || there.key !== e.to) {
     p.error = 1;
-    return { p, latencyMs: 2 * rtt, lands: there?.key, readPhase: false };
+    const denied = there && e.store === "mysql" ? 1 : 0;
+    return { p, latencyMs: 2 * rtt, lands: there?.key, readPhase: false, denied };
   }
   let httpDelay = 0;
   if (expected === "http") {

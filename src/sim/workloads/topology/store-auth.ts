@@ -23,15 +23,17 @@ export const DENIAL_TEXT: Record<Denial, string> = {
 };
 
 interface AuthRule {
-  app: string;
+  /** The client application, or else every application of a language (`lang` of the topology). */
+  app?: string;
+  lang?: string;
   store: string;
   lines: string[];
 }
 
-/** What a client application logs when its store refuses it for want of a password, if known. */
+/** What a client application logs when its store refuses its credentials, if known. */
 export function authLines(ctx: SimContext, m: ServiceModel, e: Edge): string[] | undefined {
   const rules = (ctx.stages.toolboxes.authFailures ?? []) as AuthRule[];
-  return rules.find((r) => r.app === m.key && r.store === e.store)?.lines;
+  return rules.find((r) => (r.app ? r.app === m.key : r.lang === m.lang) && r.store === e.store)?.lines;
 }
 
 /**
