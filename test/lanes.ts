@@ -90,4 +90,6 @@ export const LONG_LANE = [
   "test/sim/workloads/heap-cmdline-kubectl.test.ts",
   // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
   "test/sim/workloads/mysqld-options-kubectl.test.ts",
+  // multi-three-revert's two wrong fixes through `run` on Simple-Micro (about 30 s)
+  "test/tiers/incident-multi-revert.test.ts",
 ];
