@@ -150,6 +150,7 @@ import load; load.Finding = Finding; DETECTORS += load.DETECTORS  # noqa: E401,E
 DETECTORS += __import__("template").DETECTORS
 import leak; leak.Finding = Finding; DETECTORS += leak.DETECTORS  # noqa: E401,E702,E402 a heap past its limit
 DETECTORS[DETECTORS.index(wrong_port):DETECTORS.index(wrong_port)] = __import__("herring").DETECTORS  # the herring family's: a renumbered port before the callers' ports are read against it
+DETECTORS[DETECTORS.index(missing_service):DETECTORS.index(missing_service)] = __import__("multi").DETECTORS  # multi-three-revert's: a Service gone under a host variable, a sync job putting a wrong port back
 DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start
 DETECTORS += __import__("stale").DETECTORS  # the template family's: a replica started before its ConfigMap's last write
 import twin; twin.Finding = Finding; DETECTORS += twin.DETECTORS  # noqa: E401,E702,E402 the far family's: a valid address of the wrong service

@@ -37,6 +37,7 @@ const INCIDENT_SCRIPTS = [
   "started.py",
   "stale.py",
   "twin.py",
+  "multi.py",
 ];
 
 /**
