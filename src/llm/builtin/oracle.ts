@@ -35,6 +35,7 @@ const INCIDENT_SCRIPTS = [
   "leak.py",
   "herring.py",
   "started.py",
+  "capacity.py",
 ];
 
 /**
