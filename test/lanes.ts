@@ -90,4 +90,6 @@ export const LONG_LANE = [
   "test/sim/workloads/heap-cmdline-kubectl.test.ts",
   // Train-Ticket's MySQL reading its mounted option file at start (a deploy and three restarts)
   "test/sim/workloads/mysqld-options-kubectl.test.ts",
+  // load-hpa-capacity's three wrong fixes through the CLI on Online-Boutique (about 2 minutes)
+  "test/tiers/incident-capacity.test.ts",
 ];
