@@ -149,6 +149,7 @@ DETECTORS = __import__("sticks").DETECTORS + [missing_service, foreign_selector,
 import load; load.Finding = Finding; DETECTORS += load.DETECTORS  # noqa: E401,E702,E402 the load family's
 DETECTORS += __import__("template").DETECTORS
 import leak; leak.Finding = Finding; DETECTORS += leak.DETECTORS  # noqa: E401,E702,E402 a heap past its limit
+import capacity; capacity.Finding = Finding; DETECTORS[DETECTORS.index(load.cpu_starved):DETECTORS.index(load.cpu_starved)] = capacity.DETECTORS  # noqa: E401,E702,E402 an HPA at its maximum before a pod at its limit: the pods are small by design
 DETECTORS[DETECTORS.index(wrong_port):DETECTORS.index(wrong_port)] = __import__("herring").DETECTORS  # the herring family's: a renumbered port before the callers' ports are read against it
 DETECTORS[DETECTORS.index(missing_service):DETECTORS.index(missing_service)] = __import__("multi").DETECTORS  # multi-three-revert's: a Service gone under a host variable, a sync job putting a wrong port back
 DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start

@@ -8,7 +8,7 @@ export function accessText(access: AgentAccess, namespace: string): string {
     return `You act with cluster-admin rights: you may read and change anything in the cluster, but change only the namespace ${namespace}.`;
   return [
     `You act as a ServiceAccount of the namespace ${namespace}, which RBAC confines to it.`,
-    `In ${namespace} you can read everything, and change pods, Deployments, StatefulSets, DaemonSets and ReplicaSets (and their scale), Jobs, CronJobs, Services, ConfigMaps, NetworkPolicies, LimitRanges and ResourceQuotas; exec into pods, read their logs and evict them.`,
+    `In ${namespace} you can read everything, and change pods, Deployments, StatefulSets, DaemonSets and ReplicaSets (and their scale), Jobs, CronJobs, Services, ConfigMaps, NetworkPolicies, LimitRanges, ResourceQuotas and HorizontalPodAutoscalers; exec into pods, read their logs and evict them.`,
     "Outside it you can read nodes and node metrics, nothing else: other namespaces and cluster-scoped objects answer 403 Forbidden.",
   ].join(" ");
 }

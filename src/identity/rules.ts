@@ -1,7 +1,8 @@
 // What the agent may do, as RBAC rules: an on-call engineer of the case's namespace. Read
 // everything in it; change pods, workloads (and their scale), services, configmaps and network
 // policies (a policy that drops a service's callers is the namespace's own configuration), and its
-// LimitRanges and ResourceQuotas (admission limits that refuse its pods); exec, logs and eviction;
+// LimitRanges and ResourceQuotas (admission limits that refuse its pods), and its
+// HorizontalPodAutoscalers (the bounds its workloads scale within); exec, logs and eviction;
 // read nodes and metrics. Chaos Mesh's kinds it may read in its namespace, as a namespace's reader
 // reads what a cluster serves, and never change: the harness's chaos lives in Chaos Mesh's own
 // namespace, out of its reach, as the fault's mechanism on a real incident is. Groups are listed,
@@ -43,6 +44,8 @@ export function agentRules(): PolicyRule[] {
     { apiGroups: ["networking.k8s.io"], resources: ["networkpolicies"], verbs: WRITE },
     // the namespace's admission limits: a LimitRange or ResourceQuota that refuses its pods is the case's
     { apiGroups: [""], resources: ["limitranges", "resourcequotas"], verbs: WRITE },
+    // the namespace's autoscalers: an HPA whose maximum holds a service under its load is the case's
+    { apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: WRITE },
     // a WebSocket exec is a GET that Kubernetes ≥ 1.30 authorises as "create" too
     { apiGroups: [""], resources: ["pods/exec"], verbs: ["get", "create"] },
     { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },

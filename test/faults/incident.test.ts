@@ -33,6 +33,8 @@ const ONE_SYSTEM: Record<string, string> = {
     "only Online-Boutique's simulated store checks a password (Train-Ticket's MySQL does not yet)",
   "template-mounted-file":
     "only Train-Ticket mounts a configuration file its application reads at start (its MySQL's node.cnf)",
+  "load-hpa-capacity":
+    "only Online-Boutique has a load source whose demand rises past the caps (Locust's USERS)",
 };
 
 describe("chaos/incidents.yaml", () => {

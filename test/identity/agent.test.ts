@@ -60,6 +60,7 @@ describe("the agent's identity", () => {
     await ok(["-n", NS, "delete", pod, "--wait=false"]);
     await ok(["get", "nodes"]);
     await ok(["-n", NS, "auth", "can-i", "patch", "deployments"]);
+    await ok(["-n", NS, "auth", "can-i", "patch", "horizontalpodautoscalers.autoscaling"]);
   }, 300_000);
 
   it("patches with kubernetes.core as the identity", async () => {

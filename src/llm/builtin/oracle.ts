@@ -38,6 +38,7 @@ const INCIDENT_SCRIPTS = [
   "stale.py",
   "twin.py",
   "multi.py",
+  "capacity.py",
 ];
 
 /**
