@@ -10,6 +10,7 @@ import { installCrdController } from "../controllers/crd.js";
 import { installDisruptionController } from "../controllers/disruption.js";
 import { installEndpointsController } from "../controllers/endpoints.js";
 import { installEndpointSliceController } from "../controllers/endpointslice.js";
+import { installEventTtl } from "../controllers/event-ttl.js";
 import { installGarbageCollector } from "../controllers/gc.js";
 import { installHpaController, type MetricsLookup } from "../controllers/hpa.js";
 import { installNamespaceController } from "../controllers/namespace.js";
@@ -28,6 +29,7 @@ export function installControllers(
   // the bootstrap RBAC policy, ClusterRole aggregation and the tokens controller
   if (auth) installAuthControllers(ctx, auth.tokens, auth.pki.ca);
   installAdmission(ctx.registry);
+  installEventTtl(ctx);
   installCrdController(ctx);
   installNamespaceController(ctx);
   installServiceAccountController(ctx);
