@@ -9,6 +9,7 @@ import type { Behavior, ContainerRef, ProbeReach } from "../context/behavior.js"
 import type { Container, ContainerPort, Pod, Probe } from "../core/objects.js";
 import type { PodStagesDoc } from "../stages/load.js";
 import { render } from "../stages/stage.js";
+import { imageTreeHas } from "../userland/image-tree.js";
 import { imageHas } from "../userland/toolbox.js";
 import type { CtrRec, CtrSpec, Instance, ProbeKind, ProbeResult, ProbeState } from "./records.js";
 
@@ -164,7 +165,9 @@ function failureOutput(
   };
   // a program the image does not have (pause swapped in by pod-failure): runc's exec error
   const argv0 = String(h.command?.[0] ?? "");
-  if (handler === "exec" && argv0 && !imageHas(String(spec.image ?? ""), argv0))
+  // (the program may be one the image's Dockerfile added: Online-Boutique's grpc_health_probe)
+  const image = String(spec.image ?? "");
+  if (handler === "exec" && argv0 && !imageHas(image, argv0) && !imageTreeHas(image, argv0))
     return `OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv0}": ${
       argv0.includes("/") ? `stat ${argv0}: no such file or directory` : "executable file not found in $PATH"
     }: unknown`;

@@ -257,3 +257,11 @@ export function imageTree(image: string): ImageTree {
 
 /** The working directory of an image's processes: its WORKDIR, else /. */
 export const imageWorkdir = (image: string) => imageTree(image).workdir;
+
+/** Whether the image's root holds a file at an absolute path (what runc stats before an exec). */
+export function imageTreeHas(image: string, path: string): boolean {
+  if (!path.startsWith("/")) return false;
+  const nodes = imageTree(image).nodes;
+  const n = nodes.get(canonicalIn(nodes, path.replace(/^\/+/, "")));
+  return !!n && !n.dir;
+}
