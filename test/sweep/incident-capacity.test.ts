@@ -1,3 +1,5 @@
+// In the sweep (by hand), not the tier lane: the tier lane keeps each family's wrong fixes within
+// CI's 45 minutes, and this scenario's family has its own there.
 // load-hpa-capacity (docs/incident-tier.md) through the CLI on the embedded cluster at --speed 600:
 // the tempting wrong fixes fail for their stated reasons (the oracle, noop and the runbook over
 // Online-Boutique: test/sweep/incident.test.ts):
@@ -13,7 +15,7 @@
 // quota: ..., requested: ..., used: ..., limited: ..."); pkg/controller/replicaset (FailedCreate);
 // kubectl's rollout restart (a template annotation: a new ReplicaSet, one surge pod at a time).
 import { describe, expect, it } from "vitest";
-import { playbook, runOne } from "./incident.js";
+import { playbook, runOne } from "../tiers/incident.js";
 
 const OB = "online-boutique";
 const SCENARIO = "load-hpa-capacity";
