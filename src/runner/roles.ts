@@ -63,7 +63,7 @@ export const healthyNamespace = (cfg: Pick<RunConfig, "report">): Preparer => ({
     const check = ctx.env.userCheck;
     // what users see is measured for a case judged by it, and for the symptom level's alert
     if (!check || !(judgedByUsers(faults) || cfg.report === "symptom")) return { health };
-    const user = await measureUser(ctx, check, faultServices(faults));
+    const user = await settledUser(ctx, check, faultServices(faults));
     if (typeof user === "string")
       throw new MicroRemedError(
         "E_CLUSTER",
@@ -84,6 +84,28 @@ export const healthyNamespace = (cfg: Pick<RunConfig, "report">): Preparer => ({
     return { health, user };
   },
 });
+
+/** Cluster time a system just put back may take before its users are served (a retry storm's queues draining, pods just Ready). */
+const SETTLE_USERS_MS = 120_000;
+
+/**
+ * What users see before the fault, once the system serves them: a reset that rolled pods back
+ * leaves queues to drain and new pods warming, so a failing reading is taken again every 15 s of
+ * cluster time for up to two minutes, as an operator waits before a drill; the last is returned.
+ */
+async function settledUser(
+  ctx: Pick<CaseScope, "time" | "signal"> & Parameters<typeof measureUser>[0],
+  check: Parameters<typeof measureUser>[1],
+  avoid: string[],
+): Promise<UserReading | string> {
+  const until = (await ctx.time.clusterNow()) + SETTLE_USERS_MS;
+  for (;;) {
+    const user = await measureUser(ctx, check, avoid);
+    if (typeof user !== "string" && judgeUser(user, undefined, check).pass) return user;
+    if ((await ctx.time.clusterNow()) >= until) return user;
+    await ctx.time.sleep(15_000, ctx.signal);
+  }
+}
 
 /** The injection, with the cluster time at which its chaos ends by its own duration (counted from
  * just before the create, so never later than Chaos Mesh's own count). */

@@ -112,7 +112,8 @@ export function incidentFairness(env: string) {
       expect(r.exitCode, String(r.stderr).slice(-2000)).toBe(0);
       expect(summary[0].successRate, `see ${dir}`).toBe(0);
       const cases = readCases(join(dir, "SoloGen_incident"));
-      expect(new Set(cases.map((c) => c.reason?.code))).toEqual(new Set(["ineffective"]));
+      // never repaired; under a reverter its scale-up may pass the first look and be undone in the hold
+      for (const c of cases) expect(["ineffective", "not-held"], `${c.failure}`).toContain(c.reason?.code);
     });
   });
 }
