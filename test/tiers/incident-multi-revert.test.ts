@@ -3,7 +3,7 @@
 // not list the scenario), and the oracle once; noop and the runbook over it are the sweep's
 // (test/sweep/incident.test.ts):
 //   the Service only          shippingservice's Service made again: checkoutservice still dials 50052;
-//   the Service and the port  checkoutservice's address set right too: the platform-sync CronJob's
+//   the Service and the port  checkoutservice's address set right too: the defaults-sync CronJob's
 //                             next run (every 10 minutes) sets 50052 back from checkoutservice-defaults,
 //                             after the checks first passed, within the hold (2100 s, three and a half
 //                             of its periods).
