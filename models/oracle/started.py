@@ -30,31 +30,44 @@ def items(kind):
     return (get(kind) or {}).get("items", [])
 
 
-def secrets():
-    """Each Secret's data, decoded, and the time of its last write (the newest managedFields entry)."""
+REFS = {"Secret": ("secrets", "secretRef", "secretKeyRef"), "ConfigMap": ("configmaps", "configMapRef", "configMapKeyRef")}
+
+
+def source_data(kind):
+    """Each Secret's (decoded) or ConfigMap's data, and the time of its last write (the newest managedFields entry)."""
     out = {}
-    for s in items("secrets"):
-        data = {k: base64.b64decode(v).decode("utf-8", "replace") for k, v in (s.get("data") or {}).items()}
+    for s in items(REFS[kind][0]):
+        data = s.get("data") or {}
+        if kind == "Secret":
+            data = {k: base64.b64decode(v).decode("utf-8", "replace") for k, v in data.items()}
         times = [m.get("time") for m in s["metadata"].get("managedFields") or [] if m.get("time")]
         out[s["metadata"]["name"]] = (data, max(times) if times else None)
     return out
 
 
-def from_secrets(container, known):
-    """The variables a container takes from Secrets: name -> (secret, key)."""
+def taken_from(container, known, kind):
+    """The variables a container takes from Secrets or ConfigMaps of `kind`: name -> (source, key)."""
+    _, ref_key, key_ref = REFS[kind]
     out = {}
     for src in container.get("envFrom") or []:
-        ref = src.get("secretRef")
+        ref = src.get(ref_key)
         if ref and ref.get("name") in known:
             for key in known[ref["name"]][0]:
                 out[f"{src.get('prefix') or ''}{key}"] = (ref["name"], key)
     for e in container.get("env") or []:
-        ref = (e.get("valueFrom") or {}).get("secretKeyRef")
+        ref = (e.get("valueFrom") or {}).get(key_ref)
         if ref and ref.get("name") in known:
             out[e["name"]] = (ref["name"], ref.get("key"))
         else:
             out.pop(e["name"], None)  # a later entry of the same name wins
     return out
+
+
+def takes_from(container, kind):
+    _, ref_key, key_ref = REFS[kind]
+    return any(s.get(ref_key) for s in container.get("envFrom") or []) or any(
+        key_ref in (e.get("valueFrom") or {}) for e in container.get("env") or []
+    )
 
 
 def started_env(pod, container):
@@ -79,15 +92,19 @@ def selects(selector, labels):
     return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
 
 
-def secret_stale(st):
-    """A Deployment whose running containers started with another value than their Secret holds now."""
+def stale_starts(st, kind, say):
+    """
+    Findings: each Deployment whose running containers started with another value than the
+    Secret or ConfigMap (`kind`) they take it from holds now, restarted. Containers started after
+    their sources' last write are not read: they hold the current data. `say(pod, var, source,
+    started, now)` words one difference.
+    """
     known = None
     out = []
     for d in st["deployments"]:
-        containers = d["spec"]["template"]["spec"].get("containers") or []
-        if not any(c.get("envFrom") or any("secretKeyRef" in (e.get("valueFrom") or {}) for e in c.get("env") or []) for c in containers):
+        if not any(takes_from(c, kind) for c in d["spec"]["template"]["spec"].get("containers") or []):
             continue
-        known = secrets() if known is None else known
+        known = source_data(kind) if known is None else known
         sel = d["spec"].get("selector", {}).get("matchLabels") or {}
         stale = []
         for p in st["pods"]:
@@ -96,25 +113,29 @@ def secret_stale(st):
             if not selects(sel, p["metadata"].get("labels") or {}):
                 continue
             for c in p["spec"].get("containers") or []:
-                wanted = from_secrets(c, known)
+                wanted = taken_from(c, known, kind)
                 if not wanted:
                     continue
                 begun = started_at(p, c["name"])
                 written = max((known[s][1] or "" for s, _ in wanted.values()), default="")
                 if begun and written and begun > written:
-                    continue  # started after the Secrets' last write: it read their current data
+                    continue  # started after its sources' last write: it read their current data
                 env = started_env(p["metadata"]["name"], c["name"])
                 if env is None:
                     continue
-                for var, (sname, key) in wanted.items():
-                    now = known[sname][0].get(key)
+                for var, (source, key) in sorted(wanted.items()):
+                    now = known[source][0].get(key)
                     if var in env and now is not None and env[var] != now:
-                        stale.append(f"{p['metadata']['name']}/{c['name']} started with another {var} than Secret {sname} holds now")
+                        stale.append(say(f"{p['metadata']['name']}/{c['name']}", var, source, env[var], now))
         if stale:
             name = d["metadata"]["name"]
             out.append(Finding(f"Deployment/{name}", "; ".join(sorted(set(stale))), ["rollout", "restart", f"deployment/{name}"]))
     return out
 
+
+def secret_stale(st):
+    """A Deployment whose running containers started with another value than their Secret holds now (never shown)."""
+    return stale_starts(st, "Secret", lambda pod, var, source, _was, _now: f"{pod} started with another {var} than Secret {source} holds now")
 
 
 CONF_DIRS = ("/etc/mysql/conf.d", "/etc/mysql/mysql.conf.d")
