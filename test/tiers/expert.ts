@@ -3,7 +3,8 @@
 // which names the service and the category, and the cluster), noop none, and the plausible wrong
 // fix of restarting the reported service (what repairs most of the reference's seven) repairs
 // none but the two Chaos Mesh types (a new pod is outside their selection, as in the reference),
-// each failing because the fault's check still fails (ineffective), never as an error of the run.
+// each failing because the fault's check still fails (ineffective) or fails again within the hold
+// (not-held), never as an error of the run.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCases, tmp, write } from "../cli/cli-helpers.js";
@@ -55,7 +56,11 @@ export function expertFairness(env: string) {
         expect(chaos(c), JSON.stringify(c.faults)).toBe(true);
       const others = cases.filter((c) => !chaos(c) && c.status !== "injection-failure");
       expect(others.length).toBeGreaterThan(30);
-      expect(new Set(others.map((c) => c.reason?.code))).toEqual(new Set(["ineffective"]));
+      // ineffective: the fault's check still fails after the settle; not-held: a new pod passed it
+      // for a while, until its liveness probe or its memory limit killed it again (both are the
+      // restart failing; which one a case meets depends on where the settle's reading falls)
+      for (const c of others)
+        expect(["ineffective", "not-held"], JSON.stringify(c.faults)).toContain(c.reason?.code);
     });
   });
 }
