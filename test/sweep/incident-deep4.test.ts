@@ -8,10 +8,13 @@
 //                 quote passes, the charge dials paymentservice:5050, a port its Service does not
 //                 serve (ineffective);
 //   causes 1-2    and checkoutservice's payment address set to 50051: paymentservice's
-//                 NetworkPolicy admits app=checkout only, so the charge is refused (ineffective);
+//                 NetworkPolicy admits app=checkout only, so the charge is refused (ineffective;
+//                 at --speed 600 the sync's run has also put 5050 back before the verdict);
 //   causes 1-3    and the policy admitting checkoutservice: the defaults-sync CronJob's next run
 //                 (every 5 minutes) sets 5050 back from checkoutservice-defaults (not-held, or
 //                 ineffective when its run came before the first verdict).
+//   all but 3     the Service, the port and the sync suspended: the policy alone still refuses
+//                 checkoutservice's calls (connection refused), so the third cause is one.
 // Sources: the CronJob controller (pkg/controller/cronjob/cronjob_controllerv2.go: a Job per
 // schedule time, none while suspended); kubectl set env (staging/src/k8s.io/kubectl/pkg/cmd/set/
 // set_env.go); kube-router's network policy controller (pkg/controllers/netpol: a pod selected by
@@ -35,6 +38,12 @@ const PORT = `
   ansible.builtin.command: kubectl -n {{namespace}} set env deployment/checkoutservice -c server PAYMENT_SERVICE_ADDR=paymentservice:50051
 - name: wait for it
   ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/checkoutservice --timeout=120s
+`;
+
+/** Cause 4: the sync stopped. */
+const SYNC = `
+- name: stop the sync
+  ansible.builtin.command: kubectl -n {{namespace}} patch cronjob defaults-sync -p '{"spec":{"suspend":true}}'
 `;
 
 /** Cause 3: paymentservice's policy admitting checkoutservice's pods too. */
@@ -67,5 +76,14 @@ describe("multi-four-masked on Online-Boutique: the fixes the errors lead to, on
     // wall time, before the first verdict (ineffective)
     expect(["not-held", "ineffective"]).toContain(c.reason?.code);
     expect(c.reason?.detail).toMatch(/PAYMENT_SERVICE_ADDR|checkout/);
+  }, 1_200_000);
+
+  it("all but the policy: paymentservice still refuses checkoutservice's calls", async () => {
+    const [c] = await runOne(OB, SCENARIO, playbook(`${SERVICE}${SYNC}${PORT}`));
+    expect(c.status).toBe("failure");
+    expect(c.reason?.code, JSON.stringify(c.reason)).toBe("ineffective");
+    expect(c.reason?.detail).toMatch(
+      /paymentservice:50051 \(PAYMENT_SERVICE_ADDR\): connection refused|checkout/,
+    );
   }, 1_200_000);
 });
