@@ -155,6 +155,7 @@ DETECTORS[DETECTORS.index(missing_service):DETECTORS.index(missing_service)] = _
 DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start
 DETECTORS += __import__("stale").DETECTORS  # the template family's: a replica started before its ConfigMap's last write
 import twin; twin.Finding = Finding; DETECTORS += twin.DETECTORS  # noqa: E401,E702,E402 the far family's: a valid address of the wrong service
+DETECTORS[0:0] = __import__("deep4").DETECTORS  # multi-four-masked's: a callee's NetworkPolicy admitting none of a caller's pods
 
 
 def main():
