@@ -133,10 +133,11 @@ describe("ThinkRemed through the CLI on the embedded cluster", { timeout: 240_00
   });
 
   it("tells a method whose report names no service what users and the namespace show, never the fault's own check", async () => {
-    const { rec, convo, log } = await runCase("reflect-symptom", [print(NOTHING, usage), print(FIX.replaceAll("{{service}}", "time-service"), usage)], [
-      "--report",
-      "symptom",
-    ]);
+    const { rec, convo, log } = await runCase(
+      "reflect-symptom",
+      [print(NOTHING, usage), print(FIX.replaceAll("{{service}}", "time-service"), usage)],
+      ["--report", "symptom"],
+    );
     expect(rec.status, log).toBe("success");
     const first = convo.attempts[0].verdict;
     // the record keeps the whole verdict; the model heard only what its alert lets it know

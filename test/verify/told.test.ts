@@ -27,7 +27,9 @@ describe("toldReason", () => {
     expect(toldReason(score({ user: v(false, "users see failures: cart 3 of 3 failed (500)") }))).toBe(
       "users see failures: cart 3 of 3 failed (500)",
     );
-    expect(toldReason(score({ health: v(false, "pod shop-1 is not Ready") }))).toBe("pod shop-1 is not Ready");
+    expect(toldReason(score({ health: v(false, "pod shop-1 is not Ready") }))).toBe(
+      "pod shop-1 is not Ready",
+    );
     expect(toldReason(score({}))).toBe(UNNAMED_CAUSE);
     expect(toldReason(score({}))).not.toContain("cart-cache");
   });
