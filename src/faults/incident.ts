@@ -57,6 +57,11 @@ export type Step = { benign?: boolean; note?: string } & (
 export interface Cause extends ObjectRef {
   /** The cause's own check (src/verify), on a service, with the values it reads. */
   check?: { verifier: string; service: string; vars?: Record<string, unknown> };
+  /**
+   * Objects that carry the same cause, so changing or naming one acts on it: a CronJob's source
+   * ConfigMap, whose fix stops the job re-applying the bad value as surely as suspending it.
+   */
+  via?: ObjectRef[];
 }
 
 export interface Scenario {
@@ -158,6 +163,15 @@ const SCHEMA = {
               properties: {
                 ...ref,
                 check: CHECK,
+                via: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["kind", "name"],
+                    properties: ref,
+                  },
+                },
               },
             },
           },

@@ -18,7 +18,7 @@ export interface Injection {
   /** What the injection patched, deleted or created besides a chaos object (the expert types). */
   touched?: Touched[];
   /** An incident's causes (kind, name): what localization and the stated diagnosis are scored against. */
-  causes?: { kind: string; name: string }[];
+  causes?: CauseRef[];
   /** The chaos object created, if any (the config patch creates none), in Chaos Mesh's namespace. */
   chaos?: { apiVersion: string; kind: string; name: string; namespace?: string };
   /** Template parameters overridden by the experiment file. */
@@ -28,3 +28,21 @@ export interface Injection {
   /** Cluster time (ms) at which that happens: set by whoever knows the cluster's clock. */
   endsAt?: number;
 }
+
+/** An incident's cause as scored: the object, and the objects that carry it too (Cause.via). */
+export interface CauseRef {
+  kind: string;
+  name: string;
+  via?: { kind: string; name: string }[];
+}
+
+/** A cause as localization and the stated diagnosis score it: the object and those that carry it too. */
+export const causeRef = (c: {
+  kind: string;
+  name: string;
+  via?: { kind: string; name: string }[];
+}): CauseRef => ({
+  kind: c.kind,
+  name: c.name,
+  ...(c.via?.length ? { via: c.via.map((v) => ({ kind: v.kind, name: v.name })) } : {}),
+});

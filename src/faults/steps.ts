@@ -9,7 +9,7 @@ import { execIn } from "../kube/exec.js";
 import type { Deployment, KObj, Pod } from "../kube/objects.js";
 import type { Clock } from "../kube/time.js";
 import type { ObjectRef, Scenario, Step } from "./incident.js";
-import type { Injection, Touched } from "./injection.js";
+import { causeRef, type Injection, type Touched } from "./injection.js";
 
 /** The API group and version of the kinds a step may name (created objects carry their own). */
 const API_VERSION: Record<string, string> = {
@@ -280,6 +280,6 @@ export async function injectIncident(s: StepScope, scenario: Scenario, alert: st
     namespace: s.namespace,
     target: alert,
     touched,
-    causes: scenario.causes.map((c) => ({ kind: c.kind, name: c.name })),
+    causes: scenario.causes.map(causeRef),
   };
 }

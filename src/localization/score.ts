@@ -48,10 +48,17 @@ function ofWorkload(c: Change, service: string): boolean {
   );
 }
 
+type Obj = { resource: string; name: string };
+const objOf = (c: { kind: string; name: string }): Obj => ({ resource: resourceOf(c.kind), name: c.name });
+
+/** Each cause of an incident as the objects that carry it: the cause's own, then those it acts through (via). */
+const causeObjects = (inj: Injection): Obj[][] =>
+  (inj.causes ?? []).map((c) => [objOf(c), ...(c.via ?? []).map(objOf)]);
+
 /** The objects the injection changed: what it touched, or (a config patch records none) its Deployment. */
-function objectsOf(inj: Injection): { resource: string; name: string }[] {
-  // an incident's objects are its causes, never the red herrings its steps also touched
-  if (inj.causes?.length) return inj.causes.map((c) => ({ resource: resourceOf(c.kind), name: c.name }));
+function objectsOf(inj: Injection): Obj[] {
+  // an incident's objects are its causes (and what carries them), never the red herrings its steps also touched
+  if (inj.causes?.length) return causeObjects(inj).flat();
   if (inj.touched?.length) return inj.touched.map((t) => ({ resource: resourceOf(t.kind), name: t.name }));
   return [{ resource: "deployments", name: inj.target }];
 }
@@ -67,7 +74,11 @@ export function scoreLocalization(changes: Change[], injections: Injection[]): L
   const faultObjects = [
     ...new Set(
       injections.flatMap((i) =>
-        i.chaos ? [`deployments/${i.target}`] : objectsOf(i).map((o) => `${o.resource}/${o.name}`),
+        i.chaos
+          ? [`deployments/${i.target}`]
+          : i.causes?.length
+            ? causeObjects(i).map((c) => c.map((o) => `${o.resource}/${o.name}`).join(" or "))
+            : objectsOf(i).map((o) => `${o.resource}/${o.name}`),
       ),
     ),
   ];
@@ -78,10 +89,12 @@ export function scoreLocalization(changes: Change[], injections: Injection[]): L
   const otherWorkloads = collateralChanges.filter(
     (c) => c.name && WORKLOAD.has(c.resource) && !services.some((s) => ofWorkload(c, s)),
   );
-  // an incident is localized when every one of its causes was changed, not one of them
+  // an incident is localized when every one of its causes was changed (itself or an object that
+  // carries it), not one of them
+  const changed = (o: Obj) => changes.some((c) => c.resource === o.resource && c.name === o.name);
   const found = (i: Injection) =>
-    i.causes
-      ? objectsOf(i).every((o) => changes.some((c) => c.resource === o.resource && c.name === o.name))
+    i.causes?.length
+      ? causeObjects(i).every((objs) => objs.some(changed))
       : changes.some((c) => onFault(c, i));
   const everyFault = injections.length > 0 && injections.every(found);
   return {

@@ -100,15 +100,21 @@ export function diagnosisArgument(
 }
 
 /** Whether a named cause is the object: same name, and same kind where one is named. */
-const sameCause = (named: NamedCause, c: { kind: string; name: string }) =>
+const sameObject = (named: NamedCause, c: { kind: string; name: string }) =>
   named.name.toLowerCase() === c.name.toLowerCase() &&
   (named.kind === undefined || normalKind(named.kind) === normalKind(c.kind));
+
+/** A cause as scored: its object, and the objects that carry it too (a CronJob's source ConfigMap). */
+type ScoredCause = { kind: string; name: string; via?: { kind: string; name: string }[] };
+/** Whether a named cause is the cause: its own object, or one that carries it. */
+const sameCause = (named: NamedCause, c: ScoredCause) =>
+  sameObject(named, c) || (c.via ?? []).some((v) => sameObject(named, v));
 
 /**
  * Causes named against an incident's causes: precision (the named that are causes), recall (the
  * causes named) and all found (ITBench's strict score). The service alone names one cause of any kind.
  */
-export function scoreCauses(named: NamedCause[], causes: { kind: string; name: string }[]) {
+export function scoreCauses(named: NamedCause[], causes: ScoredCause[]) {
   const hits = named.filter((n) => causes.some((c) => sameCause(n, c))).length;
   const found = causes.filter((c) => named.some((n) => sameCause(n, c))).length;
   return {
@@ -125,7 +131,7 @@ export function scoreCauses(named: NamedCause[], causes: { kind: string; name: s
 export function statedDiagnosis(
   conversation: ChatMessage[],
   services: string[],
-  causes?: { kind: string; name: string }[],
+  causes?: ScoredCause[],
 ): StatedDiagnosis | undefined {
   let last: { service: string; cause: string; causes?: NamedCause[] } | undefined;
   let mcpSubmitted = false;

@@ -9,6 +9,7 @@ import { buildDiagnosis } from "../diagnosis/build.js";
 import type { SymptomMeasurement } from "../diagnosis/symptom.js";
 import { snapshot } from "../envs/health.js";
 import type { VerifierId } from "../faults/catalog.js";
+import { causeRef } from "../faults/injection.js";
 import { createAgentIdentity } from "../identity/agent.js";
 import { changesIn } from "../localization/audit.js";
 import { scoreLocalization } from "../localization/score.js";
@@ -111,7 +112,7 @@ export const statementReader: StatementReader = {
     statedDiagnosis(
       conversation,
       faults.map((f) => f.target),
-      faults.flatMap((f) => scenarioOf(f)?.causes.map((c) => ({ kind: c.kind, name: c.name })) ?? []),
+      faults.flatMap((f) => scenarioOf(f)?.causes.map(causeRef) ?? []),
     ),
 };
 

@@ -52,6 +52,26 @@ describe("an incident's stated diagnosis", () => {
     expect(scoreCauses([{ kind: "Deployment", name: "paymentservice" }], CAUSES).recall).toBe(0);
   });
 
+  it("counts an object that carries a cause (via: a CronJob's source ConfigMap) as that cause, once", () => {
+    const job = {
+      kind: "CronJob",
+      name: "defaults-sync",
+      via: [{ kind: "ConfigMap", name: "checkoutservice-defaults" }],
+    };
+    const causes = [...CAUSES, job];
+    const source = { kind: "configmap", name: "checkoutservice-defaults" };
+    // the live run's statement: the source instead of the job, beside the other two
+    expect(scoreCauses([...CAUSES, source], causes)).toEqual({ precision: 1, recall: 1, allFound: true });
+    // both the job and its source: both are the cause, which is found once
+    expect(scoreCauses([{ kind: "CronJob", name: "defaults-sync" }, source], causes)).toEqual({
+      precision: 1,
+      recall: 1 / 3,
+      allFound: false,
+    });
+    // the same name of another kind is not it
+    expect(scoreCauses([{ kind: "Deployment", name: "checkoutservice-defaults" }], causes).precision).toBe(0);
+  });
+
   it("reads the causes of submit_diagnosis and of the MCP submit; the last submit_diagnosis counts, the first submit", () => {
     const conv = [
       said("submit_diagnosis", { service: "frontend", cause: "guess" }),

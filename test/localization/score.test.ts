@@ -188,6 +188,29 @@ describe("the agent's changes, from the audit log", () => {
     });
   });
 
+  it("an incident: every cause changed, itself or an object that carries it (via: a CronJob's source)", () => {
+    const incident: Injection = {
+      failure: "multi-three-revert",
+      namespace: "shop",
+      target: "frontend",
+      causes: [
+        { kind: "Service", name: "cart" },
+        { kind: "CronJob", name: "defaults-sync", via: [{ kind: "ConfigMap", name: "checkout-defaults" }] },
+      ],
+    };
+    const service = changeOf("POST", "/api/v1/namespaces/shop/services", "cart")!;
+    const source = changeOf("PATCH", "/api/v1/namespaces/shop/configmaps/checkout-defaults")!;
+    const job = changeOf("PATCH", "/apis/batch/v1/namespaces/shop/cronjobs/defaults-sync")!;
+    // the live run's fix: the job's source set right, not the job: localized, and not collateral
+    expect(scoreLocalization([service, source], [incident])).toMatchObject({
+      localized: true,
+      faultObjects: ["services/cart", "cronjobs/defaults-sync or configmaps/checkout-defaults"],
+      collateral: [],
+    });
+    expect(scoreLocalization([service, job], [incident]).localized).toBe(true);
+    expect(scoreLocalization([source, job], [incident]).localized).toBe(false);
+  });
+
   it("the summary's rows: success, localized and their crossings per level and tier, with intervals", () => {
     const rec = (success: boolean, localized: boolean, report = "symptom") =>
       ({
