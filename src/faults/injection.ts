@@ -27,6 +27,8 @@ export interface Injection {
   durationMs?: number;
   /** Cluster time (ms) at which that happens: set by whoever knows the cluster's clock. */
   endsAt?: number;
+  /** An incident's onset: cluster time (ms) from which its steps left users' requests failing. */
+  onsetMs?: number;
 }
 
 /** An incident's cause as scored: the object, and the objects that carry it too (Cause.via). */

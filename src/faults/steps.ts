@@ -106,6 +106,12 @@ export interface StepScope {
   manifests: KObj[];
   readyTimeoutSeconds: number;
   signal?: AbortSignal;
+  /**
+   * Whether users' requests fail now (the system's user check), read after each `ready` step so
+   * that the incident's onset is known: a cause that broke users hours before the last step is
+   * what monitoring alerted on then, not at the end of the story.
+   */
+  usersFail?: () => Promise<boolean | undefined>;
 }
 
 /** The manifest an object was deployed from: its last-applied record, else the system's manifest. */
@@ -269,17 +275,38 @@ export const refLabel = (r: ObjectRef) => `${r.kind}/${r.name}`;
  */
 export async function injectIncident(s: StepScope, scenario: Scenario, alert: string): Promise<Injection> {
   const touched: Touched[] = [];
+  const readings: Reading[] = [];
   try {
-    await runSteps(s, scenario.steps, (t) => touched.push(...t));
+    for (const step of scenario.steps) {
+      touched.push(...(await runStep(s, step)));
+      if (step.do !== "ready" || !s.usersFail) continue;
+      const failing = await s.usersFail();
+      if (failing !== undefined) readings.push({ at: await s.time.clusterNow(), failing });
+    }
   } catch (e) {
     await restoreSteps(s, touched).catch(() => undefined);
     throw e;
   }
+  const onsetMs = onsetOf(readings);
   return {
     failure: scenario.id,
     namespace: s.namespace,
     target: alert,
     touched,
     causes: scenario.causes.map(causeRef),
+    ...(onsetMs !== undefined ? { onsetMs } : {}),
   };
+}
+
+type Reading = { at: number; failing: boolean };
+
+/**
+ * When users' requests began to fail for good: the first reading from which every later one
+ * failed too (a failure that passed again was a rollout's moment, not the incident), or none when
+ * the last reading passed (the story ends before its symptom shows).
+ */
+export function onsetOf(readings: Reading[]): number | undefined {
+  let onset: number | undefined;
+  for (const r of readings) onset = r.failing ? (onset ?? r.at) : undefined;
+  return onset;
 }

@@ -9,6 +9,7 @@ import { renderReport } from "../diagnosis/report.js";
 import { deployEnv } from "../envs/deploy.js";
 import { MicroRemedError } from "../errors.js";
 import { createAgentIdentity } from "../identity/agent.js";
+import { alertSince } from "../runner/since.js";
 import type { HarborCase } from "./case.js";
 import { openHarness, setClock } from "./harness.js";
 import { type CaseState, writeState } from "./state.js";
@@ -39,7 +40,7 @@ export async function startTask(c: HarborCase, o: StartOptions): Promise<CaseSta
       "export the task again with another --seed, or a longer --injection-timeout",
       { reason: "cluster" },
     );
-  const sinceMs = await ctx.time.clusterNow();
+  const sinceMs = await alertSince(ctx.time, injections);
   const report = await roles.diagnoser.diagnose(ctx, faults, { baseline, sinceMs });
 
   const identity = await createAgentIdentity(ctx.client, ctx.namespace, "namespace");

@@ -22,6 +22,7 @@ import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../run
 import { writeTrajectory } from "../trajectory/index.js";
 import { type Baseline, type CaseNoise, type CaseSetup, type Fault, tierOf } from "./context.js";
 import type { PlannedCase } from "./experiments.js";
+import { alertSince } from "./since.js";
 import { runFailure } from "./solve.js";
 import { emptyTimes } from "./timing.js";
 
@@ -98,8 +99,8 @@ async function runPipeline(run: CaseRun): Promise<void> {
     facts.status = "injection-failure";
     return;
   }
-  // when the fault was seen: the symptom level's alert fires from then
-  const sinceMs = await scope.time.clusterNow();
+  // when the fault was seen, or an incident's onset: the symptom level's alert fires from then
+  const sinceMs = await alertSince(scope.time, run.injections);
   const noise = roles.noise?.plan(scope, faults, `${facts.index}#${facts.trial ?? 1}`);
   run.noise = noise;
   if (noise) facts.noise = await step("noise", () => noise.make());

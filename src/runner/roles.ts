@@ -12,7 +12,7 @@ import { injectIncident, restoreSteps, type StepScope } from "../faults/steps.js
 import type { Clock } from "../kube/time.js";
 import { verifierOf } from "../verify/registry.js";
 import { mergeReadings } from "../verify/scorer.js";
-import { checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
+import { type CheckScope, checkOf, type InjectionVerdict, type Verdict } from "../verify/types.js";
 import { judgeUser, measureUser, type UserReading, userFacing } from "../verify/user.js";
 import type { RunConfig } from "./config.js";
 import {
@@ -122,6 +122,20 @@ export function faultsEndAt(injections: Injection[]): number | undefined {
   return ends.length ? Math.min(...ends) : undefined;
 }
 
+/**
+ * Whether users' requests fail now, by the system's user check: an answer that is an error or
+ * none, as any monitoring counts it (latency needs the baseline, which a story's steps outlive);
+ * undefined where the system has no check, or no pod to request from.
+ */
+export function usersFailing(scope: CheckScope, avoid: string[]): StepScope["usersFail"] {
+  const check = scope.env.userCheck;
+  if (!check) return undefined;
+  return async () => {
+    const user = await measureUser(scope, check, avoid);
+    return typeof user === "string" ? undefined : !judgeUser(user, undefined, check).pass;
+  };
+}
+
 /** What an incident's steps run with: the case's cluster, clock, namespace and the system's manifests. */
 const stepScope = (ctx: CaseScope): StepScope => ({
   client: ctx.client,
@@ -138,7 +152,14 @@ export const chaosInjector: Injector = {
     for (const f of faults) {
       const scenario = scenarioOf(f);
       if (scenario) {
-        out.push(await injectIncident(stepScope(ctx), scenario, f.target));
+        const watch = usersFailing(ctx, faultServices(faults));
+        out.push(
+          await injectIncident(
+            { ...stepScope(ctx), ...(watch ? { usersFail: watch } : {}) },
+            scenario,
+            f.target,
+          ),
+        );
         continue;
       }
       out.push(

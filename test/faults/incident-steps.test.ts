@@ -10,10 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "../../src/envs/env.js";
 import { incident, renderScenario } from "../../src/faults/incident.js";
 import type { Touched } from "../../src/faults/injection.js";
-import { restoreSteps, runSteps, type StepScope } from "../../src/faults/steps.js";
+import { injectIncident, onsetOf, restoreSteps, runSteps, type StepScope } from "../../src/faults/steps.js";
 import { KubeClient } from "../../src/kube/client.js";
 import { ClusterTime } from "../../src/kube/time.js";
 import { targetVars } from "../../src/runner/experiments.js";
+import { usersFailing } from "../../src/runner/roles.js";
+import { DEFAULT_TIMEOUTS } from "../../src/verify/types.js";
 import { checkBuilt, cli, type SimCluster, startSim, tmp } from "../cli/cli-helpers.js";
 
 const NS = "simple-micro";
@@ -101,4 +103,28 @@ describe("an incident's steps", () => {
     expect((await envOf("time-service")).env).not.toContainEqual({ name: "LOG_LEVEL", value: "info" });
     await sim.kubectl(["-n", NS, "get", "service", "time-service"]);
   }, 120_000);
+
+  it("know when users' requests began to fail: a cause deployed before the story's wait was alerted on then", async () => {
+    const env = loadEnv("simple-micro");
+    const s = renderScenario(
+      incident("herring-old-change"),
+      targetVars(env, "herring-old-change", "hello-service") ?? {},
+    );
+    const check = { ...scope, env, windowMs: 60_000, timeouts: DEFAULT_TIMEOUTS };
+    const t0 = await scope.time.clusterNow();
+    const inj = await injectIncident({ ...scope, usersFail: usersFailing(check, []) }, s, "hello-service");
+    const end = await scope.time.clusterNow();
+    // read after the cause's rollout, then failing through the 40-minute wait and the red herrings
+    expect(inj.onsetMs).toBeGreaterThan(t0);
+    expect(end - inj.onsetMs!).toBeGreaterThanOrEqual(2400_000);
+    await restoreSteps(scope, inj.touched ?? []);
+  }, 120_000);
+
+  it("take the onset from the readings that stayed failing: a failure that passed again was a moment", () => {
+    const r = (at: number, failing: boolean) => ({ at, failing });
+    expect(onsetOf([r(1, false), r(2, true), r(3, true)])).toBe(2);
+    expect(onsetOf([r(1, true), r(2, false), r(3, true)])).toBe(3);
+    expect(onsetOf([r(1, true), r(2, false)])).toBeUndefined();
+    expect(onsetOf([])).toBeUndefined();
+  });
 });
