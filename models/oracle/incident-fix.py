@@ -155,6 +155,7 @@ DETECTORS[DETECTORS.index(missing_service):DETECTORS.index(missing_service)] = _
 DETECTORS += __import__("started").DETECTORS  # the template family's: what a process read at its start
 DETECTORS += __import__("stale").DETECTORS  # the template family's: a replica started before its ConfigMap's last write
 import twin; twin.Finding = Finding; DETECTORS += twin.DETECTORS  # noqa: E401,E702,E402 the far family's: a valid address of the wrong service
+import window; window.Finding = Finding; DETECTORS += window.DETECTORS  # noqa: E401,E702,E402 the load family's: a CronJob whose runs are the error bursts
 
 
 def main():

@@ -39,6 +39,7 @@ const INCIDENT_SCRIPTS = [
   "twin.py",
   "multi.py",
   "capacity.py",
+  "window.py",
 ];
 
 /**
