@@ -156,6 +156,7 @@ DETECTORS += __import__("started").DETECTORS  # the template family's: what a pr
 DETECTORS += __import__("stale").DETECTORS  # the template family's: a replica started before its ConfigMap's last write
 import twin; twin.Finding = Finding; DETECTORS += twin.DETECTORS  # noqa: E401,E702,E402 the far family's: a valid address of the wrong service
 DETECTORS[0:0] = __import__("deep4").DETECTORS  # multi-four-masked's: a callee's NetworkPolicy admitting none of a caller's pods
+import window; window.Finding = Finding; DETECTORS += window.DETECTORS  # noqa: E401,E702,E402 the load family's: a CronJob whose runs are the error bursts
 
 
 def main():

@@ -35,6 +35,8 @@ const ONE_SYSTEM: Record<string, string> = {
     "only Train-Ticket mounts a configuration file its application reads at start (its MySQL's node.cnf)",
   "load-hpa-capacity":
     "only Online-Boutique has a load source whose demand rises past the caps (Locust's USERS)",
+  "load-batch-window":
+    "only Online-Boutique has a load generator whose image a CronJob can run (Locust's USERS)",
 };
 
 describe("chaos/incidents.yaml", () => {

@@ -40,6 +40,7 @@ const INCIDENT_SCRIPTS = [
   "multi.py",
   "capacity.py",
   "deep4.py",
+  "window.py",
 ];
 
 /**

@@ -241,7 +241,7 @@ export class TopologyBehavior implements Behavior {
         // readiness without a probe comes at once: the app says it is up when it is
         if (!started || st.ready) return early;
         st.ready = true;
-        return [...early, ...render(logs.ready, vars)];
+        return [...early, ...render(withEnv(this.ctx, ref, logs).ready, vars)];
       case "stop": {
         this.logState.delete(key);
         const bound = md.kind === "service" ? bindFailure(this.ctx, ref, md.m) : undefined;
@@ -258,7 +258,7 @@ export class TopologyBehavior implements Behavior {
         if (!started) return out;
         if (!st.ready) {
           st.ready = true;
-          out.push(...render(logs.ready, vars));
+          out.push(...render(withEnv(this.ctx, ref, logs).ready, vars));
         }
         if (!sampling || md.kind !== "service") return out;
         // requests come when they come: the next sample a period later, give or take half of it

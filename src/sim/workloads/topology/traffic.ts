@@ -4,7 +4,8 @@
 // request per request for mysql/redis), and per service the mean time to serve a request and
 // the share answered with an error, both including what its callees do (so a slow or failed
 // service makes its callers slow or failing, up the graph). A load source's entry rate follows
-// its users (Locust's -u from USERS: the topology's rps is at the setting's default); a caller
+// its users (Locust's -u from USERS: the topology's rps is at the setting's default), summed over
+// its running pods (each Locust process sends its own, whichever workload owns the pod); a caller
 // that retries (settings' retries) sends each failed call again, up to its retries. A namespace
 // is recomputed after its pods or the fault book changed; only its queues (queues.ts: a service
 // at or past its capacity, capacity.ts) move with time, stepped while they fill or drain.
@@ -187,10 +188,15 @@ export class Traffic {
       if (e.source === null) target.rps += e.rps;
       else {
         const src = out.get(e.source);
-        const running = src?.pods.find((p) => p.status?.phase === "Running" && !podFailed(this.ctx, p));
-        if (!src || !running) continue;
-        const rps =
-          e.rps * this.usersFactor(src.model, running, q.waitMs(e.service, q.capacity.get(e.service) ?? 0));
+        // every running load generator sends its own users' load: the Deployment's pod, and any
+        // other pod of its app (a Job's, a copy scaled out), each Locust process on its own
+        const running = (src?.pods ?? []).filter(
+          (p) => p.status?.phase === "Running" && !podFailed(this.ctx, p),
+        );
+        if (!src || !running.length) continue;
+        const wait = q.waitMs(e.service, q.capacity.get(e.service) ?? 0);
+        let rps = 0;
+        for (const pod of running) rps += e.rps * this.usersFactor(src.model, pod, wait);
         src.sends += rps;
         // the source's own edge carries it; without one the load lands on the entry directly
         if (!(sys.edges.get(e.source) ?? []).some((x) => x.to === e.service)) target.rps += rps;
