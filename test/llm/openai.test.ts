@@ -1,4 +1,5 @@
 // The OpenAI provider through the real `openai` SDK against a local chat-completions server.
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { MicroRemedError } from "../../src/errors.js";
 import { resolveModel } from "../../src/llm/registry.js";
@@ -47,6 +48,28 @@ async function failure(p: Promise<unknown>): Promise<MicroRemedError> {
 }
 
 describe("openai provider", () => {
+  it("leaves no listener on the run's signal after its calls: the SDK never takes off the one it adds", async () => {
+    server = await startWireServer(() => ({ sse: okFrames }));
+    const model = resolveModel("gpt-4o", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` } });
+    const run = new AbortController();
+    for (let i = 0; i < 12; i++)
+      await model.generate({ messages: ASK, tools: TOOLS, role: "generator", signal: run.signal });
+    // without a signal per call, 12 (Node warns past 10: MaxListenersExceededWarning)
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a call follows the run's signal: aborting the run aborts the request in flight", async () => {
+    const run = new AbortController();
+    server = await startWireServer(() => {
+      run.abort(new Error("interrupted"));
+      return { sse: okFrames };
+    });
+    const model = resolveModel("gpt-4o", { env: { ...ENV, OPENAI_BASE_URL: `${server.url}/v1` } });
+    const done = model.generate({ messages: ASK, tools: TOOLS, role: "generator", signal: run.signal });
+    await expect(done).rejects.toThrow();
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+  });
+
   it("streams a tool call split across chunks, with usage exactly as reported and its cost", async () => {
     server = await startWireServer(() => ({
       sse: openaiFrames([

@@ -1,6 +1,7 @@
 // What every real provider shares: the text-protocol fallback, the one retry loop, usage and
 // cost. A provider only says how to make one streamed call and what its errors mean.
 import { MicroRemedError } from "../../errors.js";
+import { callSignal } from "../../util/signal.js";
 import type { Prices } from "../catalog.js";
 import { costUsd, estimatedUsage } from "../cost.js";
 import { type RetryClock, type RetryPolicy, type RetryVerdict, withRetries } from "../retry.js";
@@ -73,7 +74,15 @@ export abstract class ProviderModel implements Model {
     const tools = text ? [] : req.tools;
     const { value } = await withRetries(
       this.context.label,
-      () => this.callOnce(messages, tools, req.signal),
+      async () => {
+        // the SDKs never take their listener off the signal they are given: one per call
+        const call = callSignal(req.signal);
+        try {
+          return await this.callOnce(messages, tools, call.signal);
+        } finally {
+          call.release();
+        }
+      },
       (e) => this.classify(e),
       s.retry,
       s.clock,
