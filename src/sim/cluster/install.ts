@@ -31,7 +31,7 @@ export function installControllers(
   installAdmission(ctx.registry);
   installEventTtl(ctx);
   installCrdController(ctx);
-  installNamespaceController(ctx);
+  installNamespaceController(ctx, auth?.pki.ca);
   installServiceAccountController(ctx);
   installGarbageCollector(ctx);
   installEndpointsController(ctx);

@@ -1,11 +1,16 @@
-// Namespaces: new ones get their default ServiceAccount and root CA ConfigMap; a deleted one
-// is Terminating until everything in it is gone, then leaves.
+// Namespaces: new ones get their default ServiceAccount and root CA ConfigMap (the cluster CA's
+// certificate, as kube-controller-manager's root-ca-cert-publisher writes it: the one that signed
+// the API server's serving certificate); a deleted one is Terminating until everything in it is
+// gone, then leaves.
 import { R, storedResources } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 
 const NAME = "namespace";
 
-export function installNamespaceController(ctx: SimContext) {
+/** A stand-in where no cluster CA exists (a context built without auth, in unit tests). */
+const NO_CA = "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n";
+
+export function installNamespaceController(ctx: SimContext, caPem: string = NO_CA) {
   const { store, registry, runtime } = ctx;
   runtime.register(NAME, (name) => {
     const ns = registry.tryGet(R("Namespace"), undefined, name);
@@ -28,7 +33,7 @@ export function installNamespaceController(ctx: SimContext) {
                 "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc.",
             },
           },
-          data: { "ca.crt": "-----BEGIN CERTIFICATE-----\nMIIBembedded\n-----END CERTIFICATE-----\n" },
+          data: { "ca.crt": caPem },
         });
       return;
     }

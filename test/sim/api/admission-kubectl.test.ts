@@ -15,6 +15,7 @@
 // - A create carrying metadata.resourceVersion fails in etcd3's store.Create
 //   (apiserver/pkg/storage/etcd3/store.go) as an untyped 500.
 import * as k8s from "@kubernetes/client-node";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNodesCluster, type TestCluster } from "../helpers/nodes-cluster.js";
 
@@ -61,6 +62,18 @@ describe("ServiceAccount admission and controller", () => {
         `${t.dir}/x.yaml` +
         '": pods "x" is forbidden: error looking up service account adm/ghost: serviceaccount "ghost" not found',
     );
+  });
+
+  it("publishes the cluster CA in every namespace's kube-root-ca.crt: the one kubectl trusts", async () => {
+    // kube-controller-manager's root-ca-cert-publisher (pkg/controller/certificates/rootcacertpublisher)
+    const published = await kn("get", "configmap", "kube-root-ca.crt", "-o", "jsonpath={.data.ca\\.crt}");
+    const trusted = Buffer.from(
+      await k("config", "view", "--raw", "-o", "jsonpath={.clusters[0].cluster.certificate-authority-data}"),
+      "base64",
+    ).toString();
+    expect(published.trim()).toBe(trusted.trim());
+    const x509 = await execa("openssl", ["x509", "-noout", "-text"], { input: published });
+    expect(x509.stdout).toMatch(/CA:TRUE/);
   });
 
   it("sets serviceAccountName default when unset", async () => {
