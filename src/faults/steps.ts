@@ -214,9 +214,9 @@ async function runStep(s: StepScope, step: Step): Promise<Touched[]> {
 export async function runSteps(
   s: StepScope,
   steps: Step[],
-  onTouched: (t: Touched[]) => void,
+  onTouched: (t: Touched[], step: Step) => void | Promise<void>,
 ): Promise<void> {
-  for (const step of steps) onTouched(await runStep(s, step));
+  for (const step of steps) await onTouched(await runStep(s, step), step);
 }
 
 /** Each object once, the first record of it deciding (a created object is deleted whatever came after). */
@@ -277,12 +277,12 @@ export async function injectIncident(s: StepScope, scenario: Scenario, alert: st
   const touched: Touched[] = [];
   const readings: Reading[] = [];
   try {
-    for (const step of scenario.steps) {
-      touched.push(...(await runStep(s, step)));
-      if (step.do !== "ready" || !s.usersFail) continue;
+    await runSteps(s, scenario.steps, async (t, step) => {
+      touched.push(...t);
+      if (step.do !== "ready" || !s.usersFail) return;
       const failing = await s.usersFail();
       if (failing !== undefined) readings.push({ at: await s.time.clusterNow(), failing });
-    }
+    });
   } catch (e) {
     await restoreSteps(s, touched).catch(() => undefined);
     throw e;

@@ -67,7 +67,9 @@ describe("an incident's steps", () => {
     const before = await envOf("hello-service");
     const t0 = await scope.time.clusterNow();
     const touched: Touched[] = [];
-    await runSteps(scope, s.steps, (t) => touched.push(...t));
+    await runSteps(scope, s.steps, (t) => {
+      touched.push(...t);
+    });
     // the wait passed in cluster time
     expect((await scope.time.clusterNow()) - t0).toBeGreaterThanOrEqual(1800_000);
     expect(touched.map((t) => `${t.action} ${t.kind}/${t.name}`)).toEqual([
