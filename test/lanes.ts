@@ -20,6 +20,8 @@ export const LONG_LANE = [
   "test/sim/clients/kubernetes-core-targets.test.ts",
   // a serial run and two parallel ones of the same six cases
   "test/cli/parallel.test.ts",
+  // three cases at speed 60, each reading the host's clock against the cluster's
+  "test/cli/rebase-run.test.ts",
   // the expert tier's fixes with kubernetes.core, and a restart that does not fix them
   "test/cli/expert-fixes.test.ts",
   // the symptom-level oracle on every reference type

@@ -84,6 +84,22 @@ export class ClusterTime implements Clock {
     return Number.isFinite(ms) ? ms : this.elapsed();
   }
 
+  private rebases = 0;
+
+  /**
+   * Between cases, where no one reads: have the embedded cluster show its time `leadMs` behind the
+   * wall clock, every instant it shows moved alike (docs/clock.md), so that the next case reads
+   * describe's ages as the cluster's and not a whole run's lead ahead. A real cluster has no lead.
+   */
+  async showLead(leadMs: number): Promise<void> {
+    if (!this.client) return;
+    // a new value each time, also across runs on one long-lived cluster
+    const rebase = `${Date.now()}-${++this.rebases}`;
+    await this.client.patch("v1", "ConfigMap", CLOCK.namespace, CLOCK.name, {
+      data: { lead: String(Math.round(leadMs)), rebase },
+    });
+  }
+
   /** Wall milliseconds for a cluster duration. */
   wall(clusterMs: number): number {
     return clusterMs / this.current;

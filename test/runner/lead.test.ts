@@ -1,10 +1,11 @@
-// The embedded cluster's lead is sized to the run (src/runner/lead.ts, docs/clock.md): none at
-// speed 1, more for more cases and longer windows, and far
-// below the speed's own default for a short run, since the lead is what a model reads as the gap
-// between the host's clock (kubectl describe's ages) and the cluster's.
+// The embedded cluster's lead is sized to what is ahead (src/runner/lead.ts, docs/clock.md): none
+// at speed 1; one case's own before each case when cases run one at a time, and the whole run's
+// when they run side by side; more for longer windows, and far below the speed's own default for a
+// short run, since the lead is what a model reads as the gap between the host's clock (kubectl
+// describe's ages) and the cluster's.
 import { describe, expect, it } from "vitest";
 import { resolveConfig, withDefaults } from "../../src/runner/config.js";
-import { runLead } from "../../src/runner/lead.js";
+import { caseLead, rebasesPerCase, runLead } from "../../src/runner/lead.js";
 import type { PreparedRun } from "../../src/runner/run.js";
 
 const HOUR = 3_600_000;
@@ -22,13 +23,27 @@ describe("runLead", () => {
     expect(runLead([prepared(50, { speed: 1 })])).toBe(0);
   });
 
-  it("grows with the cases, their windows and their attempts", () => {
-    const one = runLead([prepared(1, { speed: 60 })]);
-    const fifty = runLead([prepared(50, { speed: 60 })]);
-    expect(fifty).toBeGreaterThan(one * 20);
-    expect(runLead([prepared(50, { speed: 60, hold: 600 })])).toBeGreaterThan(fifty);
-    expect(runLead([prepared(50, { speed: 60, maxAttempts: 3 })])).toBeGreaterThan(fifty);
-    expect(runLead([prepared(50, { speed: 60 }), prepared(50, { speed: 60 })])).toBe(2 * fifty);
+  it("grows with the cases, their windows and their attempts when cases run side by side", () => {
+    const one = runLead([prepared(2, { speed: 60, parallel: 2 })]);
+    const fifty = runLead([prepared(50, { speed: 60, parallel: 2 })]);
+    expect(fifty).toBeGreaterThan(one * 10);
+    expect(runLead([prepared(50, { speed: 60, parallel: 2, hold: 600 })])).toBeGreaterThan(fifty);
+    expect(runLead([prepared(50, { speed: 60, parallel: 2, maxAttempts: 3 })])).toBeGreaterThan(fifty);
+    expect(
+      runLead([prepared(50, { speed: 60, parallel: 2 }), prepared(50, { speed: 60, parallel: 2 })]),
+    ).toBe(2 * fifty);
+  });
+
+  it("is the deploys and one case's own when cases run one at a time: each is given its own before it", () => {
+    const run = prepared(50, { speed: 60 });
+    expect(rebasesPerCase(run.cfg)).toBe(true);
+    expect(rebasesPerCase(prepared(50, { speed: 60, parallel: 2 }).cfg)).toBe(false);
+    expect(runLead([run])).toBe(runLead([prepared(1, { speed: 60 })]));
+    const own = caseLead(run.cfg, run.plan[0]);
+    expect(own).toBeGreaterThan(0);
+    expect(own).toBeLessThan(runLead([run]));
+    expect(caseLead(prepared(1, { speed: 60, hold: 600 }).cfg, run.plan[0])).toBeGreaterThan(own);
+    expect(caseLead(prepared(1, { speed: 1 }).cfg, run.plan[0])).toBe(0);
   });
 
   it("is an hour or less for one case, where the speed's default was 29.5 h", () => {
@@ -45,5 +60,8 @@ describe("runLead", () => {
     run.plan[0].faults = [{ failure: "load-surge", target: "frontend" }];
     // the scenario waits 20 minutes and holds 5 (chaos/incidents.yaml)
     expect(runLead([run]) - plain).toBeGreaterThan(20 * 60_000);
+    expect(caseLead(run.cfg, run.plan[0]) - caseLead(run.cfg, { index: 1, faults: [] })).toBeGreaterThan(
+      20 * 60_000,
+    );
   });
 });

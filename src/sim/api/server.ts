@@ -104,7 +104,7 @@ export class ApiServer {
           200,
           versionInfo(
             this.deps.clock.speed,
-            this.deps.clock.now(),
+            this.deps.clock.toWall(this.deps.clock.now()),
             !user || user.groups.includes("system:masters"),
           ),
         );

@@ -26,11 +26,22 @@ const obj = (v: unknown): J => (v && typeof v === "object" && !Array.isArray(v) 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 export class TokenAuthority {
+  /**
+   * How far shown time has moved, both ways, since the cluster started (the clock re-based
+   * between cases): a token's iat, nbf and exp are shown instants of when it was issued, so it is
+   * judged with that much slack, as if the clock had not moved.
+   */
+  private movedSeconds = 0;
+
   constructor(
     private readonly signer: TokenSigner,
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    clock.onShift?.((delta) => {
+      this.movedSeconds += Math.ceil(Math.abs(delta) / 1000);
+    });
+  }
 
   /** Seconds since the epoch on the cluster clock: expiry follows cluster time. */
   nowSeconds(): number {
@@ -96,8 +107,8 @@ export class TokenAuthority {
     const aud = Array.isArray(c.aud) ? c.aud : [c.aud];
     if (!aud.some((a) => API_AUDIENCES.includes(str(a)))) return undefined;
     const now = this.nowSeconds();
-    if (typeof c.exp !== "number" || now >= c.exp) return undefined;
-    if (typeof c.nbf === "number" && now + 60 < c.nbf) return undefined;
+    if (typeof c.exp !== "number" || now - this.movedSeconds >= c.exp) return undefined;
+    if (typeof c.nbf === "number" && now + 60 + this.movedSeconds < c.nbf) return undefined;
     const k = obj(c["kubernetes.io"]);
     const ns = str(k.namespace);
     const sa = obj(k.serviceaccount);

@@ -116,8 +116,8 @@ function parseWhen(s: string, now: number): number | undefined {
 }
 
 export function date(args: string[], p: Proc): number {
-  // the cluster clock (whole milliseconds: the digits of %N below them are zeros)
-  let when = p.clock.now();
+  // the cluster clock as shown (whole milliseconds: the digits of %N below them are zeros)
+  let when = p.clock.toWall(p.clock.now());
   let fmt: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];

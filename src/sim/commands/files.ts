@@ -79,11 +79,12 @@ function widths(entries: FileInfo[], h: boolean): Widths {
   };
 }
 
-function longLine(f: FileInfo, h: boolean, w: Widths, now: number): string {
+/** A file's times are the cluster's instants; `shown` gives what ls prints of them. */
+function longLine(f: FileInfo, h: boolean, w: Widths, now: number, shown: (ms: number) => number): string {
   const size = h ? human(f.size) : String(f.size);
   const [user, group = user] = ownerOf(f);
   const target = f.link !== undefined ? ` -> ${f.link}` : "";
-  return `${mode(f)} ${String(nlinkOf(f)).padStart(w.nlink)} ${user.padEnd(w.user)} ${group.padEnd(w.group)} ${size.padStart(w.size)} ${lsDate(f.mtime, now)} ${f.name}${target}`;
+  return `${mode(f)} ${String(nlinkOf(f)).padStart(w.nlink)} ${user.padEnd(w.user)} ${group.padEnd(w.group)} ${size.padStart(w.size)} ${lsDate(shown(f.mtime), shown(now))} ${f.name}${target}`;
 }
 
 function ls(args: string[], p: Proc): number {
@@ -97,7 +98,7 @@ function ls(args: string[], p: Proc): number {
   const lines = (entries: FileInfo[]) => {
     const w = widths(entries, h);
     const now = p.ctx.clock.now();
-    return entries.map((e) => (long ? longLine(e, h, w, now) : e.name));
+    return entries.map((e) => (long ? longLine(e, h, w, now, (ms) => p.ctx.clock.toWall(ms)) : e.name));
   };
   const files: FileInfo[] = [];
   const dirs: { arg: string; entries: FileInfo[] }[] = [];

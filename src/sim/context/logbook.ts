@@ -21,7 +21,14 @@ export class LogBook implements LogSource {
   private readonly current = new Map<string, Instance>();
   private readonly previous = new Map<string, Instance>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock) {
+    // the clock re-based: the times written inside the lines move with every other shown instant
+    clock.onShift?.((delta) => {
+      for (const m of [this.current, this.previous])
+        for (const inst of m.values())
+          for (const l of inst.lines) l.text = shiftStamps(l.text, -delta, this.clock.toWall(l.at) - delta);
+    });
+  }
 
   private key(podUid: string, container: string) {
     return `${podUid}/${container}`;

@@ -7,7 +7,7 @@
 import { nextRun, parseCron } from "../api/cron.js";
 import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
-import { parseStamp, stamp } from "../core/clock.js";
+import { iso, parseStamp } from "../core/clock.js";
 import { controllerOf, keyOf, ownerRef, splitKey } from "../core/meta.js";
 import type { Condition, CronJob, CronJobStatus, Job, ObjectReference } from "../core/objects.js";
 import { jobFinished } from "./job.js";
@@ -32,6 +32,10 @@ export function installCronJobController(ctx: SimContext): void {
     if (e.rt.kind !== "Job") return;
     const ref = controllerOf(e.object);
     if (ref?.kind === "CronJob") ctx.runtime.enqueue(NAME, `${e.object.metadata.namespace}/${ref.name}`);
+  });
+  // the clock re-based: each schedule's next minute is another instant of the engine
+  ctx.clock.onShift?.(() => {
+    for (const cj of ctx.store.list(R("CronJob"))) ctx.runtime.enqueue(NAME, keyOf(cj));
   });
 }
 
@@ -82,8 +86,9 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
     return;
   }
 
-  const now = clock.now();
-  let from = parseStamp(clock, st.lastScheduleTime ?? cj.metadata.creationTimestamp);
+  // schedules are read on the clock as shown (a re-based clock moves them: installed below)
+  const now = clock.toWall(clock.now());
+  let from = Date.parse(st.lastScheduleTime ?? cj.metadata.creationTimestamp ?? "");
   if (Number.isNaN(from)) from = now;
   let scheduled: number | undefined;
   let next = nextRun(parsed.schedule, from);
@@ -111,7 +116,7 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
       cj,
       "Warning",
       "MissSchedule",
-      `Missed scheduled time to start a job: ${new Date(clock.toWall(scheduled)).toUTCString().replace("GMT", "+0000")}`,
+      `Missed scheduled time to start a job: ${new Date(scheduled).toUTCString().replace("GMT", "+0000")}`,
       SOURCE,
     );
     save(ctx, cj, st, active);
@@ -146,7 +151,7 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
         labels: { ...(tpl.metadata?.labels ?? {}) },
         annotations: {
           ...(tpl.metadata?.annotations ?? {}),
-          [SCHEDULED_AT]: new Date(clock.toWall(scheduled)).toISOString().replace(/\.\d+Z$/, "Z"),
+          [SCHEDULED_AT]: iso(scheduled),
         },
         ownerReferences: [ownerRef(cj)],
       },
@@ -155,7 +160,7 @@ function syncCronJob(ctx: SimContext, key: string, requeue: Requeuer): void {
     events.record(cj, "Normal", "SuccessfulCreate", `Created job ${jobName}`, SOURCE);
     active.push(job);
   }
-  st.lastScheduleTime = stamp(clock, scheduled);
+  st.lastScheduleTime = iso(scheduled);
   save(ctx, cj, st, active);
 }
 

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 import { KERNEL_RELEASE, OS_IMAGE } from "../core/host.js";
+import { moveShownTimes } from "../core/shown-times.js";
 
 export interface NodeSpec {
   name: string;
@@ -102,7 +103,8 @@ export function createNodes(ctx: SimContext, nodes: NodeSpec[]) {
  * The runner slows the clock to real time while a model or a playbook acts and speeds it up
  * while it waits, by writing the clock's ConfigMap (a plain API write, so it needs no back door,
  * and in kube-system, which no agent can read): the clock follows it, and /version reports the
- * speed in force to the cluster's admin.
+ * speed in force to the cluster's admin. Between cases it also asks for the next case's lead, and
+ * every instant shown moves so that the cluster is that far behind the wall clock (docs/clock.md).
  */
 export function followClockConfigMap(ctx: SimContext) {
   const { namespace, name } = CLOCK_CONFIGMAP;
@@ -112,10 +114,18 @@ export function followClockConfigMap(ctx: SimContext) {
     metadata: { name },
     data: { speed: String(ctx.clock.speed) },
   });
+  // every shown instant the store keeps moves with the clock (a re-base, below)
+  ctx.clock.onShift?.((delta) => ctx.store.rewrite((o) => moveShownTimes(o, delta)));
   ctx.store.subscribe((e) => {
     if (e.rt.kind !== "ConfigMap" || e.type === "DELETED") return;
     if (e.object.metadata.namespace !== namespace || e.object.metadata.name !== name) return;
-    const want = Number((e.object as { data?: Record<string, string> }).data?.speed);
+    const data = (e.object as { data?: Record<string, string> }).data ?? {};
+    const want = Number(data.speed);
     if (Number.isFinite(want) && want > 0 && want !== ctx.clock.speed) ctx.clock.setSpeed?.(want);
+    // between cases the runner asks for a case's own lead (`lead`, ms), once per `rebase`
+    const before = (e.old as { data?: Record<string, string> } | undefined)?.data ?? {};
+    const lead = Number(data.lead);
+    if (data.rebase !== undefined && data.rebase !== before.rebase && Number.isFinite(lead) && lead >= 0)
+      ctx.clock.showLead?.(lead);
   });
 }

@@ -21,7 +21,8 @@ export function installResourceQuotaController(ctx: SimContext) {
     const q = registry.tryGet(R("ResourceQuota"), ns, name) as ResourceQuota | undefined;
     if (!q || q.metadata.deletionTimestamp) return;
     const hard = { ...(q.spec?.hard ?? {}) };
-    const now = clock.now();
+    // shown time, as the pods' deletion timestamps
+    const now = clock.toWall(clock.now());
     const usage = namespaceUsage(store, ns!, q, Object.keys(hard), now);
     const status = {
       hard,

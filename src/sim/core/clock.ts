@@ -11,16 +11,21 @@ export interface Clock {
   readonly speed: number;
   /** Change how fast cluster time runs from now on (the embedded cluster's wall clock only). */
   setSpeed?(speed: number): void;
+  /** Show cluster time `leadMs` behind the wall clock from now on; the shown instants' move (WallClock). */
+  showLead?(leadMs: number): number;
+  /** Be told each time shown instants move (WallClock). */
+  onShift?(fn: (deltaMs: number) => void): () => void;
   /** Cluster time, in ms since the epoch. */
   now(): number;
   /** Run fn after `ms` of cluster time. Returns a cancel function. */
   after(ms: number, fn: () => void): () => void;
   /**
-   * The instant shown for a cluster instant (timestamps, log lines, `date`): the same instant.
-   * There is one clock; no reader sees a second one.
+   * The instant shown for a cluster instant (timestamps, log lines, `date`, every age's origin):
+   * the engine's instant moved by the clock's current shift, which is 0 until the clock is re-based
+   * between cases (showLead). Every reader sees shown instants only, so there is one clock.
    */
   toWall(ms: number): number;
-  /** The cluster instant of a shown one: the same instant. */
+  /** The engine's instant of a shown one. */
   fromWall(ms: number): number;
 }
 
@@ -68,6 +73,9 @@ export class WallClock implements Clock {
   private handle?: NodeJS.Timeout;
   private immediate?: NodeJS.Immediate;
   private readonly st = { fired: 0, maxBehindMs: 0, heldAtWork: 0 };
+  /** What is shown minus the engine's instant: moved only by showLead, between cases. */
+  private shift = 0;
+  private readonly shifted = new Set<(deltaMs: number) => void>();
 
   constructor(speed = 1, lead = 0) {
     if (!(speed > 0)) throw new RangeError(`speed must be > 0, got ${speed}`);
@@ -84,7 +92,11 @@ export class WallClock implements Clock {
   stats(): ClockStats {
     const wall = Date.now();
     const now = this.now();
-    return { ...this.st, lagMs: Math.max(0, this.paced(wall) - now), behindWallMs: Math.max(0, wall - now) };
+    return {
+      ...this.st,
+      lagMs: Math.max(0, this.paced(wall) - now),
+      behindWallMs: Math.max(0, wall - this.toWall(now)),
+    };
   }
 
   /** The earliest timer that has not run (cluster ms), if any. */
@@ -112,23 +124,50 @@ export class WallClock implements Clock {
   }
 
   toWall(ms: number): number {
-    return ms;
+    return ms + this.shift;
   }
 
   fromWall(ms: number): number {
-    return ms;
+    return ms - this.shift;
   }
 
-  /** Cluster time at wall instant `wall` if the engine kept up: sped up, capped at the wall clock. */
+  /**
+   * Show cluster time `leadMs` behind the wall clock from now on: every shown instant moves by the
+   * same amount (the returned delta), past and future alike, so every age and every duration
+   * between two shown instants stays what it was, and the engine's own time goes on untouched.
+   * What keeps shown instants (stored timestamps, log lines) is told through onShift and moves
+   * them. The runner asks for it between cases, where no one reads: a case then needs only its
+   * own lead, not the run's (docs/clock.md).
+   */
+  showLead(leadMs: number): number {
+    if (!(leadMs >= 0)) throw new RangeError(`lead must be >= 0 ms, got ${leadMs}`);
+    const now = this.now();
+    const delta = Date.now() - leadMs - this.toWall(now);
+    if (delta === 0) return 0;
+    // the engine's time goes on from where it is; only the cap on it (shown <= wall) moves
+    this.rebase(now, this.speed);
+    this.shift += delta;
+    for (const fn of [...this.shifted]) fn(delta);
+    this.arm();
+    return delta;
+  }
+
+  /** Tell `fn` each time shown instants move (by delta ms); returns a function that stops it. */
+  onShift(fn: (deltaMs: number) => void): () => void {
+    this.shifted.add(fn);
+    return () => this.shifted.delete(fn);
+  }
+
+  /** Cluster time at wall instant `wall` if the engine kept up: sped up, shown no later than the wall clock. */
   private paced(wall: number): number {
     const seg = this.segments[this.last((s) => s.wall <= wall)];
-    return Math.min(wall, seg.cluster + (wall - seg.wall) * seg.speed);
+    return Math.min(wall - this.shift, seg.cluster + (wall - seg.wall) * seg.speed);
   }
 
   /** The wall instant at which paced time reaches cluster instant `ms` (from the last segment). */
   private wallWhen(ms: number): number {
     const seg = this.segments[this.segments.length - 1];
-    return Math.max(ms, seg.wall + (ms - seg.cluster) / seg.speed);
+    return Math.max(this.toWall(ms), seg.wall + (ms - seg.cluster) / seg.speed);
   }
 
   after(ms: number, fn: () => void): () => void {
@@ -262,8 +301,8 @@ export const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOS
  * An object timestamp (metav1.Time) for cluster instant `ms`: RFC 3339 in whole seconds, as
  * apimachinery's Time.MarshalJSON writes it (`t.UTC().Format(time.RFC3339)`), at any speed.
  */
-export function stamp(_clock: Clock, ms: number): string {
-  return iso(ms);
+export function stamp(clock: Clock, ms: number): string {
+  return iso(clock.toWall(ms));
 }
 
 /**
@@ -275,6 +314,6 @@ export function microStamp(ms: number): string {
 }
 
 /** The cluster instant of a timestamp written by stamp() (NaN when absent or malformed). */
-export function parseStamp(_clock: Clock, s: string | undefined | null): number {
-  return Date.parse(s ?? "");
+export function parseStamp(clock: Clock, s: string | undefined | null): number {
+  return clock.fromWall(Date.parse(s ?? ""));
 }

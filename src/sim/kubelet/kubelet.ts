@@ -9,9 +9,9 @@ import { R } from "../api/resources.js";
 import type { ContainerRef } from "../context/behavior.js";
 import type { SimContext } from "../context/context.js";
 import { KUBELET } from "../context/runtime.js";
-import { iso } from "../core/clock.js";
 import { keyOf, splitKey } from "../core/meta.js";
 import type { Node, Pod } from "../core/objects.js";
+import { moveStamp } from "../core/shown-times.js";
 import type { KObject } from "../core/types.js";
 import type { PodStagesDoc } from "../stages/load.js";
 import { type Stage, StageEngine, type Vars } from "../stages/stage.js";
@@ -74,6 +74,18 @@ export class Kubelet implements KubeletState {
     this.images = new ImageCatalog(ctx.stages.images, ctx.publishedImages);
     this.crash = new Backoff(this.cfg.backoff.crash);
     this.pull = new Backoff(this.cfg.backoff.pull);
+    // the clock re-based: the times the kubelet keeps as it shows them move with the rest
+    ctx.clock.onShift?.((delta) => {
+      const move = (t?: Termination) =>
+        t && { ...t, startedAt: moveStamp(t.startedAt, delta), finishedAt: moveStamp(t.finishedAt, delta) };
+      for (const rec of this.recs.values()) {
+        if (rec.startTime) rec.startTime = moveStamp(rec.startTime, delta);
+        for (const c of rec.ctrs) {
+          c.prev = move(c.prev);
+          if (c.inst) c.inst.terminated = move(c.inst.terminated);
+        }
+      }
+    });
   }
 
   imageCached(node: string, canonical: string): boolean {
@@ -98,13 +110,9 @@ export class Kubelet implements KubeletState {
   dateBack(key: string, ms: number): void {
     const rec = this.recs.get(key);
     if (!rec) return;
-    if (rec.startTime) rec.startTime = iso(Date.parse(rec.startTime) - ms);
+    if (rec.startTime) rec.startTime = moveStamp(rec.startTime, -ms);
     const back = (t?: Termination) =>
-      t && {
-        ...t,
-        startedAt: iso(Date.parse(t.startedAt) - ms),
-        finishedAt: iso(Date.parse(t.finishedAt) - ms),
-      };
+      t && { ...t, startedAt: moveStamp(t.startedAt, -ms), finishedAt: moveStamp(t.finishedAt, -ms) };
     for (const c of rec.ctrs) {
       c.prev = back(c.prev);
       if (!c.inst) continue;

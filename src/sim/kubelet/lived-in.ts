@@ -17,7 +17,7 @@ import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 import { HASH_LABEL, REVISION } from "../controllers/deployment-util.js";
 import { computeHash } from "../controllers/workload-util.js";
-import { iso } from "../core/clock.js";
+import { iso, stamp } from "../core/clock.js";
 import { keyOf, ownerRef } from "../core/meta.js";
 import type { Deployment, KObject } from "../core/objects.js";
 import type { Kubelet } from "./kubelet.js";
@@ -231,7 +231,7 @@ class Restore {
       });
       this.ctx.store.put(R("ReplicaSet"), {
         ...rs,
-        metadata: { ...rs.metadata, creationTimestamp: iso(at) },
+        metadata: { ...rs.metadata, creationTimestamp: stamp(this.ctx.clock, at) },
       });
     });
     return variants.length;

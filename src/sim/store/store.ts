@@ -69,6 +69,23 @@ export class Store {
     return gone;
   }
 
+  /**
+   * Replace objects in place where `fn` returns a new one, with no new resourceVersion and no event:
+   * for what changes how an object is shown and not the object (the clock re-based between cases,
+   * WallClock.showLead). Nothing watches for it, as nothing happened.
+   */
+  rewrite(fn: (o: KObject) => KObject | undefined): number {
+    let n = 0;
+    for (const t of this.data.values())
+      for (const [k, o] of t) {
+        const next = fn(o);
+        if (!next) continue;
+        t.set(k, next);
+        n++;
+      }
+    return n;
+  }
+
   /** Events after `rv`, or undefined when the history no longer reaches back that far. */
   eventsSince(rv: number): StoreEvent[] | undefined {
     if (rv < this.oldestResumable) return undefined;

@@ -3,7 +3,7 @@
 // less than the time the cluster spent. A fast clock starts behind by its lead, gains on the wall
 // clock at its speed, and once level follows the wall clock at speed 1 (docs/clock.md).
 import { describe, expect, it } from "vitest";
-import { defaultLead, microStamp, stamp, WallClock } from "../../../src/sim/core/clock.js";
+import { defaultLead, microStamp, parseStamp, stamp, WallClock } from "../../../src/sim/core/clock.js";
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -50,6 +50,40 @@ describe("a clock behind the wall clock", () => {
   it("gives no lead at speed 1 and half an hour of wall time's worth when faster", () => {
     expect(defaultLead(1)).toBe(0);
     expect(defaultLead(60)).toBe(59 * 30 * 60_000);
+  });
+});
+
+describe("a clock re-based between cases (showLead)", () => {
+  it("moves every shown instant alike and leaves the engine's time and timers as they were", async () => {
+    const clock = new WallClock(1, 0);
+    const moved: number[] = [];
+    clock.onShift((d) => moved.push(d));
+    const t = clock.now();
+    const written = stamp(clock, t);
+    let fired = 0;
+    clock.after(50, () => fired++);
+    const delta = clock.showLead(3_600_000);
+    expect(moved).toEqual([delta]);
+    expect(delta).toBeLessThan(-3_590_000);
+    // shown: an hour behind the wall clock; the engine goes on from where it was
+    expect(Date.now() - clock.toWall(clock.now())).toBeGreaterThanOrEqual(3_600_000 - 50);
+    expect(clock.now()).toBeGreaterThanOrEqual(t);
+    expect(clock.now() - t).toBeLessThan(50);
+    // a stamp written before reads back only once moved with the rest (as the store's are)
+    expect(Math.abs(parseStamp(clock, written) - t)).toBeGreaterThan(3_500_000);
+    expect(Math.abs(parseStamp(clock, stamp(clock, t)) - t)).toBeLessThan(1000);
+    await sleep(80);
+    expect(fired).toBe(1);
+  });
+
+  it("lets a fast clock gain the new lead and no more: shown time never passes the wall clock", async () => {
+    const clock = new WallClock(100, 0);
+    clock.showLead(2_000);
+    for (let i = 0; i < 40; i++) {
+      await sleep(5);
+      expect(clock.toWall(clock.now())).toBeLessThanOrEqual(Date.now());
+    }
+    expect(clock.stats().behindWallMs).toBeLessThan(50);
   });
 });
 

@@ -112,7 +112,7 @@ export function resourceQuotaAdmission(registry: Registry) {
       interesting.push(q);
     }
     if (!interesting.length) return;
-    const delta = usageOf(req.rt, req.obj, clock.now());
+    const delta = usageOf(req.rt, req.obj, clock.toWall(clock.now()));
     const charges: [ResourceQuota, Usage][] = [];
     for (const q of interesting) {
       const hard = listOf(q.status?.hard);
