@@ -61,7 +61,7 @@ export const LONG_LANE = [
   "test/sim/workloads/boutique-routes-kubectl.test.ts",
   "test/sim/workloads/trainticket-routes-kubectl.test.ts",
   "test/sim/workloads/addresses-kubectl.test.ts",
-  // every failure type of Simple-Micro as a Harbor task: oracle 1, noop 0 (npm test: one case)
+  // every failure type of Simple-Micro as a Harbor task: oracle 1, noop 0 (export.test.ts: one case)
   "test/harbor/export-every-type.test.ts",
   // `run --trials` and `--shard` through the CLI, and `show`/`diff` over recorded runs
   "test/cli/trials-shards.test.ts",
@@ -94,4 +94,10 @@ export const LONG_LANE = [
   "test/sim/workloads/mysqld-options-kubectl.test.ts",
   // a datasource naming another MySQL server: Train-Ticket deployed, Access denied (about 36 s)
   "test/sim/workloads/wrong-store-kubectl.test.ts",
+  // kept out of `npm test`'s 5 minutes on 2 cores (each 17 to 27 s): a Harbor task exported and
+  // run, egress through the pods, Train-Ticket's deploy, an OOM-killed container through kubectl
+  "test/harbor/export.test.ts",
+  "test/sim/workloads/egress-kubectl.test.ts",
+  "test/sim/workloads/train-ticket-deploy.test.ts",
+  "test/sim/workloads/oom-limit-kubectl.test.ts",
 ];
