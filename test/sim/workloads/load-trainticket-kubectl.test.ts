@@ -8,6 +8,8 @@
 // - spring-cloud-gateway NettyRoutingFilter: a response later than the timeout ends in
 //   TimeoutException("Response took longer than timeout: " + Duration) answered 504 GATEWAY_TIMEOUT;
 //   RetryGatewayFilterFactory: shortcut Retry=N, retrying 5xx, IOException and TimeoutException.
+//   Each request goes down one route (fanout 1), and the line logged for it says the status the
+//   gateway answered (504 for a route that timed out, its retries spent), not a fixed 200.
 // - Bronson, Aghayev, Charapko, Zhu: "Metastable Failures in Distributed Systems" (HotOS 2021):
 //   a trigger (here a slow minute) starts a retry storm that sustains itself after the trigger is
 //   gone; SREGym's capacity_decrease_rpc_retry_storm (a capacity cut plus client retries).
@@ -31,6 +33,14 @@ const logsOf = async (app: string, since = "60s") => {
 describe("Train-Ticket's gateway", () => {
   it("a response timeout shorter than a service's latency: its routes answer 504, the service itself is fine; unset: healthy", async () => {
     expect(s.svc("ts-travel-service").latencyMs).toBeGreaterThan(100);
+    // the routes (gateway path segment) of the services slower than the timeout
+    const slow = new Set(
+      s.cluster.ctx.catalog.byApp
+        .get(GW)!
+        .routes.filter((r) => s.svc(r.calls[0]).latencyMs > 100)
+        .map((r) => /\/api\/v1\/(\w+)\//.exec(r.path.source.replace(/\\\//g, "/"))![1]),
+    );
+    expect(slow.has("travelservice")).toBe(true);
     s.setEnv(GW, "SPRING_CLOUD_GATEWAY_HTTPCLIENT_RESPONSETIMEOUT", "100ms");
     // the gateway's rollout: a minute to start at full CPU, two under its 500m limit
     s.advance(240_000);
@@ -40,6 +50,10 @@ describe("Train-Ticket's gateway", () => {
     expect(gw).toMatch(
       /504 GATEWAY_TIMEOUT "Response took longer than timeout: PT0\.1S" for request lb:\/\/ts-[a-z-]+/,
     );
+    // its log filter's line says the status each request got: the routes that time out, 504
+    const filtered = [...gw.matchAll(/LogFilter\s+: \[[^\]]+\] (\S+) \/api\/v1\/(\w+)\/ -> (\d+) \(/g)];
+    expect(filtered.some((m) => m[3] === "504")).toBe(true);
+    for (const [, , route, status] of filtered) expect(status, route).toBe(slow.has(route) ? "504" : "200");
     // far from the symptom: the travel service answers, only late for this caller
     expect(s.svc("ts-travel-service").failRate).toBe(0);
     expect(await logsOf("ts-travel-service")).not.toContain("ERROR");
@@ -47,7 +61,9 @@ describe("Train-Ticket's gateway", () => {
     s.setEnv(GW, "SPRING_CLOUD_GATEWAY_HTTPCLIENT_RESPONSETIMEOUT", undefined);
     s.advance(240_000);
     expect(s.svc(GW).failRate).toBe(0);
-    expect(await logsOf(GW, "30s")).not.toContain("504 GATEWAY_TIMEOUT");
+    const healthy = await logsOf(GW, "30s");
+    expect(healthy).not.toContain("504 GATEWAY_TIMEOUT");
+    expect(healthy).not.toMatch(/ -> 50\d \(/);
   }, 240_000);
 
   it("retries keep a service saturated after a slow minute is over, until the retries are lowered", async () => {

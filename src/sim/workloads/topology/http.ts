@@ -84,6 +84,28 @@ function pageOf(ctx: SimContext, m: ServiceModel | undefined, process: string, p
   )!;
 }
 
+/**
+ * The status a page of `m` answers when a call of its route failed that way, as `answer` gives it:
+ * a proxy's 504 for an upstream that timed out, the upstream's own answer (`upstream`) when it
+ * answered an error through a proxy, else the page's failure status (the frontend's 500).
+ */
+export function failedStatus(
+  ctx: SimContext,
+  m: ServiceModel,
+  path: string,
+  o: "refused" | "dns" | "timeout" | "reset" | "error",
+  upstream?: ServiceModel,
+): number {
+  const page = pageOf(ctx, m, "", path) as Page | undefined;
+  const proxy = m.routes.find((r) => r.path.test(path))?.proxy ?? false;
+  if (proxy && o === "timeout" && page?.timeoutStatus !== undefined) return page.timeoutStatus;
+  if (proxy && o === "error" && upstream) {
+    const up = pageOf(ctx, upstream, "", path) as Page | undefined;
+    if (up?.failStatus !== undefined) return up.failStatus;
+  }
+  return page?.failStatus ?? 500;
+}
+
 /** What the listener answers to `method path`. */
 export function answer(
   ctx: SimContext,

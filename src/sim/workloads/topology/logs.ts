@@ -1,7 +1,17 @@
 // What a service writes while it runs, from its log templates: every sample period a pod that
 // handles (or, for a load generator, sends) traffic logs one request, the way that request went:
 // the request lines when every call it made succeeded, else the lines of the first dependency
-// that refused, timed out or failed it ({dep} = the Service it dialed). Registry and broker
+// that refused, timed out or failed it ({dep} = the Service it dialed). A service whose request
+// lines say the status ({status}: the frontend's logging middleware, the gateway's log filter)
+// writes them for a failed request too, with the status it answered, around the failure's lines
+// (those before the first {status} line as the request starts, the rest as it ends). A router
+// (calls spread over its routes, at most one per request: the gateway) sends each request to one
+// callee and names that route ({method} {path}); a caller that retries (settings' retries) sends
+// a failed call again before it gives up. A page that writes through a callee whose store refuses
+// writes (store-writes.ts: the frontend's add-to-cart under redis' maxmemory) fails for that
+// share of its calls, in its handler's words. A callee some of whose calls are a method it logs
+// in words of its own (steps.ts: ShipOrder) writes those for that share of its requests.
+// Registry and broker
 // connections (nacos, rabbitmq), and the store pool of a service without traffic, are checked
 // every period whatever the load, and a disk under IOChaos shows as ioStall lines. A quiet service logs a request only as often as it gets one.
 
@@ -11,16 +21,19 @@ import { STAMPS } from "../../core/log-stamps.js";
 import type { Pod } from "../../core/objects.js";
 import { type Writer, walk } from "./answers.js";
 import { type CallOutcome, drawOutcome, type EdgeView, edgeView, outcomeMs } from "./calls.js";
+import { failedStatus } from "./http.js";
 import { ioFaultsOnMounts } from "./impairments.js";
 import { ownMs } from "./own-time.js";
 import type { SvcState } from "./service-state.js";
-import { javaDuration } from "./settings.js";
+import { javaDuration, settingOf } from "./settings.js";
+import { rpcLines, stepEdge } from "./steps.js";
 import { authLines } from "./store-auth.js";
-import { refusalLines } from "./store-clients.js";
+import { OOM_ERR, refusalLines, WRITE_WORDS, writeRoutes, writeShare } from "./store-clients.js";
+import { refusedShare } from "./store-writes.js";
 import type { Traffic } from "./traffic.js";
 
 export const PLACEHOLDERS =
-  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout|bind|err|cause|rpc)\}/g;
+  /\{(time|springTime|pythonTime|redisTime|goLogTime|tornadoTime|clfTime|nginxTime|start|epochMs|pod|podIp|port|dep|depPort|depIp|var|what|ms|seconds|jvmSeconds|id|method|path|timeout|bind|err|cause|rpc|status)\}/g;
 
 export type Vars = Partial<
   Record<
@@ -45,7 +58,8 @@ export type Vars = Partial<
     | "bind"
     | "err"
     | "cause"
-    | "rpc",
+    | "rpc"
+    | "status",
     string | number
   >
 >;
@@ -77,6 +91,7 @@ export function baseVars(
     start: new Date(wall).toISOString(),
     method: "GET",
     path: "/",
+    status: 200,
     epochMs: Math.floor(wall),
     pod: pod.metadata.name,
     podIp: pod.status?.podIP ?? "",
@@ -129,6 +144,8 @@ export function requestOf(m: ServiceModel, callee: string): { method: string; pa
         .replace(/\)\$$/, "")
         .replace(/\\\//g, "/"),
     }))
+    // a route of every path under a prefix (the gateway's /api/v1/travelservice/.*): the prefix
+    .map((x) => (/^[^[\]()*+?\\|^$]*\.\*$/.test(x.path) ? { ...x, path: x.path.slice(0, -2) } : x))
     .filter((x) => !/[[\]()*+?\\|^$]/.test(x.path));
   const hit =
     literal.find((x) => x.r.calls[0] === callee) ??
@@ -246,16 +263,52 @@ export function sample(
     const ms = Math.max(1, Math.round(spent + w.ms));
     return [...out, ...render(m.logs.request, requestVars(vars, ms)), ...w.lines];
   }
-  for (const e of edges.filter((x) => x.perReq > 0 && !x.back)) {
-    if (rnd() >= e.perReq) continue;
+  const calls = edges.filter((x) => x.perReq > 0 && !x.back);
+  // a router sends each request to one of its callees: the route of that callee
+  const router =
+    m.routes.length > 0 && calls.length > 1 && calls.reduce((a, x) => a + x.perReq, 0) <= 1 + 1e-9;
+  let picked: Edge | undefined;
+  for (let x = router ? rnd() : -1, i = 0; x >= 0 && i < calls.length; x -= calls[i].perReq, i++)
+    if (x < calls[i].perReq) picked = calls[i];
+  const page = picked ? requestOf(m, picked.to) : undefined;
+  const req: Vars = page
+    ? {
+        ...vars,
+        ...page,
+        status:
+          m.routes.find((r) => r.methods.includes(page.method) && r.path.test(page.path))?.status ?? 200,
+      }
+    : vars;
+  const retries = m.settings.retries ? (settingOf(ctx, pod, m, "retries") ?? 0) : 0;
+  for (const e of calls) {
+    if (router ? e !== picked : rnd() >= e.perReq) continue;
     const v = view(e);
     if (v.none) continue;
-    const res = drawOutcome(v, rnd);
-    const ms = outcomeMs(v, res);
+    let res = drawOutcome(v, rnd);
+    let ms = outcomeMs(v, res);
+    // a failed call sent again, up to the caller's retries: the request fails if every one does
+    for (let n = retries; res !== "ok" && n > 0; n--) {
+      res = drawOutcome(v, rnd);
+      ms += outcomeMs(v, res);
+    }
     // a write the store refuses for its maxmemory (store-clients.ts): the call's own lines
     if (res === "ok" && v.oom > 0 && rnd() * v.p.ok < v.oom) {
       const oom = refusalLines(ctx, m, e, "OOM");
       if (oom) return [...out, ...render(oom, callVars(vars, e, v, spent + ms, m))];
+    }
+    // a page that writes through the callee, whose store refuses the write (the add-to-cart)
+    const refused = res === "ok" ? writeFailure(ctx, st.services, m, e, vars, rnd) : undefined;
+    if (refused) {
+      const failed = render(failureLines(m, e, "error", v), {
+        ...callVars(vars, e, v, spent + ms, m),
+        ...refused.vars,
+      });
+      const at = () => ({
+        ...vars,
+        ...refused.vars,
+        status: failedStatus(ctx, m, refused.vars.path, "error"),
+      });
+      return [...out, ...around(m, () => requestVars(at(), Math.max(1, Math.round(spent + ms))), failed)];
     }
     // the handler carries on without a soft callee (the frontend shows no ad)
     if (res === "ok" || softOnly(m, e.to)) {
@@ -263,17 +316,76 @@ export function sample(
       continue;
     }
     const lines = linesOf(ctx, m, e, res, v, rnd);
-    if (lines?.length)
-      return [
-        ...out,
-        ...render(lines, {
-          ...callVars(vars, e, v, spent + ms, m),
-          cause: causeOf(ctx, st.services, m, e, res, vars, rnd),
-        }),
-      ];
+    if (lines?.length) {
+      const failed = render(lines, {
+        ...callVars(vars, e, v, spent + ms, m),
+        cause: causeOf(ctx, st.services, m, e, res, vars, rnd),
+      });
+      // the request's own lines, with the status it answered
+      const at = () => {
+        const where = { ...vars, ...(page ?? requestOf(m, e.to)) };
+        const status = failedStatus(ctx, m, String(where.path), res, st.services.get(e.to)?.model);
+        return requestVars({ ...where, status }, Math.max(1, Math.round(spent + ms)));
+      };
+      return [...out, ...around(m, at, failed)];
+    }
     // no template for it: the request still went badly, shown by its duration
     spent += ms;
   }
   const jitter = 0.85 + rnd() * 0.3;
-  return [...out, ...render(m.logs.request, requestVars(vars, Math.max(1, Math.round(spent * jitter))))];
+  return [
+    ...out,
+    ...render(
+      ownLines(m, st.services.get(m.key), rnd),
+      requestVars(req, Math.max(1, Math.round(spent * jitter))),
+    ),
+  ];
+}
+
+/** A request's lines: its method's own where some of its calls are one it logs in its own words (steps.ts). */
+function ownLines(m: ServiceModel, s: SvcState | undefined, rnd: () => number): string[] {
+  if (!s?.rpcRps.size || !(s.rps > 0)) return m.logs.request;
+  let x = rnd() * s.rps;
+  for (const [rpc, r] of s.rpcRps) {
+    if (x < r) return rpcLines(m, rpc) ?? m.logs.request;
+    x -= r;
+  }
+  return m.logs.request;
+}
+
+/**
+ * A failed request's lines: the failure's, inside the request's own when these say the status it
+ * answered ({status}); those before the first such line are written as the request starts.
+ */
+function around(m: ServiceModel, vars: () => Vars, failed: string[]): string[] {
+  const at = m.logs.request.findIndex((l) => l.includes("{status}"));
+  if (!m.routes.length || at < 0) return failed;
+  const own = render(m.logs.request, vars());
+  return [...own.slice(0, at), ...failed, ...own.slice(at)];
+}
+
+/**
+ * The sampled call goes through, but it is a write of one of the caller's pages and the callee's
+ * store refuses writes (store-writes.ts): that page fails, in its handler's words ({what}), with
+ * the callee's answer ({cause}: its own words for its store's failure, the refusal inside).
+ * No draw is made unless some callee pod's store refuses writes.
+ */
+function writeFailure(
+  ctx: SimContext,
+  services: Map<string, SvcState>,
+  m: ServiceModel,
+  e: Edge,
+  vars: Vars,
+  rnd: () => number,
+): { vars: Vars & { path: string } } | undefined {
+  const callee = services.get(e.to)?.model;
+  const route = writeRoutes(m, e.to).find((r) => WRITE_WORDS[m.key]?.[r]);
+  if (!callee || !route || e.store) return undefined;
+  const share = refusedShare(ctx, services, e.to);
+  if (!(share > 0) || rnd() >= share * writeShare(callee)) return undefined;
+  const [method, path] = route.split(" ");
+  const edges = systemOf(callee).edges.get(callee.key) ?? [];
+  const step = callee.errors?.steps.find((s) => s.says !== undefined && stepEdge(edges, s.to)?.store);
+  const cause = step?.says ? render([step.says], { ...vars, err: OOM_ERR })[0] : OOM_ERR;
+  return { vars: { method, path, what: WRITE_WORDS[m.key][route], cause } };
 }

@@ -16,6 +16,8 @@ export interface SvcState {
   rps: number;
   /** Requests per second a load source (e.g. Locust) sends, spread over its running pods. */
   sends: number;
+  /** Of rps, the calls of a method it logs in words of its own (shippingservice's ShipOrder: steps.ts). */
+  rpcRps: Map<string, number>;
   /** Mean time to serve a request, its calls included, and the share answered with an error. */
   latencyMs: number;
   failRate: number;

@@ -29,6 +29,23 @@ export const WRITES: Record<string, { share: number; routes: Record<string, stri
   cartservice: { share: 4 / 27, routes: { frontend: ["POST /cart", "POST /cart/empty"] } },
 };
 
+/**
+ * What the caller's handler says failed when such a write fails ({what}): the frontend v0.3.8
+ * (src/frontend/handlers.go) addToCartHandler's errors.Wrap(err, "failed to add to cart") and
+ * emptyCartHandler's "failed to empty cart", each given to renderHTTPError with a 500.
+ */
+export const WRITE_WORDS: Record<string, Record<string, string>> = {
+  frontend: { "POST /cart": "failed to add to cart", "POST /cart/empty": "failed to empty cart" },
+};
+
+/**
+ * The exception a refused write raises in the client (StackExchange.Redis 2.2's
+ * RedisServerException with the server's shared.oomerr, inside the cache's SetScript: script.c's
+ * scriptVerifyOOM and script_lua.c add the script's name and line; toolboxes.yaml storeFailures).
+ */
+export const OOM_ERR =
+  "StackExchange.Redis.RedisServerException: OOM command not allowed when used memory > 'maxmemory'. script: f_241ff9be272d2cc7ea3ff7a9c556b75e143d4c26, on @user_script:2.";
+
 /** How a store pod answers a caller: not at all (maxclients), refused (auth), or served. */
 export function storeRefusal(
   ctx: SimContext,
@@ -58,6 +75,11 @@ export function storeFull(ctx: SimContext, e: Edge, storePod: Pod, store: Servic
 /** The share of a client's calls to its store that write (0 for a client WRITES does not know). */
 export function writeShare(m: ServiceModel): number {
   return WRITES[m.key]?.share ?? 0;
+}
+
+/** The pages of `caller` that write through `callee` ("POST /cart"). */
+export function writeRoutes(caller: ServiceModel, callee: string): string[] {
+  return WRITES[callee]?.routes[caller.key] ?? [];
 }
 
 /** Whether a page of `caller` (method and route path) writes through `callee`. */

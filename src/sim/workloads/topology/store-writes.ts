@@ -32,3 +32,25 @@ export function writeRefusedVia(
   }
   return false;
 }
+
+/**
+ * The share of `callee`'s serving pods whose store refuses writes now (0: writes go through), for
+ * the traffic's averages (the log's sampled request); no draw is made.
+ */
+export function refusedShare(ctx: SimContext, services: Map<string, SvcState>, callee: string): number {
+  const st = services.get(callee);
+  const pods = st?.serving ?? [];
+  if (!st || !pods.length) return 0;
+  let refused = 0;
+  for (const pod of pods)
+    for (const e of systemOf(st.model).edges.get(callee) ?? []) {
+      if (!e.store) continue;
+      const spots = spotsOf(ctx, services, st.model, pod, e).spots;
+      const there = services.get(e.to)?.model;
+      if (there && spots.some((s) => s.landing && storeFull(ctx, e, s.landing.pod, there))) {
+        refused++;
+        break;
+      }
+    }
+  return refused / pods.length;
+}

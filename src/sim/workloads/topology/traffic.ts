@@ -6,7 +6,12 @@
 // service makes its callers slow or failing, up the graph). A load source's entry rate follows
 // its users (Locust's -u from USERS: the topology's rps is at the setting's default), summed over
 // its running pods (each Locust process sends its own, whichever workload owns the pod); a caller
-// that retries (settings' retries) sends each failed call again, up to its retries. A namespace
+// that retries (settings' retries) sends each failed call again, up to its retries. A handler that
+// makes its calls in order and stops at the first that fails (`errors.steps`: checkoutservice's
+// PlaceOrder) makes a later call only for the requests whose earlier calls all succeeded: the
+// callee receives the caller's rate times that share, and the caller waits only for the calls it
+// makes (steps.ts). The shares come from the callees' health, which comes from the load: the two
+// are worked out again, from the last shares, until the shares stand still. A namespace
 // is recomputed after its pods or the fault book changed; only its queues (queues.ts: a service
 // at or past its capacity, capacity.ts) move with time, stepped while they fill or drain.
 import { R } from "../../api/resources.js";
@@ -24,6 +29,7 @@ import { ownMs } from "./own-time.js";
 import { type Flow, Queues } from "./queues.js";
 import type { SvcState } from "./service-state.js";
 import { settingOf } from "./settings.js";
+import { type Gates, gateKey, stepRates } from "./steps.js";
 
 export interface NsState {
   services: Map<string, SvcState>;
@@ -37,6 +43,9 @@ const ROUTING_KINDS = new Set(["Service", "Endpoints", "NetworkPolicy"]);
 const mainSpec = (pod: Pod, m: ServiceModel) =>
   (pod.spec?.containers ?? []).find((c) => c.name === m.container);
 
+/** Passes over the load and the health at most, while the shares of the calls made still move. */
+const MAX_PASSES = 4;
+
 /** Retries of failed calls: 1 + f + f^2 + ... + f^retries attempts per call failing with share f. */
 const attempts = (f: number, retries: number) => {
   let sum = 1;
@@ -47,6 +56,8 @@ const attempts = (f: number, retries: number) => {
 export class Traffic {
   private readonly cache = new Map<string, NsState>();
   private readonly queues = new Map<string, Queues>();
+  /** Per namespace, the share of each edge's calls that fail for good (after retries): what stops a handler. */
+  private readonly gates = new Map<string, Gates>();
 
   constructor(private readonly ctx: SimContext) {
     ctx.store.subscribe((e) => {
@@ -112,15 +123,29 @@ export class Traffic {
       if (!app || !cat.byApp.has(app) || p.metadata.deletionTimestamp) continue;
       byApp.set(app, [...(byApp.get(app) ?? []), p]);
     }
-    const services = new Map<string, SvcState>();
+    let services = new Map<string, SvcState>();
     // where each pod's calls go is worked out once per computation, for the load and the health
     const memo = new Map<string, Spots>();
     let retrying = false;
-    for (const sys of cat.systems) {
-      if (![...sys.services.keys()].some((k) => byApp.has(k))) continue;
-      this.flow(sys, byApp, services, memo, q);
-      retrying = this.health(sys, services, memo, q) || retrying;
+    let gates = this.gates.get(ns) ?? new Map<string, number>();
+    // the load that reaches a call depends on how the earlier calls fare, which depends on the
+    // load: from the last shares, again until they stand still (a few passes at most)
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      services = new Map<string, SvcState>();
+      retrying = false;
+      const next: Gates = new Map();
+      for (const sys of cat.systems) {
+        if (![...sys.services.keys()].some((k) => byApp.has(k))) continue;
+        this.flow(sys, byApp, services, memo, q, gates);
+        retrying = this.health(sys, services, memo, q, gates, next) || retrying;
+      }
+      const moved = [...new Set([...gates.keys(), ...next.keys()])].some(
+        (k) => Math.abs((gates.get(k) ?? 0) - (next.get(k) ?? 0)) > 1e-6,
+      );
+      gates = next;
+      if (!moved) break;
     }
+    this.gates.set(ns, gates);
     q.active = q.settle(flowsOf({ services, expiresAt: 0 }), retrying);
     return { services, expiresAt: this.nextOpening(ns) };
   }
@@ -162,6 +187,7 @@ export class Traffic {
     out: Map<string, SvcState>,
     memo: Map<string, Spots>,
     q: Queues,
+    gates: Gates,
   ) {
     for (const m of sys.services.values()) {
       const pods = byApp.get(m.key) ?? [];
@@ -178,6 +204,7 @@ export class Traffic {
         latencyMs: 0,
         failRate: 0,
         ownMs: 0,
+        rpcRps: new Map(),
         capacity: Number.POSITIVE_INFINITY,
         queueMs: 0,
       });
@@ -209,14 +236,23 @@ export class Traffic {
       const out$ = Math.min(s.rps * served, q.capacity.get(k) ?? Number.POSITIVE_INFINITY) + s.sends;
       const callers = this.callers(s);
       if (out$ <= 0 || !callers.length) continue;
+      // the calls each request gets to (a handler stops at its first failing call: steps.ts)
+      const edges = sys.edges.get(k) ?? [];
+      const rates = stepRates(s.model, edges, gates);
       // the load goes where each caller's calls land (its environment's address, the endpoints)
-      for (const e of sys.edges.get(k) ?? []) {
+      for (const e of edges) {
         if (e.back || e.perReq <= 0) continue;
+        const r = rates.get(e) ?? { perReq: e.perReq, rpcs: [] };
         for (const pod of callers) {
           const again = attempts(q.fail.get(`${k}>${e.to}`) ?? 0, this.retries(s.model, pod));
           for (const [to, share] of this.view(out, memo, s.model, pod, e).lands) {
             const t = out.get(to);
-            if (t) t.rps += (out$ * e.perReq * share * again) / callers.length;
+            if (!t) continue;
+            const each = (out$ * share * again) / callers.length;
+            t.rps += each * r.perReq;
+            // the calls of a method the callee logs in its own words (ShipOrder)
+            for (const x of r.rpcs)
+              if (to === e.to) t.rpcRps.set(x.rpc, (t.rpcRps.get(x.rpc) ?? 0) + each * x.perReq);
           }
         }
       }
@@ -228,14 +264,24 @@ export class Traffic {
    * what the calls cost (each failed call tried again up to the caller's retries). Returns
    * whether any caller retries.
    */
-  private health(sys: SystemModel, out: Map<string, SvcState>, memo: Map<string, Spots>, q: Queues): boolean {
+  private health(
+    sys: SystemModel,
+    out: Map<string, SvcState>,
+    memo: Map<string, Spots>,
+    q: Queues,
+    gates: Gates,
+    next: Gates,
+  ): boolean {
     let retrying = false;
     for (const k of sys.order) {
       const s = out.get(k)!;
       const callers = this.callers(s);
       let latency = 0;
       let ok = 1;
-      for (const e of sys.edges.get(k) ?? []) {
+      const edges = sys.edges.get(k) ?? [];
+      // a call the handler does not get to costs nothing
+      const rates = stepRates(s.model, edges, gates);
+      for (const e of edges) {
         if (e.back || e.perReq <= 0 || !callers.length) continue;
         let spent = 0;
         let fail = 0;
@@ -250,7 +296,8 @@ export class Traffic {
           failOnce += f;
         }
         q.setFail(`${k}>${e.to}`, failOnce / callers.length);
-        latency += (e.perReq * spent) / callers.length;
+        if (fail > 0) next.set(gateKey(k, e), fail / callers.length);
+        latency += ((rates.get(e)?.perReq ?? e.perReq) * spent) / callers.length;
         // a soft callee's failure costs its time, not the request
         if (!softOnly(s.model, e.to)) ok *= 1 - (e.perReq * fail) / callers.length;
       }
