@@ -3,28 +3,20 @@
 // resources. Built through the API, on any cluster.
 import { readFileSync } from "node:fs";
 import type { FailureType } from "../faults/catalog.js";
-import type { KubeClient } from "../kube/client.js";
+import type { KubeClient, ServerTable } from "../kube/client.js";
 import type { Deployment, Pod } from "../kube/objects.js";
 import type { ReportLevel } from "./levels.js";
 import type { DiagnosisReport } from "./report.js";
 import { alertText, podCounts, type SymptomMeasurement } from "./symptom.js";
 
-function age(ts: string | undefined, now: number): string {
-  if (!ts) return "<unknown>";
-  const s = Math.max(0, Math.round((now - Date.parse(ts)) / 1000));
-  return s < 120 ? `${s}s` : s < 7200 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
-}
-
-function podRow(p: Pod, now: number): string[] {
-  const cs = p.status?.containerStatuses ?? [];
-  const ready = `${cs.filter((c) => c.ready).length}/${p.spec?.containers?.length ?? 0}`;
-  const waiting = cs.map((c) => c.state?.waiting?.reason ?? c.state?.terminated?.reason).find(Boolean);
-  const status = p.metadata.deletionTimestamp ? "Terminating" : (waiting ?? p.status?.phase ?? "Unknown");
-  const restarts = String(cs.reduce((n, c) => n + (c.restartCount ?? 0), 0));
-  return [p.metadata.name!, ready, status, restarts, age(p.metadata.creationTimestamp, now)];
-}
-
-function table(header: string[], rows: string[][]): string {
+/**
+ * A Table as kubectl prints it (k8s.io/cli-runtime printers/tableprinter.go): the columns of
+ * priority 0, their names upper-cased, cells as %v, three spaces between columns (GetNewTabWriter).
+ */
+function printTable(t: ServerTable): string {
+  const shown = t.columnDefinitions.map((c, i) => ({ c, i })).filter(({ c }) => !c.priority);
+  const header = shown.map(({ c }) => c.name.toUpperCase());
+  const rows = t.rows.map((r) => shown.map(({ i }) => String(r.cells[i] ?? "")));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [header, ...rows]
     .map((r) =>
@@ -36,37 +28,29 @@ function table(header: string[], rows: string[][]): string {
     .join("\n");
 }
 
-/** What `kubectl get pods,deployments` shows, its ages counted from the cluster's time `now` (ms), as kubectl counts from its host's clock, which a cluster's nodes share. */
+/**
+ * What `kubectl get pods,deployments` shows: the API server's own tables, so every column and age
+ * is what kubectl prints on any cluster (ages counted on the cluster's clock, by the server).
+ */
 export async function runtimeContext(
   client: KubeClient,
   namespace: string,
   services: string[],
-  now: number,
 ): Promise<string> {
-  const [pods, deps] = await Promise.all([
-    client.list<Pod>("v1", "Pod", namespace),
+  const [pods, deps, list] = await Promise.all([
+    client.table("v1", "Pod", namespace),
+    client.table("apps/v1", "Deployment", namespace),
     client.list<Deployment>("apps/v1", "Deployment", namespace),
   ]);
   const parts = [
     `$ kubectl get pods -n ${namespace}`,
-    table(
-      ["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
-      pods.map((p) => podRow(p, now)),
-    ),
+    printTable(pods),
     "",
     `$ kubectl get deployments -n ${namespace}`,
-    table(
-      ["NAME", "READY", "UP-TO-DATE", "AVAILABLE"],
-      deps.map((d) => [
-        d.metadata.name!,
-        `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
-        String(d.status?.updatedReplicas ?? 0),
-        String(d.status?.availableReplicas ?? 0),
-      ]),
-    ),
+    printTable(deps),
   ];
   for (const s of services) {
-    const d = deps.find((x) => x.metadata.name === s);
+    const d = list.find((x) => x.metadata.name === s);
     if (!d) continue;
     parts.push("", `Containers of deployment/${s}:`);
     for (const c of d.spec?.template?.spec?.containers ?? []) {
@@ -139,7 +123,6 @@ export async function buildDiagnosis(
   namespace: string,
   faults: { failure: FailureType; target: string }[],
   inventoryPath: string,
-  nowMs: number,
   input: DiagnosisInput = {},
 ): Promise<DiagnosisReport> {
   const common = { env, namespace, inventory: readFileSync(inventoryPath, "utf8") };
@@ -149,5 +132,5 @@ export async function buildDiagnosis(
     pods: podCounts(await client.list<Pod>("v1", "Pod", namespace)),
   };
   const { report, detail } = reportAt(common, faults, { ...input, ...(symptom ? { symptom } : {}) });
-  return { ...report, runtimeContext: await runtimeContext(client, namespace, detail, nowMs) };
+  return { ...report, runtimeContext: await runtimeContext(client, namespace, detail) };
 }

@@ -26,12 +26,20 @@ interface ResourceInfo {
   namespaced: boolean;
 }
 
+/** A meta.k8s.io/v1 Table, the parts kubectl's printer reads. */
+export interface ServerTable {
+  columnDefinitions: { name: string; priority?: number }[];
+  rows: { cells: unknown[] }[];
+}
+
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
   /** Return the raw text instead of parsing JSON (pod logs). */
   text?: boolean;
+  /** The Accept header (default application/json): a Table, as kubectl asks for one. */
+  accept?: string;
   timeoutMs?: number;
 }
 
@@ -82,7 +90,7 @@ export class KubeClient {
       method,
       // Content-Length always: Node sends a DELETE body unframed otherwise
       headers: {
-        Accept: "application/json",
+        Accept: opts.accept ?? "application/json",
         ...(body !== undefined
           ? {
               "Content-Type": opts.contentType ?? "application/json",
@@ -231,6 +239,17 @@ export class KubeClient {
       query: { labelSelector },
     });
     return list.items.map((i) => ({ ...i, apiVersion: i.apiVersion ?? apiVersion, kind: i.kind ?? kind }));
+  }
+
+  /**
+   * A list as the API server prints it for `kubectl get` (meta.k8s.io/v1 Table: its columns and
+   * each row's cells, the ages counted on the server's clock), as kubectl asks for it.
+   */
+  async table(apiVersion: string, kind: string, namespace?: string): Promise<ServerTable> {
+    return this.request<ServerTable>("GET", await this.pathOf(apiVersion, kind, namespace), {
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+      query: { includeObject: "None" },
+    });
   }
 
   async create(obj: KObj, namespace?: string): Promise<KObj> {

@@ -65,8 +65,6 @@ export const levelDiagnoser = (cfg: Pick<RunConfig, "report" | "inventory">): Di
       ctx.namespace,
       faults.map((f) => ({ failure: f.failure, target: f.target })),
       cfg.inventory,
-      // the ages it shows count from the cluster's time, as the kubectl the agent runs does
-      await ctx.time.clusterNow(),
       {
         level: cfg.report,
         ...(cfg.report === "symptom" ? { symptom: await symptomNow(ctx, faults, seen) } : {}),
