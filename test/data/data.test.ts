@@ -211,6 +211,8 @@ const PLACEHOLDERS = new Set([
   "start",
   "method",
   "path",
+  // the status a request got, in an entry service's request line (a failed one's too)
+  "status",
   "timeout",
   // where a MySQL server listens, from its option files (src/sim/userland/mysqld-options.ts)
   "bind",
