@@ -100,4 +100,13 @@ export const LONG_LANE = [
   "test/sim/workloads/egress-kubectl.test.ts",
   "test/sim/workloads/train-ticket-deploy.test.ts",
   "test/sim/workloads/oom-limit-kubectl.test.ts",
+  // and, for the same reason (15 to 27 s each): ansible-playbook against the embedded cluster,
+  // every API resource kubectl lists, a store's checks through kubectl, restarts as the hold
+  // counts them, and one clock read with kubectl after two crash loops (its re-base between cases
+  // stays in npm test: test/sim/clients/rebase-clock.test.ts)
+  "test/sim/clients/ansible.test.ts",
+  "test/sim/api/api-resources-kubectl.test.ts",
+  "test/verify/store-kubectl.test.ts",
+  "test/verify/restarts.test.ts",
+  "test/sim/clients/one-clock.test.ts",
 ];
