@@ -31,6 +31,16 @@ export interface Injection {
   onsetMs?: number;
 }
 
+/** The injection with what it noted of the cluster's shown time moved by `ms` (the clock re-based). */
+export function movedBy(i: Injection, ms: number): Injection {
+  if (!ms) return i;
+  return {
+    ...i,
+    ...(i.endsAt !== undefined ? { endsAt: i.endsAt + ms } : {}),
+    ...(i.onsetMs !== undefined ? { onsetMs: i.onsetMs + ms } : {}),
+  };
+}
+
 /** An incident's cause as scored: the object, and the objects that carry it too (Cause.via). */
 export interface CauseRef {
   kind: string;

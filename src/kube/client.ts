@@ -343,7 +343,12 @@ export class KubeClient {
     return this.replace(desired, namespace);
   }
 
-  async version(): Promise<{ gitVersion: string; clockSpeed?: string; clockMillis?: string }> {
+  async version(): Promise<{
+    gitVersion: string;
+    clockSpeed?: string;
+    clockMillis?: string;
+    clockShiftMillis?: string;
+  }> {
     return this.request("GET", "/version", { timeoutMs: 10_000 });
   }
 }

@@ -28,6 +28,8 @@ export interface Clock {
   waiting(on: boolean): Promise<void>;
   /** Inside realtime, run fn at the run's full speed. */
   fast<T>(slowSpeed: number, fn: () => Promise<T>): Promise<T>;
+  /** Where no one reads: show cluster time `leadMs` behind the wall clock; how far shown time moved (ms). */
+  showLead(leadMs: number): Promise<number>;
 }
 
 export class ClusterTime implements Clock {
@@ -87,17 +89,22 @@ export class ClusterTime implements Clock {
   private rebases = 0;
 
   /**
-   * Between cases, where no one reads: have the embedded cluster show its time `leadMs` behind the
-   * wall clock, every instant it shows moved alike (docs/clock.md), so that the next case reads
-   * describe's ages as the cluster's and not a whole run's lead ahead. A real cluster has no lead.
+   * Where no one reads (between cases, and before a case's method): have the embedded cluster show
+   * its time `leadMs` behind the wall clock, every instant it shows moved alike (docs/clock.md), so
+   * that a model reads describe's ages as the cluster's and not a whole run's lead ahead. Returns
+   * how far shown time moved (ms), for what the caller noted of it before; a real cluster has no
+   * lead and moves nothing.
    */
-  async showLead(leadMs: number): Promise<void> {
-    if (!this.client) return;
+  async showLead(leadMs: number): Promise<number> {
+    if (!this.client) return 0;
+    const shift = async () => Number((await this.client!.version()).clockShiftMillis ?? 0) || 0;
+    const before = await shift();
     // a new value each time, also across runs on one long-lived cluster
     const rebase = `${Date.now()}-${++this.rebases}`;
     await this.client.patch("v1", "ConfigMap", CLOCK.namespace, CLOCK.name, {
       data: { lead: String(Math.round(leadMs)), rebase },
     });
+    return (await shift()) - before;
   }
 
   /** Wall milliseconds for a cluster duration. */

@@ -16,6 +16,7 @@ import { snapshot } from "../envs/health.js";
 import { errorLine, isMicroRemedError, reasonOf } from "../errors.js";
 import { failure as failureSpec } from "../faults/catalog.js";
 import type { Injection } from "../faults/inject.js";
+import { movedBy } from "../faults/injection.js";
 import type { AgentIdentity } from "../identity/agent.js";
 import type { MethodResult } from "../methods/types.js";
 import { type CaseFacts, type CaseRecord, caseRecord, type Phases } from "../runlog/records.js";
@@ -98,6 +99,12 @@ async function runPipeline(run: CaseRun): Promise<void> {
   if (!facts.injection.faultShown) {
     facts.status = "injection-failure";
     return;
+  }
+  // where no one reads yet, the rest of the case is shown its own lead: what was noted of shown
+  // time so far moves with it (docs/clock.md)
+  if (run.methodLead !== undefined) {
+    const moved = await scope.time.showLead(run.methodLead);
+    run.injections = run.injections.map((i) => movedBy(i, moved));
   }
   // when the fault was seen, or an incident's onset: the symptom level's alert fires from then
   const sinceMs = await alertSince(scope.time, run.injections);

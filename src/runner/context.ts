@@ -189,6 +189,8 @@ export interface CaseSetup {
   labels: CaseLabels;
   caseDir: string;
   onPhase: (phase: string) => void;
+  /** The lead to show the method with, where the run re-bases per case (src/runner/lead.ts). */
+  methodLead?: number;
 }
 
 /** The scope of a case in a namespace of env: the checks' scope and the settle time in cluster ms. */

@@ -19,7 +19,7 @@ import { requireSandbox } from "../sandbox/support.js";
 import { runCase } from "./case.js";
 import { freeOptions, identity, type RunConfig } from "./config.js";
 import { inapplicable, loadExperimentFile, planCases } from "./experiments.js";
-import { caseLead, rebasesPerCase } from "./lead.js";
+import { caseLead, methodLead, rebasesPerCase } from "./lead.js";
 import { caseSetup } from "./setup.js";
 import { expandTrials, shardCases, shardLabel } from "./trials.js";
 
@@ -225,8 +225,9 @@ export async function runExperiments(
         maxAttempts,
       });
       // one case at a time: it is shown its own lead, not what the rest of the run will gain
-      if (rebasesPerCase(cfg)) await conn.time.showLead(caseLead(cfg, pc));
-      const rec = await runCase(pc, setup, trial);
+      const own = rebasesPerCase(cfg);
+      if (own) await conn.time.showLead(caseLead(cfg, pc));
+      const rec = await runCase(pc, own ? { ...setup, methodLead: methodLead(cfg, pc) } : setup, trial);
       records.append(rec);
       all.push(rec);
       const s = summarize(

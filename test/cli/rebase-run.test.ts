@@ -3,13 +3,14 @@
 // behind the wall clock by the time its fast phases will gain; it used to be the whole run's, so
 // the first cases of a run read the host hours ahead of the cluster (every live run noticed
 // describe's ages). The runner now asks before each case for that case's own lead only
-// (src/runner/lead.ts caseLead, src/kube/time.ts showLead), so every case reads the host no
-// further ahead than one case's lead, and never behind.
+// (src/runner/lead.ts caseLead, and methodLead before its method; src/kube/time.ts showLead), so
+// every case's method reads the host no further ahead than the rest of its case's lead, and never
+// behind.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig, withDefaults } from "../../src/runner/config.js";
-import { caseLead, runLead } from "../../src/runner/lead.js";
+import { methodLead, runLead } from "../../src/runner/lead.js";
 import { checkBuilt, cli, ROOT, readCases, tmp, write } from "./cli-helpers.js";
 
 beforeAll(checkBuilt);
@@ -54,7 +55,8 @@ describe("a run at speed 60, case after case", () => {
       index: i + 1,
       faults: [{ failure: "pod-fail", target: "time-service" }],
     }));
-    const own = caseLead(cfg, plan[0]);
+    // the method reads after the second re-base of its case: the rest of the case's lead
+    const own = methodLead(cfg, plan[0]);
     // what the whole run would have needed from its start: more than twice one case's
     expect(runLead([{ cfg: { ...cfg, parallel: 2 }, plan }])).toBeGreaterThan(2 * own);
     for (let i = 1; i <= CASES; i++) {

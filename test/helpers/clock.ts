@@ -35,4 +35,14 @@ export class FakeClock implements Clock {
   fast<T>(_slowSpeed: number, fn: () => Promise<T>): Promise<T> {
     return fn();
   }
+
+  /** Leads asked for, in order; shown time moves by `moves` (0 unless a test sets it). */
+  readonly leads: number[] = [];
+  moves = 0;
+
+  async showLead(leadMs: number): Promise<number> {
+    this.leads.push(leadMs);
+    this.now += this.moves;
+    return this.moves;
+  }
 }

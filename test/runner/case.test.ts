@@ -169,6 +169,40 @@ describe("runCase", () => {
     expect(existsSync(join(ctx.caseDir, "conversation.json"))).toBe(true);
   });
 
+  it("re-bases shown time before the method, and the alert's onset moves with it", async () => {
+    let since: number | undefined;
+    const { ctx, run } = fakeCase({
+      roles: {
+        injector: {
+          inject: async (_c, faults) =>
+            faults.map((f) => ({
+              failure: f.failure.id,
+              namespace: "simple-micro",
+              target: f.target,
+              onsetMs: 400_000,
+            })),
+        },
+        diagnoser: {
+          diagnose: async (_c, _f, seen) => {
+            since = seen.sinceMs;
+            return { env: "simple-micro", namespace: "simple-micro", runtimeContext: "", inventory: "" };
+          },
+        },
+      },
+    });
+    const clock = ctx.scope.time as FakeClock;
+    // the cluster re-based its shown time 30 minutes back: what the runner noted moves alike
+    clock.moves = -1_800_000;
+    const rec = await runCase(PLANNED, { ...ctx, methodLead: 600_000 });
+    expect(rec.status).toBe("success");
+    expect(clock.leads).toEqual([600_000]);
+    expect(since).toBe(400_000 - 1_800_000);
+    // a run that does not re-base per case asks for nothing
+    clock.leads.length = 0;
+    await run();
+    expect(clock.leads).toEqual([]);
+  });
+
   it("an injector whose fault never shows: injection failure, and nothing but restore runs after", async () => {
     const { calls, run } = fakeCase({
       roles: {

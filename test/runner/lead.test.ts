@@ -5,7 +5,7 @@
 // describe's ages) and the cluster's.
 import { describe, expect, it } from "vitest";
 import { resolveConfig, withDefaults } from "../../src/runner/config.js";
-import { caseLead, rebasesPerCase, runLead } from "../../src/runner/lead.js";
+import { caseLead, methodLead, rebasesPerCase, runLead } from "../../src/runner/lead.js";
 import type { PreparedRun } from "../../src/runner/run.js";
 
 const HOUR = 3_600_000;
@@ -34,16 +34,22 @@ describe("runLead", () => {
     ).toBe(2 * fifty);
   });
 
-  it("is the deploys and one case's own when cases run one at a time: each is given its own before it", () => {
+  it("is the deploys' when cases run one at a time: each case is given its own, before it and before its method", () => {
     const run = prepared(50, { speed: 60 });
     expect(rebasesPerCase(run.cfg)).toBe(true);
     expect(rebasesPerCase(prepared(50, { speed: 60, parallel: 2 }).cfg)).toBe(false);
     expect(runLead([run])).toBe(runLead([prepared(1, { speed: 60 })]));
-    const own = caseLead(run.cfg, run.plan[0]);
-    expect(own).toBeGreaterThan(0);
-    expect(own).toBeLessThan(runLead([run]));
-    expect(caseLead(prepared(1, { speed: 60, hold: 600 }).cfg, run.plan[0])).toBeGreaterThan(own);
+    expect(runLead([run])).toBeLessThan(runLead([prepared(2, { speed: 60, parallel: 2 })]));
+    const before = caseLead(run.cfg, run.plan[0]);
+    const rest = methodLead(run.cfg, run.plan[0]);
+    expect(before).toBeGreaterThan(0);
+    expect(rest).toBeGreaterThan(0);
+    // the checks' windows are the method's part
+    expect(methodLead(prepared(1, { speed: 60, hold: 600 }).cfg, run.plan[0])).toBeGreaterThan(rest);
+    expect(methodLead(prepared(1, { speed: 60, maxAttempts: 3 }).cfg, run.plan[0])).toBeGreaterThan(rest);
+    expect(caseLead(prepared(1, { speed: 60, hold: 600 }).cfg, run.plan[0])).toBe(before);
     expect(caseLead(prepared(1, { speed: 1 }).cfg, run.plan[0])).toBe(0);
+    expect(methodLead(prepared(1, { speed: 1 }).cfg, run.plan[0])).toBe(0);
   });
 
   it("is an hour or less for one case, where the speed's default was 29.5 h", () => {
@@ -54,14 +60,19 @@ describe("runLead", () => {
     expect(runLead([prepared(1, { speed: 600 })])).toBe(599 * 30 * 60_000);
   });
 
-  it("counts an incident's story: its waits and its hold, so an hour-old cause is not made at speed 1", () => {
-    const plain = runLead([prepared(1, { speed: 60 })]);
+  it("counts an incident's story before its method, its waits as they are: an hour-old cause is not made at speed 1", () => {
     const run = prepared(1, { speed: 60 });
-    run.plan[0].faults = [{ failure: "load-surge", target: "frontend" }];
-    // the scenario waits 20 minutes and holds 5 (chaos/incidents.yaml)
-    expect(runLead([run]) - plain).toBeGreaterThan(20 * 60_000);
-    expect(caseLead(run.cfg, run.plan[0]) - caseLead(run.cfg, { index: 1, faults: [] })).toBeGreaterThan(
-      20 * 60_000,
+    const plain = caseLead(run.cfg, run.plan[0]);
+    const incident = { index: 1, faults: [{ failure: "load-surge", target: "frontend" }] };
+    // the scenario waits 20 minutes (chaos/incidents.yaml), known to the second so given no room,
+    // and its own confirm window
+    const story = caseLead(run.cfg, incident) - plain;
+    expect(story).toBeGreaterThan(20 * 60_000 * (59 / 60));
+    expect(story).toBeLessThan(30 * 60_000);
+    const shared = prepared(1, { speed: 60, parallel: 2 });
+    shared.plan[0].faults = incident.faults;
+    expect(runLead([shared]) - runLead([prepared(1, { speed: 60, parallel: 2 })])).toBeGreaterThan(
+      20 * 60_000 * (59 / 60),
     );
   });
 });

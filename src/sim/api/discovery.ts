@@ -8,7 +8,7 @@ export const KUBE_VERSION = { major: "1", minor: "31", gitVersion: "v1.31.6+k3s1
  * /version as k3s answers it; to the cluster's admin (the harness), also how fast the clock runs
  * and where it is, which no other identity sees.
  */
-export function versionInfo(speed: number, nowMs: number, admin = true) {
+export function versionInfo(speed: number, nowMs: number, admin = true, shiftMs = 0) {
   const info = {
     ...KUBE_VERSION,
     // k3s v1.31.6+k3s1's commit
@@ -27,6 +27,9 @@ export function versionInfo(speed: number, nowMs: number, admin = true) {
     // ...and where its clock is: the runner measures cluster time by it (the clock may fall
     // behind the wall clock's pace when the engine is busy; it never runs ahead)
     clockMillis: String(Math.round(nowMs)),
+    // ...and how far its shown time has moved in all, re-based between cases (docs/clock.md), so
+    // the runner can move what it noted of shown time before a re-base
+    clockShiftMillis: String(Math.round(shiftMs)),
   };
 }
 

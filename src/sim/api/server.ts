@@ -106,6 +106,7 @@ export class ApiServer {
             this.deps.clock.speed,
             this.deps.clock.toWall(this.deps.clock.now()),
             !user || user.groups.includes("system:masters"),
+            this.deps.clock.shiftMs ?? 0,
           ),
         );
       case "core-versions":

@@ -15,6 +15,8 @@ export interface Clock {
   showLead?(leadMs: number): number;
   /** Be told each time shown instants move (WallClock). */
   onShift?(fn: (deltaMs: number) => void): () => void;
+  /** How far shown instants have moved in all (WallClock). */
+  readonly shiftMs?: number;
   /** Cluster time, in ms since the epoch. */
   now(): number;
   /** Run fn after `ms` of cluster time. Returns a cancel function. */
@@ -150,6 +152,10 @@ export class WallClock implements Clock {
     for (const fn of [...this.shifted]) fn(delta);
     this.arm();
     return delta;
+  }
+
+  get shiftMs(): number {
+    return this.shift;
   }
 
   /** Tell `fn` each time shown instants move (by delta ms); returns a function that stops it. */
