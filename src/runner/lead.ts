@@ -62,14 +62,23 @@ function afterMs(cfg: RunConfig, c: PlannedCase): number {
   return AFTER_MS + attempts * ((cfg.settle ?? 0) + (cfg.hold ?? storyHold(c) ?? 60)) * 1000;
 }
 
-/** The lead the runner asks for before case `c` (of a run that rebasesPerCase): up to its method. */
-export function caseLead(cfg: RunConfig, c: PlannedCase): number {
-  return leadOf(beforeMs(cfg, c), cfg.speed ?? 1, storyWaitMs(c));
+/**
+ * The lead the runner asks for before case `c` (of a run that rebasesPerCase): up to its method.
+ * `readySeconds` is the system's readyTimeoutSeconds: the reset may wait that long for a namespace
+ * the previous case left unready (a bound, so given no room).
+ */
+export function caseLead(cfg: RunConfig, c: PlannedCase, readySeconds = 0): number {
+  return leadOf(beforeMs(cfg, c), cfg.speed ?? 1, storyWaitMs(c) + readySeconds * 1000);
 }
 
-/** The lead the runner asks for before case `c`'s method (of a run that rebasesPerCase): the rest of it. */
-export function methodLead(cfg: RunConfig, c: PlannedCase): number {
-  return leadOf(afterMs(cfg, c), cfg.speed ?? 1);
+/**
+ * The lead the runner asks for before case `c`'s method (of a run that rebasesPerCase): the rest
+ * of it. Each attempt's checks may wait up to the system's readyTimeoutSeconds for what a failed
+ * fix left unready (a bound, so given no room).
+ */
+export function methodLead(cfg: RunConfig, c: PlannedCase, readySeconds = 0): number {
+  const attempts = Math.max(1, cfg.maxAttempts ?? 1);
+  return leadOf(afterMs(cfg, c), cfg.speed ?? 1, attempts * readySeconds * 1000);
 }
 
 /**

@@ -226,8 +226,13 @@ export async function runExperiments(
       });
       // one case at a time: it is shown its own lead, not what the rest of the run will gain
       const own = rebasesPerCase(cfg);
-      if (own) await conn.time.showLead(caseLead(cfg, pc));
-      const rec = await runCase(pc, own ? { ...setup, methodLead: methodLead(cfg, pc) } : setup, trial);
+      const ready = env.readyTimeoutSeconds;
+      if (own) await conn.time.showLead(caseLead(cfg, pc, ready));
+      const rec = await runCase(
+        pc,
+        own ? { ...setup, methodLead: methodLead(cfg, pc, ready) } : setup,
+        trial,
+      );
       records.append(rec);
       all.push(rec);
       const s = summarize(

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { loadEnv } from "../../src/envs/env.js";
 import { resolveConfig, withDefaults } from "../../src/runner/config.js";
 import { methodLead, runLead } from "../../src/runner/lead.js";
 import { checkBuilt, cli, ROOT, readCases, tmp, write } from "./cli-helpers.js";
@@ -56,7 +57,7 @@ describe("a run at speed 60, case after case", () => {
       faults: [{ failure: "pod-fail", target: "time-service" }],
     }));
     // the method reads after the second re-base of its case: the rest of the case's lead
-    const own = methodLead(cfg, plan[0]);
+    const own = methodLead(cfg, plan[0], loadEnv("simple-micro").readyTimeoutSeconds);
     // what the whole run would have needed from its start: more than twice one case's
     expect(runLead([{ cfg: { ...cfg, parallel: 2 }, plan }])).toBeGreaterThan(2 * own);
     for (let i = 1; i <= CASES; i++) {

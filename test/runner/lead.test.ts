@@ -47,6 +47,9 @@ describe("runLead", () => {
     // the checks' windows are the method's part
     expect(methodLead(prepared(1, { speed: 60, hold: 600 }).cfg, run.plan[0])).toBeGreaterThan(rest);
     expect(methodLead(prepared(1, { speed: 60, maxAttempts: 3 }).cfg, run.plan[0])).toBeGreaterThan(rest);
+    // each attempt's checks may wait for the system's ready timeout, as the reset before the case
+    expect(methodLead(run.cfg, run.plan[0], 300) - rest).toBe(Math.round(300_000 * (59 / 60)));
+    expect(caseLead(run.cfg, run.plan[0], 300) - before).toBe(Math.round(300_000 * (59 / 60)));
     expect(caseLead(prepared(1, { speed: 60, hold: 600 }).cfg, run.plan[0])).toBe(before);
     expect(caseLead(prepared(1, { speed: 1 }).cfg, run.plan[0])).toBe(0);
     expect(methodLead(prepared(1, { speed: 1 }).cfg, run.plan[0])).toBe(0);
