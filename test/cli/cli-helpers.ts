@@ -117,6 +117,18 @@ export interface SimCluster {
   stop(): Promise<void>;
 }
 
+/** A container's `date -u +%s` (hello-service's busybox sidecar by default): the cluster's clock as a pod reads it, in s. */
+export async function containerDate(
+  sim: SimCluster,
+  ns: string,
+  where = ["deploy/hello-service", "sidecar-busybox"],
+) {
+  const [target, container] = where;
+  return Number(
+    (await sim.kubectl(["exec", "-n", ns, target, "-c", container, "--", "date", "-u", "+%s"])).stdout,
+  );
+}
+
 /** `microremed sim --kubeconfig P --speed F` in the background, ready once it printed its line. */
 export async function startSim(dir: string, speed: number): Promise<SimCluster> {
   const kubeconfig = join(dir, "sim.kubeconfig");

@@ -21,27 +21,20 @@ import { playbook, runOne } from "../tiers/incident.js";
 const OB = "online-boutique";
 const SCENARIO = "herring-needed-change";
 
-describe("herring-needed-change on Online-Boutique: an old wrong address, and a newer rename that must stay", () => {
-  it("undoing the newest rollout points the cart at a deleted name and leaves the cause", async () => {
-    const [c] = await runOne(
-      OB,
-      SCENARIO,
-      playbook(`
+/** The blind fixes, each failing because the cart reads a name the rename deleted. */
+const WRONG_FIXES: [string, string][] = [
+  [
+    "undoing the newest rollout points the cart at a deleted name and leaves the cause",
+    `
 - name: undo the newest rollout
   ansible.builtin.command: kubectl -n {{namespace}} rollout undo deployment/cartservice
 - name: wait for it
   ansible.builtin.command: kubectl -n {{namespace}} rollout status deployment/cartservice --timeout=180s
-`),
-    );
-    expect(c.status).toBe("failure");
-    expect(["ineffective", "not-held"]).toContain(c.reason?.code);
-  }, 1_200_000);
-
-  it("every Deployment back to its oldest revision undoes the cause and breaks the cart", async () => {
-    const [c] = await runOne(
-      OB,
-      SCENARIO,
-      playbook(`
+`,
+  ],
+  [
+    "every Deployment back to its oldest revision undoes the cause and breaks the cart",
+    `
 - name: every Deployment back to its oldest revision
   ansible.builtin.shell: |
     for d in $(kubectl -n {{namespace}} get deploy -o jsonpath='{.items[*].metadata.name}'); do
@@ -53,11 +46,17 @@ describe("herring-needed-change on Online-Boutique: an old wrong address, and a 
     for d in $(kubectl -n {{namespace}} get deploy -o jsonpath='{.items[*].metadata.name}'); do
       kubectl -n {{namespace}} rollout status deployment/$d --timeout=180s
     done
-`),
-    );
-    expect(c.status).toBe("failure");
-    expect(["ineffective", "not-held", "collateral"]).toContain(c.reason?.code);
-  }, 1_200_000);
+`,
+  ],
+];
+
+describe("herring-needed-change on Online-Boutique: an old wrong address, and a newer rename that must stay", () => {
+  for (const [title, tasks] of WRONG_FIXES)
+    it(title, async () => {
+      const [c] = await runOne(OB, SCENARIO, playbook(tasks));
+      expect(c.status).toBe("failure");
+      expect(["ineffective", "not-held", "collateral"]).toContain(c.reason?.code);
+    }, 1_200_000);
 
   it("the caller's address set back, the rename left: repaired", async () => {
     const [c] = await runOne(

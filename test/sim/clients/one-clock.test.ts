@@ -11,7 +11,7 @@
 // - metav1.Time fields carry whole seconds (apimachinery meta/v1/time.go, Time.MarshalJSON);
 // - no timestamp, log line or `date` in a container is later than the wall clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkBuilt, cli, type SimCluster, startSim, tmp } from "../../cli/cli-helpers.js";
+import { checkBuilt, cli, containerDate, type SimCluster, startSim, tmp } from "../../cli/cli-helpers.js";
 import { ageGrain, ageSeconds, leastForRestarts } from "../helpers/story.js";
 
 const NS = "simple-micro";
@@ -144,22 +144,7 @@ describe("what kubectl shows tells one story", { timeout: 120_000 }, () => {
 
   it("shows the cluster's time in a container's date and log lines, never past the wall clock", async () => {
     const before = await clusterNow();
-    const date = Number(
-      (
-        await sim.kubectl([
-          "exec",
-          "-n",
-          NS,
-          "deploy/hello-service",
-          "-c",
-          "sidecar-busybox",
-          "--",
-          "date",
-          "-u",
-          "+%s",
-        ])
-      ).stdout,
-    );
+    const date = await containerDate(sim, NS);
     const after = await clusterNow();
     expect(date * 1000).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(date * 1000).toBeLessThanOrEqual(after);

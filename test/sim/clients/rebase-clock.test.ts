@@ -13,7 +13,7 @@
 // - a CronJob keeps to whole minutes of the time shown (cronjob_controllerv2.go getNextScheduleTime,
 //   its Job named by the scheduled minute: utils.go getJobName).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkBuilt, cli, type SimCluster, startSim, tmp } from "../../cli/cli-helpers.js";
+import { checkBuilt, cli, containerDate, type SimCluster, startSim, tmp } from "../../cli/cli-helpers.js";
 import { ageGrain, ageSeconds, leastForRestarts } from "../helpers/story.js";
 
 const NS = "simple-micro";
@@ -164,21 +164,7 @@ describe("a clock re-based between cases", { timeout: 180_000 }, () => {
     expect(fields.length).toBeGreaterThan(50);
     for (const [, field, value] of fields)
       expect(Date.parse(value), `${field} ${value}`).toBeLessThanOrEqual(now);
-    const date = Number(
-      (
-        await sim.kubectl([
-          "exec",
-          "-n",
-          NS,
-          "deploy/hello-service",
-          "-c",
-          "sidecar-busybox",
-          "--",
-          "date",
-          "+%s",
-        ])
-      ).stdout,
-    );
+    const date = await containerDate(sim, NS);
     expect(Math.abs(date * 1000 - now)).toBeLessThan(5_000);
     // a lived-in pod's lines: the times the application wrote keep to kubectl's stamp of the line
     const logs = (
