@@ -225,12 +225,14 @@ export async function runExperiments(
         maxAttempts,
       });
       // one case at a time: it is shown its own lead, not what the rest of the run will gain
+      // (sized for T_max in force: the method's own, or --max-attempts)
       const own = rebasesPerCase(cfg);
       const ready = env.readyTimeoutSeconds;
-      if (own) await conn.time.showLead(caseLead(cfg, pc, ready));
+      const sized = { ...cfg, maxAttempts };
+      if (own) await conn.time.showLead(caseLead(sized, pc, ready));
       const rec = await runCase(
         pc,
-        own ? { ...setup, methodLead: methodLead(cfg, pc, ready) } : setup,
+        own ? { ...setup, methodLead: methodLead(sized, pc, ready) } : setup,
         trial,
       );
       records.append(rec);
