@@ -29,14 +29,8 @@ export async function runConfigs(
     seed: first.seed,
     egress: first.egress,
     env: first.env,
-    // as far behind the wall clock as this run's fast phases will gain, and no further (each
-    // sized for the T_max in force: the method's own, or --max-attempts)
-    lead: runLead(
-      prepared.map((p) => ({
-        ...p,
-        cfg: { ...p.cfg, maxAttempts: p.cfg.maxAttempts ?? p.method.maxAttempts },
-      })),
-    ),
+    // as far behind the wall clock as this run's fast phases will gain, and no further
+    lead: runLead(prepared),
   });
   try {
     const out: RunSummary[] = [];

@@ -86,6 +86,8 @@ export async function runCase(planned: PlannedCase, setup: CaseSetup, trial?: nu
 async function runPipeline(run: CaseRun): Promise<void> {
   const { scope, roles, faults, facts, onPhase } = run;
   const step = <T>(key: keyof Phases, fn: () => Promise<T>) => timed(facts.phases, key, fn);
+  // where no one reads (docs/clock.md): the case is shown its own lead, not the run's
+  if (run.caseLead !== undefined) await scope.time.showLead(run.caseLead);
   onPhase("prepare");
   const baseline = await roles.preparer.prepare(scope, faults);
 

@@ -189,7 +189,11 @@ export interface CaseSetup {
   labels: CaseLabels;
   caseDir: string;
   onPhase: (phase: string) => void;
-  /** The lead to show the method with, where the run re-bases per case (src/runner/lead.ts). */
+  /**
+   * Where the run re-bases per case (src/runner/lead.ts): the lead to show the case with from its
+   * start, and the method with from when its fault shows.
+   */
+  caseLead?: number;
   methodLead?: number;
 }
 

@@ -56,10 +56,12 @@ function beforeMs(cfg: RunConfig, c: PlannedCase): number {
   return BEFORE_MS + (cfg.injectionTimeout + confirmSeconds(c)) * 1000;
 }
 
+/** The attempts a case may take: T_max in force (cfg.maxAttempts, set by --max-attempts or the method's own). */
+const attemptsOf = (cfg: RunConfig) => Math.max(1, cfg.maxAttempts ?? 1);
+
 /** Case `c`'s cluster time from its method on: each attempt of a method that tries again waits on its own checks. */
 function afterMs(cfg: RunConfig, c: PlannedCase): number {
-  const attempts = Math.max(1, cfg.maxAttempts ?? 1);
-  return AFTER_MS + attempts * ((cfg.settle ?? 0) + (cfg.hold ?? storyHold(c) ?? 60)) * 1000;
+  return AFTER_MS + attemptsOf(cfg) * ((cfg.settle ?? 0) + (cfg.hold ?? storyHold(c) ?? 60)) * 1000;
 }
 
 /**
@@ -77,20 +79,23 @@ export function caseLead(cfg: RunConfig, c: PlannedCase, readySeconds = 0): numb
  * fix left unready (a bound, so given no room).
  */
 export function methodLead(cfg: RunConfig, c: PlannedCase, readySeconds = 0): number {
-  const attempts = Math.max(1, cfg.maxAttempts ?? 1);
-  return leadOf(afterMs(cfg, c), cfg.speed ?? 1, attempts * readySeconds * 1000);
+  return leadOf(afterMs(cfg, c), cfg.speed ?? 1, attemptsOf(cfg) * readySeconds * 1000);
 }
 
 /**
  * The lead the embedded cluster starts with for these runs: their deploys', and the cases' of a
  * run whose cases share the clock. A case given its own leads (rebasesPerCase) needs none of it:
- * its first re-base moves shown time back as far as it needs.
+ * its first re-base moves shown time back as far as it needs. A run's method gives its T_max where
+ * --max-attempts does not.
  */
-export function runLead(runs: { cfg: RunConfig; plan: PlannedCase[] }[]): number {
+export function runLead(
+  runs: { cfg: RunConfig; plan: PlannedCase[]; method?: { maxAttempts: number } }[],
+): number {
   const speed = runs[0]?.cfg.speed ?? 1;
   let ms = 0;
   let exact = 0;
-  for (const { cfg, plan } of runs) {
+  for (const { cfg: given, plan, method } of runs) {
+    const cfg = { ...given, maxAttempts: given.maxAttempts ?? method?.maxAttempts };
     ms += DEPLOY_MS;
     if (rebasesPerCase(cfg)) continue;
     // workers share one clock: their cases' waits overlap or not, so they are counted as if in turn

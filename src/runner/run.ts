@@ -224,17 +224,14 @@ export async function runExperiments(
         signal: hooks.signal,
         maxAttempts,
       });
-      // one case at a time: it is shown its own lead, not what the rest of the run will gain
+      // one case at a time: it is shown its own leads, not what the rest of the run will gain
       // (sized for T_max in force: the method's own, or --max-attempts)
-      const own = rebasesPerCase(cfg);
-      const ready = env.readyTimeoutSeconds;
       const sized = { ...cfg, maxAttempts };
-      if (own) await conn.time.showLead(caseLead(sized, pc, ready));
-      const rec = await runCase(
-        pc,
-        own ? { ...setup, methodLead: methodLead(sized, pc, ready) } : setup,
-        trial,
-      );
+      const ready = env.readyTimeoutSeconds;
+      const leads = rebasesPerCase(cfg)
+        ? { caseLead: caseLead(sized, pc, ready), methodLead: methodLead(sized, pc, ready) }
+        : {};
+      const rec = await runCase(pc, { ...setup, ...leads }, trial);
       records.append(rec);
       all.push(rec);
       const s = summarize(
