@@ -76,15 +76,7 @@ export class Kubelet implements KubeletState {
     this.pull = new Backoff(this.cfg.backoff.pull);
     // the clock re-based: the times the kubelet keeps as it shows them move with the rest
     ctx.clock.onShift?.((delta) => {
-      const move = (t?: Termination) =>
-        t && { ...t, startedAt: moveStamp(t.startedAt, delta), finishedAt: moveStamp(t.finishedAt, delta) };
-      for (const rec of this.recs.values()) {
-        if (rec.startTime) rec.startTime = moveStamp(rec.startTime, delta);
-        for (const c of rec.ctrs) {
-          c.prev = move(c.prev);
-          if (c.inst) c.inst.terminated = move(c.inst.terminated);
-        }
-      }
+      for (const rec of this.recs.values()) moveShown(rec, delta);
     });
   }
 
@@ -110,15 +102,10 @@ export class Kubelet implements KubeletState {
   dateBack(key: string, ms: number): void {
     const rec = this.recs.get(key);
     if (!rec) return;
-    if (rec.startTime) rec.startTime = moveStamp(rec.startTime, -ms);
-    const back = (t?: Termination) =>
-      t && { ...t, startedAt: moveStamp(t.startedAt, -ms), finishedAt: moveStamp(t.finishedAt, -ms) };
+    moveShown(rec, -ms);
     for (const c of rec.ctrs) {
-      c.prev = back(c.prev);
-      if (!c.inst) continue;
-      if (c.inst.startedAt !== undefined) c.inst.startedAt -= ms;
-      if (c.inst.finishedAt !== undefined) c.inst.finishedAt -= ms;
-      c.inst.terminated = back(c.inst.terminated);
+      if (c.inst?.startedAt !== undefined) c.inst.startedAt -= ms;
+      if (c.inst?.finishedAt !== undefined) c.inst.finishedAt -= ms;
     }
     // what the containers wrote moves back with them, and the time since is not silent: the
     // last stretch of it is written as the application writes while it runs
@@ -290,4 +277,15 @@ export function installKubelet(ctx: SimContext): Kubelet {
     else if ((e.object as Pod).spec?.nodeName) ctx.runtime.enqueue(KUBELET, keyOf(e.object));
   });
   return kubelet;
+}
+
+/** The times a pod's record keeps as they are shown (its start, its containers' ends), `ms` later. */
+function moveShown(rec: PodRec, ms: number): void {
+  const move = (t?: Termination) =>
+    t && { ...t, startedAt: moveStamp(t.startedAt, ms), finishedAt: moveStamp(t.finishedAt, ms) };
+  if (rec.startTime) rec.startTime = moveStamp(rec.startTime, ms);
+  for (const c of rec.ctrs) {
+    c.prev = move(c.prev);
+    if (c.inst) c.inst.terminated = move(c.inst.terminated);
+  }
 }

@@ -17,9 +17,10 @@ import { R } from "../api/resources.js";
 import type { SimContext } from "../context/context.js";
 import { HASH_LABEL, REVISION } from "../controllers/deployment-util.js";
 import { computeHash } from "../controllers/workload-util.js";
-import { iso, stamp } from "../core/clock.js";
+import { stamp } from "../core/clock.js";
 import { keyOf, ownerRef } from "../core/meta.js";
 import type { Deployment, KObject } from "../core/objects.js";
+import { moveStamp } from "../core/shown-times.js";
 import type { Kubelet } from "./kubelet.js";
 
 export interface LivedInOptions {
@@ -63,10 +64,8 @@ export function dateBack<T>(obj: T, ms: number): T {
       return Object.fromEntries(
         Object.entries(v).map(([k, x]) => [k, walk(x, k, inManaged || key === "managedFields")]),
       );
-    if (typeof v === "string" && key && (TIME_FIELDS.has(key) || (inManaged && key === "time"))) {
-      const t = Date.parse(v);
-      return Number.isNaN(t) ? v : iso(t - ms);
-    }
+    if (typeof v === "string" && key && (TIME_FIELDS.has(key) || (inManaged && key === "time")))
+      return moveStamp(v, -ms);
     return v;
   };
   return walk(obj) as T;
@@ -136,8 +135,10 @@ class Restore {
 
   /** The object created `ms` earlier (its other times stay). */
   private creationBack<T extends KObject>(o: T, ms: number): T {
-    const t = Date.parse(o.metadata.creationTimestamp ?? "");
-    return { ...o, metadata: { ...o.metadata, creationTimestamp: iso(t - ms) } };
+    return {
+      ...o,
+      metadata: { ...o.metadata, creationTimestamp: moveStamp(o.metadata.creationTimestamp ?? "", -ms) },
+    };
   }
 
   private deployment(d: Deployment): void {
