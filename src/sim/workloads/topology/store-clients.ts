@@ -11,7 +11,7 @@ import type { Edge, ServiceModel } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
 import type { Pod } from "../../core/objects.js";
 import { type Denial, storeDenial } from "./store-auth.js";
-import { connectPooled, redisProc, writeRefused } from "./store-runtime.js";
+import { connectPooled, OOM_TEXT, redisProc, writeRefused } from "./store-runtime.js";
 
 export type Refusal = Denial | "MAXCLIENTS";
 
@@ -43,8 +43,7 @@ export const WRITE_WORDS: Record<string, Record<string, string>> = {
  * RedisServerException with the server's shared.oomerr, inside the cache's SetScript: script.c's
  * scriptVerifyOOM and script_lua.c add the script's name and line; toolboxes.yaml storeFailures).
  */
-export const OOM_ERR =
-  "StackExchange.Redis.RedisServerException: OOM command not allowed when used memory > 'maxmemory'. script: f_241ff9be272d2cc7ea3ff7a9c556b75e143d4c26, on @user_script:2.";
+export const OOM_ERR = `StackExchange.Redis.RedisServerException: ${OOM_TEXT} script: f_241ff9be272d2cc7ea3ff7a9c556b75e143d4c26, on @user_script:2.`;
 
 /** How a store pod answers a caller: not at all (maxclients), refused (auth), or served. */
 export function storeRefusal(
@@ -84,7 +83,7 @@ export function writeRoutes(caller: ServiceModel, callee: string): string[] {
 
 /** Whether a page of `caller` (method and route path) writes through `callee`. */
 export function routeWrites(caller: ServiceModel, callee: string, method: string, path: string): boolean {
-  return (WRITES[callee]?.routes[caller.key] ?? []).includes(`${method} ${path}`);
+  return writeRoutes(caller, callee).includes(`${method} ${path}`);
 }
 
 interface FailureRule {

@@ -3,6 +3,7 @@
 // work, so the frontend's add-to-cart fails while its cart page shows.
 import { type ServiceModel, systemOf } from "../../context/catalog.js";
 import type { SimContext } from "../../context/context.js";
+import type { Pod } from "../../core/objects.js";
 import { spotsOf } from "./calls.js";
 import type { SvcState } from "./service-state.js";
 import { routeWrites, storeFull } from "./store-clients.js";
@@ -21,9 +22,18 @@ export function writeRefusedVia(
   const st = services.get(callee);
   const pods = st?.serving ?? [];
   if (!st || !pods.length) return false;
-  // the callee pod that serves this call, and where its store connection goes
-  const pod = pods[Math.floor(rnd() * pods.length)];
-  for (const e of systemOf(st.model).edges.get(callee) ?? []) {
+  // the callee pod that serves this call
+  return storeRefusesWrites(ctx, services, st, pods[Math.floor(rnd() * pods.length)]);
+}
+
+/** Whether a store that `pod` (of the callee `st`) writes to refuses writes now. */
+function storeRefusesWrites(
+  ctx: SimContext,
+  services: Map<string, SvcState>,
+  st: SvcState,
+  pod: Pod,
+): boolean {
+  for (const e of systemOf(st.model).edges.get(st.model.key) ?? []) {
     if (!e.store) continue;
     for (const s of spotsOf(ctx, services, st.model, pod, e).spots) {
       const there = s.landing && services.get(e.to)?.model;
@@ -41,16 +51,5 @@ export function refusedShare(ctx: SimContext, services: Map<string, SvcState>, c
   const st = services.get(callee);
   const pods = st?.serving ?? [];
   if (!st || !pods.length) return 0;
-  let refused = 0;
-  for (const pod of pods)
-    for (const e of systemOf(st.model).edges.get(callee) ?? []) {
-      if (!e.store) continue;
-      const spots = spotsOf(ctx, services, st.model, pod, e).spots;
-      const there = services.get(e.to)?.model;
-      if (there && spots.some((s) => s.landing && storeFull(ctx, e, s.landing.pod, there))) {
-        refused++;
-        break;
-      }
-    }
-  return refused / pods.length;
+  return pods.filter((pod) => storeRefusesWrites(ctx, services, st, pod)).length / pods.length;
 }
