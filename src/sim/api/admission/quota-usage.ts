@@ -116,8 +116,7 @@ function charged(pod: Pod, now: number): boolean {
   return true;
 }
 
-/** The evaluator's Usage: what one object adds to each resource it is measured in. */
-/** `now` is a shown instant, as the objects' timestamps are. */
+/** The evaluator's Usage: what one object adds to each resource it is measured in (`now` a shown instant, as the objects' timestamps are). */
 export function usageOf(rt: ResourceType, obj: KObject, now: number): Usage {
   const u: Usage = new Map();
   u.set(countName(rt), one());
